@@ -1,0 +1,1 @@
+//! Rules of Camelot and Tri-Camelot.
