@@ -1,1 +1,67 @@
-//! Rules of Camelot and Tri-Camelot.
+//! Rules of **Camelot** (2 players, 160 squares) and **Tri-Camelot** (3 players, 73 hexagons),
+//! exactly as `RULES.md` fixes them: board geometry, position strings, official move notation,
+//! complete legal move generation with canonical canter paths, perft, and the **leg interface**
+//! the search plays through (one [`Action`] per leg of a move, see [`State`]).
+//!
+//! ```
+//! use games::{Camelot, CamelotPosition, Game, perft};
+//!
+//! let start = CamelotPosition::start();
+//! assert_eq!(start.legal_moves().len(), 100);
+//! assert_eq!(perft(&start, 2), 10_036);
+//!
+//! // The same game, one leg at a time.
+//! let mut game = Camelot::initial();
+//! let m = start.parse_move("D7-D5-B7").unwrap();
+//! for i in 0..m.num_legs() {
+//!     let leg = game.parse_action(&format!("{}>{}", game_name(&m, i), game_name(&m, i + 1))).unwrap();
+//!     game.play(leg);
+//! }
+//! # fn game_name(m: &games::Move, i: usize) -> String {
+//! #     use games::Variant;
+//! #     games::CamelotRules::tables().geometry.name(m.path()[i]).to_string()
+//! # }
+//! assert_eq!(game.to_move(), games::Player(1));
+//! ```
+
+mod action;
+mod board;
+mod camelot;
+mod error;
+mod fen;
+mod game;
+mod geometry;
+mod movegen;
+mod mv;
+mod notation;
+mod options;
+mod perft;
+mod position;
+mod state;
+mod tricamelot;
+mod variant;
+mod zobrist;
+
+pub use action::{Action, LegKind};
+pub use board::{Board, Piece, PieceKind};
+pub use camelot::{BLACK, CamelotRules, MIRROR, Mirror, WHITE};
+pub use error::{ActionError, MoveError, PositionError};
+pub use fen::VARIANT_NAMES;
+pub use game::{Game, GameOver, MAX_PLAYERS, Outcome, Player, Termination, Values};
+pub use geometry::{Cell, Geometry, NO_CELL};
+pub use mv::{Move, MoveKind};
+pub use options::{KnightCanter, RuleOptions};
+pub use perft::{perft, perft_divide};
+pub use position::Position;
+pub use state::{State, num_actions};
+pub use tricamelot::{BLUE, GREEN, RED, TriCamelotRules};
+pub use variant::{Landing, Tables, Variant};
+
+/// A Camelot game, played leg by leg.
+pub type Camelot = State<CamelotRules>;
+/// A Tri-Camelot game, played leg by leg.
+pub type TriCamelot = State<TriCamelotRules>;
+/// A Camelot position between complete moves.
+pub type CamelotPosition = Position<CamelotRules>;
+/// A Tri-Camelot position between complete moves.
+pub type TriCamelotPosition = Position<TriCamelotRules>;

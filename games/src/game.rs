@@ -1,0 +1,153 @@
+//! The `Game` trait shared by every game the search can play, and the small value types around it.
+//!
+//! Values are kept **per seat** (an array indexed by player), never as a single number with a sign
+//! flip: Tri-Camelot has three players, and in both variants the same player moves again between
+//! the legs of one move.
+
+use std::fmt;
+
+/// The most players any game in this crate has (Tri-Camelot).
+pub const MAX_PLAYERS: usize = 3;
+
+/// A seat at the table: `0..NUM_PLAYERS`, in turn order (White/Black; Blue/Red/Green).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Player(pub u8);
+
+impl Player {
+    /// The seat as an index into per-seat arrays.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Per-seat scores in absolute seat order. For a finished game they are the score shares:
+/// 1 for the winner and 0 for the others, or `1 / NUM_PLAYERS` each for a draw; entries beyond
+/// `NUM_PLAYERS` are 0.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Values(pub [f32; MAX_PLAYERS]);
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This player won.
+    Win(Player),
+    /// Nobody won.
+    Draw,
+}
+
+impl Outcome {
+    /// The score shares of this outcome for a game of `num_players` players.
+    pub fn values(self, num_players: usize) -> Values {
+        let mut v = [0.0; MAX_PLAYERS];
+        match self {
+            Outcome::Win(p) => v[p.index()] = 1.0,
+            Outcome::Draw => v[..num_players].fill(1.0 / num_players as f32),
+        }
+        Values(v)
+    }
+}
+
+/// Why a game ended. Self-play adds `MoveLimit` (a ply cap adjudicated as a draw) and `Resign`;
+/// the rules engine itself produces the first four.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// Camelot: both squares of the opponent's castle occupied; Tri-Camelot: the target castle reached.
+    Castle,
+    /// All opposing pieces captured (Tri-Camelot: the last player with pieces).
+    CaptureAll,
+    /// The player to move had no legal move (Camelot: loses or draws; Tri-Camelot: eliminated).
+    NoMove,
+    /// Camelot: neither player has more than one piece.
+    Draw,
+    /// Self-play adjudication: the ply cap was reached; scored as a draw.
+    MoveLimit,
+    /// Self-play adjudication: a player resigned.
+    Resign,
+}
+
+impl Termination {
+    /// The name used in records and on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Termination::Castle => "castle",
+            Termination::CaptureAll => "capture-all",
+            Termination::NoMove => "no-move",
+            Termination::Draw => "draw",
+            Termination::MoveLimit => "move-limit",
+            Termination::Resign => "resign",
+        }
+    }
+
+    /// Parses [`Termination::as_str`] back.
+    pub fn parse(s: &str) -> Option<Self> {
+        use Termination::*;
+        [Castle, CaptureAll, NoMove, Draw, MoveLimit, Resign].into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The end of a game: who won and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameOver {
+    pub outcome: Outcome,
+    pub termination: Termination,
+}
+
+/// A game as the search sees it: a state that advances one **action** at a time, with per-seat
+/// results. In the spirit of OpenSpiel's `State`.
+///
+/// Contract:
+/// - `legal_actions` is empty exactly when `outcome()` is `Some`, has no duplicates, and is sorted
+///   by `action_index`.
+/// - `play` must only be given a legal action (checked with `debug_assert!`; use
+///   [`Game::is_legal`] first for untrusted input).
+/// - `action_index` maps the legal actions of a state injectively into `0..NUM_ACTIONS`, from the
+///   point of view of the player to move, and `action_from_index` inverts it (for any index, it
+///   returns the action that index denotes in this state, legal or not, when it is well formed).
+pub trait Game: Clone + Send + Sync + fmt::Display + fmt::Debug + 'static {
+    /// One step of play (for Camelot and Tri-Camelot: one leg of a move, or end-move).
+    type Action: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static;
+
+    /// Short lowercase name, as in position strings and records.
+    const NAME: &'static str;
+    /// Number of seats.
+    const NUM_PLAYERS: usize;
+    /// Width of the policy head: the number of distinct action indices.
+    const NUM_ACTIONS: usize;
+
+    /// The start position.
+    fn initial() -> Self;
+    /// The player to move (stays the same across the legs of one move).
+    fn to_move(&self) -> Player;
+    /// Appends the legal actions, sorted by `action_index`, to `out` (which is cleared first).
+    fn legal_actions(&self, out: &mut Vec<Self::Action>);
+    /// Plays a legal action.
+    fn play(&mut self, action: Self::Action);
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<GameOver>;
+    /// The policy index of `action` from the mover's point of view, in `0..NUM_ACTIONS`.
+    fn action_index(&self, action: Self::Action) -> usize;
+    /// The action denoted by `index` in this state (None if the index names no well-formed action).
+    fn action_from_index(&self, index: usize) -> Option<Self::Action>;
+    /// A hash of everything that decides the future of the game (position, mover, move in progress).
+    fn hash(&self) -> u64;
+    /// Readable form of an action in this state.
+    fn action_to_string(&self, action: Self::Action) -> String;
+
+    /// Whether `action` is legal here.
+    fn is_legal(&self, action: Self::Action) -> bool {
+        let mut v = Vec::new();
+        self.legal_actions(&mut v);
+        v.contains(&action)
+    }
+
+    /// The per-seat score shares of a finished game.
+    fn returns(&self) -> Option<Values> {
+        self.outcome().map(|o| o.outcome.values(Self::NUM_PLAYERS))
+    }
+}
