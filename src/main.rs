@@ -1,1 +1,62 @@
-fn main() {}
+//! `camelot-zero`: the command-line front end. Each subcommand lives in `commands/`; this file
+//! only parses arguments and maps errors to exit codes (2 for bad input, 1 for anything else).
+
+mod commands;
+mod input;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::input::BadInput;
+
+/// AlphaZero-style self-play trainer for Camelot and Tri-Camelot.
+#[derive(Parser, Debug)]
+#[command(name = "camelot-zero", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the legal moves of a position, one per line, in official notation.
+    Moves(input::PositionArgs),
+    /// Count legal move sequences of a given length (perft), in parallel over the first moves.
+    Perft {
+        #[command(flatten)]
+        pos: input::PositionArgs,
+        /// Number of moves (plies) to look ahead.
+        depth: u32,
+        /// Also print the count below each first move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Draw a position in the terminal.
+    Show(input::PositionArgs),
+    /// Measure speed: `bench rules` (perft and random playouts).
+    Bench {
+        #[command(subcommand)]
+        what: commands::bench::BenchCommand,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            if e.is::<BadInput>() { ExitCode::from(2) } else { ExitCode::FAILURE }
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Moves(pos) => commands::rules::moves(&pos),
+        Command::Perft { pos, depth, divide } => commands::rules::perft(&pos, depth, divide),
+        Command::Show(pos) => commands::show::show(&pos),
+        Command::Bench { what } => commands::bench::run(what),
+    }
+}

@@ -60,6 +60,12 @@ impl Default for Board {
     }
 }
 
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.pieces(MAX_CELLS)).finish()
+    }
+}
+
 impl Board {
     /// The piece on a cell.
     #[inline]

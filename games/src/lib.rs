@@ -38,6 +38,7 @@ mod options;
 mod perft;
 mod position;
 mod state;
+pub mod testing;
 mod tricamelot;
 mod variant;
 mod zobrist;
@@ -54,7 +55,7 @@ pub use options::{KnightCanter, RuleOptions};
 pub use perft::{perft, perft_divide};
 pub use position::Position;
 pub use state::{State, num_actions};
-pub use tricamelot::{BLUE, GREEN, RED, TriCamelotRules};
+pub use tricamelot::{BLUE, GREEN, RED, TRI_ROTATION, TriCamelotRules};
 pub use variant::{Landing, Tables, Variant};
 
 /// A Camelot game, played leg by leg.

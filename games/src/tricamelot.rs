@@ -137,3 +137,9 @@ impl Variant for TriCamelotRules {
         GameOver { outcome: Outcome::Draw, termination: Termination::NoMove }
     }
 }
+
+/// Tri-Camelot's 120-degree rotation as a cell permutation: it maps Blue's side onto Green's,
+/// Green's onto Red's and Red's onto Blue's (so a piece of seat `p` becomes one of seat
+/// `(p + 2) % 3`). It is also Red's frame in the encoding.
+pub static TRI_ROTATION: LazyLock<Vec<crate::geometry::Cell>> =
+    LazyLock::new(|| TABLES.frame_cell[1].clone());

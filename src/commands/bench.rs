@@ -1,0 +1,87 @@
+//! `bench`: speed figures for the README, measured side by side in one run.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Subcommand;
+use games::testing::{random_game, random_playout};
+use games::{Game, Position, State, Variant, perft};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use super::rules::parallel_divide;
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Camelot perft from the start on one thread and on all threads, and random playouts per
+    /// second of both variants (whole moves and leg by leg).
+    Rules {
+        /// perft depth for Camelot (4 = 112,061,982 leaves).
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// Seconds of random playouts per variant and level.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+    },
+}
+
+pub fn run(what: BenchCommand) -> Result<()> {
+    match what {
+        BenchCommand::Rules { depth, seconds } => rules(depth, seconds),
+    }
+}
+
+fn rules(depth: u32, seconds: f64) -> Result<()> {
+    let start = Position::<games::CamelotRules>::start();
+    let t = Instant::now();
+    let single = perft(&start, depth);
+    let single_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let parallel: u64 = parallel_divide(&start, depth).iter().map(|(_, n)| n).sum();
+    let parallel_s = t.elapsed().as_secs_f64();
+    assert_eq!(single, parallel);
+    println!(
+        "camelot perft({depth}) = {single}: 1 thread {single_s:.2} s ({:.1} M leaves/s); \
+         {} threads {parallel_s:.2} s ({:.1} M leaves/s, {:.2}x)",
+        single as f64 / single_s / 1e6,
+        rayon::current_num_threads(),
+        single as f64 / parallel_s / 1e6,
+        single_s / parallel_s
+    );
+    playouts::<games::CamelotRules>(seconds);
+    playouts::<games::TriCamelotRules>(seconds);
+    Ok(())
+}
+
+/// Random games to the end (or 500 moves), one thread, as whole moves and as legs.
+fn playouts<V: Variant>(seconds: f64) {
+    let mut rng = StdRng::seed_from_u64(1);
+    let start = Position::<V>::start();
+    let (mut games, mut moves) = (0u64, 0u64);
+    let t = Instant::now();
+    while t.elapsed().as_secs_f64() < seconds {
+        moves += random_game(&start, &mut rng, 500).len() as u64 - 1;
+        games += 1;
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "{}: {:.0} random games/s, {:.0} moves/s (whole moves, mean length {:.0})",
+        V::NAME,
+        games as f64 / s,
+        moves as f64 / s,
+        moves as f64 / games as f64
+    );
+    let (mut games, mut actions) = (0u64, 0u64);
+    let t = Instant::now();
+    while t.elapsed().as_secs_f64() < seconds {
+        actions += random_playout(State::<V>::initial(), &mut rng, 2000).1 as u64;
+        games += 1;
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "{}: {:.0} random games/s, {:.0} actions/s (leg interface)",
+        V::NAME,
+        games as f64 / s,
+        actions as f64 / s
+    );
+}

@@ -1,0 +1,5 @@
+//! One module per subcommand (or group of related subcommands).
+
+pub mod bench;
+pub mod rules;
+pub mod show;
