@@ -1,0 +1,94 @@
+//! The command line as a user meets it: output formats, exit codes and error messages.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_camelot-zero")).args(args).output().expect("runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+const CAMELOT_START: &str = "camelot W W:KC6,KD7,KI7,KJ6,MD6,ME6,ME7,MF6,MF7,MG6,MG7,MH6,MH7,MI6 B:KC11,KD10,KI10,KJ11,MD11,ME10,ME11,MF10,MF11,MG10,MG11,MH10,MH11,MI11 cm=0,0";
+
+#[test]
+fn moves_prints_one_legal_move_per_line() {
+    let o = run(&["moves", "start", "--variant", "camelot"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 100);
+    for m in ["C6-B5", "D7-D5-B7", "F7-H5-J7-J5", "J6-H8"] {
+        assert!(lines.iter().any(|l| l == m), "{m} missing");
+    }
+    let same = run(&["moves", CAMELOT_START]);
+    assert_eq!(stdout(&same), stdout(&o), "`start` is the start position string");
+    let tri = run(&["moves", "start", "--variant", "tricamelot"]);
+    assert_eq!(stdout(&tri).lines().count(), 36);
+}
+
+#[test]
+fn perft_prints_the_total_on_its_last_line() {
+    let o = run(&["perft", "start", "3", "--variant", "tricamelot"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().last(), Some("46656"));
+    let o = run(&["perft", "start", "2", "--variant", "camelot", "--divide"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 101);
+    assert_eq!(lines[100], "10036");
+    let sum: u64 = lines[..100].iter().map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, 10036);
+    let o = run(&["perft", "start", "3", "--variant", "camelot", "--knight-canter", "final-square"]);
+    assert_eq!(stdout(&o).lines().last(), Some("1072516"));
+}
+
+#[test]
+fn show_draws_both_boards() {
+    let o = run(&["show", "start", "--variant", "camelot"]);
+    let out = stdout(&o);
+    assert!(out.contains("White to move"), "{out}");
+    assert!(out.contains("Castle moves used: White 0/2, Black 0/2"));
+    assert!(out.lines().any(|l| l.trim_start().starts_with("16") && l.contains('#')));
+    let o = run(&["show", "start", "--variant", "tricamelot"]);
+    let out = stdout(&o);
+    assert!(out.contains("Blue to move, 36 legal moves"), "{out}");
+    // Staggered: rank 5 has BM at D5, BK at F5, BM at H5; rank 4 Knights at E4 and G4 sit between.
+    let col = |rank: &str, text: &str| {
+        let line = out.lines().find(|l| l.trim_start().starts_with(rank)).unwrap().to_string();
+        line.find(text).unwrap()
+    };
+    assert!(col("5 ", "BM") < col("4 ", "BK") && col("4 ", "BK") < col("5 ", "BK"));
+    let o = run(&["show", "tricamelot R B:KE4 R:KB13 G:"]);
+    assert!(stdout(&o).contains("Red to move"));
+}
+
+#[test]
+fn malformed_input_exits_2_with_one_line() {
+    for args in [
+        vec!["moves", "camelot W W:KZ9 B:KC11"],
+        vec!["moves", "chess W"],
+        vec!["moves", "start"],
+        vec!["perft", "camelot W W:KC6,KC6 B:KC11", "1"],
+        vec!["show", "tricamelot B B:KE4 R:KB13"],
+        vec!["show", "camelot W W:KC6 B:KC11 cm=3,0"],
+        vec!["moves", CAMELOT_START, "--variant", "tricamelot"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+    // Command-line syntax errors come from clap: also status 2, the problem on the first line.
+    let o = run(&["moves", "start", "--variant", "tricamelot", "--knight-canter", "sometimes"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).lines().next().unwrap().contains("invalid value 'sometimes'"));
+    let o = run(&["moves", "camelot W W:KZ9 B:KC11"]);
+    assert_eq!(stderr(&o).trim_end(), "error: bad position: unknown square `Z9`");
+}
