@@ -41,9 +41,11 @@ fn perft_prints_the_total_on_its_last_line() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 101);
     assert_eq!(lines[100], "10036");
-    let sum: u64 = lines[..100].iter().map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    let sum: u64 =
+        lines[..100].iter().map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(sum, 10036);
-    let o = run(&["perft", "start", "3", "--variant", "camelot", "--knight-canter", "final-square"]);
+    let o =
+        run(&["perft", "start", "3", "--variant", "camelot", "--knight-canter", "final-square"]);
     assert_eq!(stdout(&o).lines().last(), Some("1072516"));
 }
 

@@ -87,8 +87,14 @@ impl Variant for CamelotRules {
     const MEN: usize = 10;
     const CASTLE_MOVES: bool = true;
 
+    const GRID: (usize, usize) = (16, 12);
+
     fn tables() -> &'static Tables {
         &TABLES
+    }
+
+    fn grid_pos(file: i8, rank: i8) -> (usize, usize) {
+        ((rank - 1) as usize, file as usize)
     }
 
     fn settle(pos: &mut Position<Self>, mover: Option<Player>) {

@@ -27,6 +27,7 @@
 mod action;
 mod board;
 mod camelot;
+mod encode;
 mod error;
 mod fen;
 mod game;
@@ -46,6 +47,7 @@ mod zobrist;
 pub use action::{Action, LegKind};
 pub use board::{Board, Piece, PieceKind};
 pub use camelot::{BLACK, CamelotRules, MIRROR, Mirror, WHITE};
+pub use encode::{ENCODING_VERSION, Encode, Layout};
 pub use error::{ActionError, MoveError, PositionError};
 pub use fen::VARIANT_NAMES;
 pub use game::{Game, GameOver, MAX_PLAYERS, Outcome, Player, Termination, Values};

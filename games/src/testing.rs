@@ -161,3 +161,28 @@ fn check_action_indices<G: Game>(state: &G, legal: &[G::Action]) {
 pub fn rotated_player(p: Player) -> Player {
     Player((p.0 + 2) % 3)
 }
+
+/// A leg-level state under a board symmetry: the turn's start position transformed by
+/// [`transform`], then the legs of the move in progress replayed on the mapped cells. None when
+/// the mapped legs are not a move in progress there: the rules are symmetric move by move, but
+/// RULES.md's canonical canter path breaks ties between equally short paths by square index,
+/// which a mirror or rotation does not preserve, so now and then the image of a canter's legs
+/// is not the canonical path of the image move.
+pub fn transform_state<V: Variant>(
+    state: &State<V>,
+    cell_map: &[Cell],
+    player_map: &[u8],
+) -> Option<State<V>> {
+    let geo = &V::tables().geometry;
+    let mut out = State::new(transform(state.position(), cell_map, player_map));
+    for pair in state.landed().windows(2) {
+        let (a, b) = (cell_map[pair[0] as usize], cell_map[pair[1] as usize]);
+        let (dir, leap) = geo.leg_between(a, b).expect("a symmetry maps legs to legs");
+        let kind = if leap { crate::LegKind::Leap } else { crate::LegKind::Step };
+        out.try_play(crate::Action::Leg { from: a, dir, kind }).ok()?;
+        if out.landed().is_empty() {
+            return None;
+        }
+    }
+    Some(out)
+}

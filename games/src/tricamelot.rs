@@ -85,8 +85,16 @@ impl Variant for TriCamelotRules {
     const MEN: usize = 5;
     const CASTLE_MOVES: bool = false;
 
+    /// Axial coordinates: column = file, row = (rank - file) / 2 + 2, an 11 × 11 grid on which
+    /// the six neighbours of a hex are six of the eight cells around it (a 3 × 3 kernel).
+    const GRID: (usize, usize) = (11, 11);
+
     fn tables() -> &'static Tables {
         &TABLES
+    }
+
+    fn grid_pos(file: i8, rank: i8) -> (usize, usize) {
+        (((rank - file) / 2 + 2) as usize, file as usize)
     }
 
     fn settle(pos: &mut Position<Self>, mover: Option<Player>) {

@@ -89,7 +89,13 @@ pub trait Variant:
     /// Whether castle moves exist (Camelot) and the position string carries `cm=`.
     const CASTLE_MOVES: bool;
 
+    /// Rows and columns of the grid the board is laid on for the network.
+    const GRID: (usize, usize);
+
     fn tables() -> &'static Tables;
+
+    /// The (row, column) of the cell at (file, rank) on that grid.
+    fn grid_pos(file: i8, rank: i8) -> (usize, usize);
 
     /// Passes the turn after `mover` completed a move (None: a position was just parsed, and
     /// the side to move stays) and records the end of the game if it is over. Camelot leaves the
