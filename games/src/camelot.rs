@@ -133,3 +133,19 @@ fn ending(pos: &Position<CamelotRules>) -> Option<GameOver> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RULES.md §4 rule 4, both branches. The "draw" branch (the mover has no move and the
+    /// opponent one piece) is hard to reach on the board, so it is checked on the rule itself.
+    #[test]
+    fn no_move_loses_against_two_pieces_else_draws() {
+        let pos: Position<CamelotRules> = "camelot W W:MA4,MB4 B:MK12,MK13 cm=0,0".parse().unwrap();
+        assert_eq!(CamelotRules::no_move(&pos).outcome, Outcome::Win(BLACK));
+        let pos: Position<CamelotRules> = "camelot W W:MA4,MB4 B:MK12 cm=0,0".parse().unwrap();
+        let over = CamelotRules::no_move(&pos);
+        assert_eq!((over.outcome, over.termination), (Outcome::Draw, Termination::NoMove));
+    }
+}

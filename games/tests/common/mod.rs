@@ -39,7 +39,8 @@ pub fn notations_from<V: Variant>(pos: &Position<V>, square: &str) -> Vec<String
     notations(pos)
         .into_iter()
         .filter(|n| {
-            n.strip_prefix(square).is_some_and(|rest| rest.starts_with('-') || rest.starts_with('x'))
+            n.strip_prefix(square)
+                .is_some_and(|rest| rest.starts_with('-') || rest.starts_with('x'))
         })
         .collect()
 }
@@ -194,7 +195,12 @@ pub fn assert_unique_moves<V: Variant>(pos: &Position<V>) {
     for n in all.iter().filter(|n| !n.contains('x')) {
         let (squares, _) = split_notation(n);
         let key = (squares[0].clone(), squares[squares.len() - 1].clone());
-        assert!(ends.insert(key.clone()), "two non-captures from {} to {} in `{pos}`", key.0, key.1);
+        assert!(
+            ends.insert(key.clone()),
+            "two non-captures from {} to {} in `{pos}`",
+            key.0,
+            key.1
+        );
     }
 }
 
