@@ -57,13 +57,8 @@ fn rules(depth: u32, seconds: f64) -> Result<()> {
 fn playouts<V: Variant>(seconds: f64) {
     let mut rng = StdRng::seed_from_u64(1);
     let start = Position::<V>::start();
-    let (mut games, mut moves) = (0u64, 0u64);
-    let t = Instant::now();
-    while t.elapsed().as_secs_f64() < seconds {
-        moves += random_game(&start, &mut rng, 500).len() as u64 - 1;
-        games += 1;
-    }
-    let s = t.elapsed().as_secs_f64();
+    let (games, moves, s) =
+        repeat_for(seconds, || random_game(&start, &mut rng, 500).len() as u64 - 1);
     println!(
         "{}: {:.0} random games/s, {:.0} moves/s (whole moves, mean length {:.0})",
         V::NAME,
@@ -71,17 +66,23 @@ fn playouts<V: Variant>(seconds: f64) {
         moves as f64 / s,
         moves as f64 / games as f64
     );
-    let (mut games, mut actions) = (0u64, 0u64);
-    let t = Instant::now();
-    while t.elapsed().as_secs_f64() < seconds {
-        actions += random_playout(State::<V>::initial(), &mut rng, 2000).1 as u64;
-        games += 1;
-    }
-    let s = t.elapsed().as_secs_f64();
+    let (games, actions, s) =
+        repeat_for(seconds, || random_playout(State::<V>::initial(), &mut rng, 2000).1 as u64);
     println!(
         "{}: {:.0} random games/s, {:.0} actions/s (leg interface)",
         V::NAME,
         games as f64 / s,
         actions as f64 / s
     );
+}
+
+/// Calls `game` until `seconds` have passed; returns (calls, sum of its results, seconds).
+fn repeat_for(seconds: f64, mut game: impl FnMut() -> u64) -> (u64, u64, f64) {
+    let (mut calls, mut units) = (0, 0);
+    let t = Instant::now();
+    while t.elapsed().as_secs_f64() < seconds {
+        units += game();
+        calls += 1;
+    }
+    (calls, units, t.elapsed().as_secs_f64())
 }
