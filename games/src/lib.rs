@@ -40,6 +40,7 @@ mod perft;
 mod position;
 mod state;
 pub mod testing;
+pub mod toy;
 mod tricamelot;
 mod variant;
 mod zobrist;

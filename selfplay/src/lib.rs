@@ -1,2 +1,30 @@
-//! MCTS, evaluators, the lockstep self-play driver and parquet game records (issue 4).
-//! Not yet implemented.
+//! Self-play search for camelot-zero: MCTS with per-seat values ([`mcts`]), the [`Evaluator`]
+//! trait the search gets priors and values from, and evaluators that need no network.
+//!
+//! ```
+//! use games::Game;
+//! use games::toy::TicTacToe;
+//! use rand::SeedableRng;
+//! use selfplay::{MctsConfig, RootNoise, Search, UniformEvaluator, choose_action};
+//!
+//! // X to move wins at c3 (cell 2).
+//! let position = TicTacToe::parse("XX./OO./...").unwrap();
+//! let config = MctsConfig { simulations: 100, root_noise: RootNoise::None, ..MctsConfig::default() };
+//! let mut search = Search::new(position, config).unwrap();
+//! let mut rng = rand::rngs::StdRng::seed_from_u64(0);
+//! let summary = search.run(&mut UniformEvaluator, &mut rng).unwrap();
+//! assert_eq!(choose_action(&summary, 0.0, &mut rng), Some(2));
+//! assert!(summary.root_values.0[0] > 0.9); // per seat: X (seat 0) is winning
+//! ```
+
+pub mod cache;
+pub mod evaluator;
+pub mod mcts;
+pub mod testing;
+
+pub use cache::{CacheStats, CachedEvaluator};
+pub use evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values};
+pub use mcts::{
+    Fpu, Leaf, MctsConfig, RootNoise, Search, SearchError, SearchKind, SearchSummary, Selection,
+    TemperatureSchedule, choose_action,
+};

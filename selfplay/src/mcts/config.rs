@@ -1,0 +1,270 @@
+//! Search options: one serde-able [`MctsConfig`] whose choices are enums, not booleans.
+//!
+//! In TOML (the `[mcts]` section of a run config) it reads, for example:
+//!
+//! ```toml
+//! simulations = 200
+//! c_puct_init = 1.25
+//! c_puct_base = 19652.0
+//! fpu = { reduction = 0.2 }
+//! root_noise = { dirichlet = { alpha = 0.3, fraction = 0.25 } }
+//! selection = "puct"                     # or { gumbel = { considered_actions = 16 } }
+//! temperature = { step = { initial = 1.0, moves = 30, after = 0.0 } }
+//! ```
+//!
+//! All values the search works with are per-seat score shares in `[0, 1]` (win 1, loss 0,
+//! draw `1 / players`), so FPU values and Q are on that scale.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Everything that shapes one search. Defaults are AlphaZero's where it has one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MctsConfig {
+    /// Simulations of a full search per move (evaluations below the root; the root's own
+    /// evaluation is not counted). A driver may run fewer per move (playout cap randomization).
+    pub simulations: u32,
+    /// `c_puct(N) = c_puct_init + ln((N + c_puct_base + 1) / c_puct_base)` (AlphaZero).
+    pub c_puct_init: f32,
+    /// See [`MctsConfig::c_puct_init`].
+    pub c_puct_base: f32,
+    /// Q assumed for children never visited (PUCT only).
+    pub fpu: Fpu,
+    /// Noise mixed into the root priors of full PUCT searches.
+    pub root_noise: RootNoise,
+    /// How simulations choose actions: PUCT everywhere, or Gumbel at the root.
+    pub selection: Selection,
+    /// Temperature for choosing the move to play from PUCT visit counts, by move number.
+    pub temperature: TemperatureSchedule,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            simulations: 800,
+            c_puct_init: 1.25,
+            c_puct_base: 19652.0,
+            fpu: Fpu::Reduction(0.2),
+            root_noise: RootNoise::Dirichlet { alpha: 0.3, fraction: 0.25 },
+            selection: Selection::Puct,
+            temperature: TemperatureSchedule::Step { initial: 1.0, moves: 30, after: 0.0 },
+        }
+    }
+}
+
+/// First-play urgency: the Q used for a child with no visits yet.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fpu {
+    /// The parent's Q for its mover minus `r * sqrt(sum of priors of visited children)`, as in
+    /// Leela: the more of the policy already tried, the less an untried child is assumed worth.
+    Reduction(f32),
+    /// A fixed Q in `[0, 1]`: 0 is pessimistic (a loss), 1 optimistic (a win).
+    Absolute(f32),
+}
+
+/// Exploration noise at the root.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RootNoise {
+    /// Priors as the evaluator gave them.
+    None,
+    /// `prior = (1 - fraction) * prior + fraction * eta`, `eta ~ Dirichlet(alpha, ..., alpha)`
+    /// over the legal actions. Applied once per move, to full PUCT searches only (cheap searches
+    /// of playout cap randomization and Gumbel searches explore otherwise).
+    Dirichlet { alpha: f32, fraction: f32 },
+}
+
+/// The action selection rule of a simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Selection {
+    /// AlphaZero's PUCT at every node; the policy target is the root visit distribution.
+    Puct,
+    /// Gumbel MuZero (Danihelka et al. 2022): sequential halving over Gumbel-top-k sampled root
+    /// actions, the deterministic improved-policy rule below the root, and the completed-Q
+    /// improved policy as the target. Suited to small simulation counts.
+    Gumbel {
+        /// Root actions sampled without replacement and then halved (`m` in the paper).
+        considered_actions: u32,
+        /// `sigma(q) = (c_visit + max_b N(b)) * c_scale * q`.
+        #[serde(default = "default_c_visit")]
+        c_visit: f32,
+        /// See `c_visit`.
+        #[serde(default = "default_c_scale")]
+        c_scale: f32,
+    },
+}
+
+impl Selection {
+    /// Gumbel with the paper's `c_visit = 50`, `c_scale = 1`.
+    pub fn gumbel(considered_actions: u32) -> Self {
+        Selection::Gumbel {
+            considered_actions,
+            c_visit: default_c_visit(),
+            c_scale: default_c_scale(),
+        }
+    }
+}
+
+fn default_c_visit() -> f32 {
+    50.0
+}
+
+fn default_c_scale() -> f32 {
+    1.0
+}
+
+/// Temperature for choosing the action to play, as a function of the number of actions already
+/// played in the game (`ply`, counting every leg). Temperature 0 plays the most visited action.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TemperatureSchedule {
+    /// The same temperature throughout.
+    Constant(f32),
+    /// `initial` for the first `moves` plies, `after` from then on (AlphaZero: 1, then 0).
+    Step { initial: f32, moves: u32, after: f32 },
+    /// From `initial` at ply 0 linearly to `after` at ply `moves`, then `after`.
+    Linear { initial: f32, moves: u32, after: f32 },
+}
+
+impl TemperatureSchedule {
+    /// The temperature at `ply`.
+    pub fn at(&self, ply: u32) -> f32 {
+        match *self {
+            TemperatureSchedule::Constant(t) => t,
+            TemperatureSchedule::Step { initial, moves, after } => {
+                if ply < moves {
+                    initial
+                } else {
+                    after
+                }
+            }
+            TemperatureSchedule::Linear { initial, moves, after } => {
+                if ply >= moves {
+                    after
+                } else {
+                    let f = ply as f32 / moves as f32;
+                    initial + (after - initial) * f
+                }
+            }
+        }
+    }
+
+    fn temperatures(&self) -> [f32; 2] {
+        match *self {
+            TemperatureSchedule::Constant(t) => [t, t],
+            TemperatureSchedule::Step { initial, after, .. }
+            | TemperatureSchedule::Linear { initial, after, .. } => [initial, after],
+        }
+    }
+}
+
+/// A configuration that cannot run.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ConfigError {
+    #[error("mcts.simulations must be at least 1")]
+    NoSimulations,
+    #[error("mcts.c_puct_init must be finite and >= 0 and c_puct_base > 0, got {init} and {base}")]
+    CPuct { init: f32, base: f32 },
+    #[error("mcts.fpu value must be finite, got {0}")]
+    Fpu(f32),
+    #[error("mcts.root_noise needs alpha > 0 and fraction in [0, 1], got {alpha} and {fraction}")]
+    Noise { alpha: f32, fraction: f32 },
+    #[error(
+        "mcts.selection gumbel needs considered_actions >= 1, c_visit >= 0, c_scale > 0, got {0:?}"
+    )]
+    Gumbel(Selection),
+    #[error("mcts.temperature must be finite and >= 0, got {0}")]
+    Temperature(f32),
+}
+
+impl MctsConfig {
+    /// Checks every option; [`Search::new`](super::Search::new) calls it.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.simulations == 0 {
+            return Err(ConfigError::NoSimulations);
+        }
+        let (init, base) = (self.c_puct_init, self.c_puct_base);
+        if !(init.is_finite() && init >= 0.0 && base.is_finite() && base > 0.0) {
+            return Err(ConfigError::CPuct { init, base });
+        }
+        let (Fpu::Reduction(v) | Fpu::Absolute(v)) = self.fpu;
+        if !v.is_finite() {
+            return Err(ConfigError::Fpu(v));
+        }
+        if let RootNoise::Dirichlet { alpha, fraction } = self.root_noise
+            && !(alpha.is_finite() && alpha > 0.0 && (0.0..=1.0).contains(&fraction))
+        {
+            return Err(ConfigError::Noise { alpha, fraction });
+        }
+        if let Selection::Gumbel { considered_actions, c_visit, c_scale } = self.selection
+            && !(considered_actions >= 1
+                && c_visit.is_finite()
+                && c_visit >= 0.0
+                && c_scale.is_finite()
+                && c_scale > 0.0)
+        {
+            return Err(ConfigError::Gumbel(self.selection));
+        }
+        for t in self.temperature.temperatures() {
+            if !(t.is_finite() && t >= 0.0) {
+                return Err(ConfigError::Temperature(t));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_round_trip_reads_like_the_docs() {
+        let text = r#"
+            simulations = 64
+            fpu = { absolute = 0.0 }
+            root_noise = "none"
+            selection = { gumbel = { considered_actions = 8 } }
+            temperature = { linear = { initial = 1.0, moves = 10, after = 0.25 } }
+        "#;
+        let cfg: MctsConfig = toml::from_str(text).unwrap();
+        assert_eq!(cfg.simulations, 64);
+        assert_eq!(cfg.c_puct_init, 1.25, "unset keys keep their defaults");
+        assert_eq!(cfg.fpu, Fpu::Absolute(0.0));
+        assert_eq!(cfg.root_noise, RootNoise::None);
+        assert_eq!(cfg.selection, Selection::gumbel(8));
+        assert_eq!(cfg.validate(), Ok(()));
+        let back: MctsConfig = toml::from_str(&toml::to_string(&cfg).unwrap()).unwrap();
+        assert_eq!(back, cfg);
+        assert!(toml::from_str::<MctsConfig>("simulatoins = 3").is_err(), "typos are errors");
+    }
+
+    #[test]
+    fn invalid_options_are_typed_errors() {
+        let ok = MctsConfig::default();
+        assert_eq!(ok.validate(), Ok(()));
+        let bad = MctsConfig { simulations: 0, ..ok.clone() };
+        assert_eq!(bad.validate(), Err(ConfigError::NoSimulations));
+        let bad = MctsConfig {
+            root_noise: RootNoise::Dirichlet { alpha: 0.3, fraction: 1.5 },
+            ..ok.clone()
+        };
+        assert!(matches!(bad.validate(), Err(ConfigError::Noise { .. })));
+        let bad = MctsConfig { selection: Selection::gumbel(0), ..ok.clone() };
+        assert!(matches!(bad.validate(), Err(ConfigError::Gumbel(_))));
+        let bad = MctsConfig { temperature: TemperatureSchedule::Constant(f32::NAN), ..ok };
+        assert!(matches!(bad.validate(), Err(ConfigError::Temperature(_))));
+    }
+
+    #[test]
+    fn temperature_schedules() {
+        let step = TemperatureSchedule::Step { initial: 1.0, moves: 2, after: 0.0 };
+        assert_eq!([step.at(0), step.at(1), step.at(2), step.at(99)], [1.0, 1.0, 0.0, 0.0]);
+        let lin = TemperatureSchedule::Linear { initial: 1.0, moves: 4, after: 0.0 };
+        assert_eq!([lin.at(0), lin.at(2), lin.at(4), lin.at(9)], [1.0, 0.5, 0.0, 0.0]);
+        assert_eq!(TemperatureSchedule::Constant(0.7).at(1000), 0.7);
+    }
+}

@@ -1,0 +1,32 @@
+//! Monte Carlo tree search for AlphaZero-style self-play, for any number of players.
+//!
+//! Names follow the papers (minigo's habit): `n` visits, `w` value sums, `q = w / n`, `prior`,
+//! `c_puct`. **Values are per seat everywhere** (max^n, as OpenSpiel's MCTS): a node keeps the
+//! sum of each seat's score share, and selection at a node maximises the Q of the player to
+//! move at that node. No value is ever negated, so three players and several actions in a row
+//! by the same player (the legs of a Camelot move) need no special case.
+//!
+//! - [`tree`] holds the node arena;
+//! - [`select`] is PUCT with first-play urgency;
+//! - [`gumbel`] is Gumbel root search with sequential halving;
+//! - [`search`] has [`Search`], split into `gather` and `apply` for batching;
+//! - [`policy`] adds root noise and chooses the action to play;
+//! - [`config`] has [`MctsConfig`], and [`summary`] the [`SearchSummary`].
+
+pub mod config;
+pub mod gumbel;
+pub mod policy;
+mod sample;
+pub mod search;
+pub mod select;
+pub mod summary;
+pub mod tree;
+
+#[cfg(test)]
+mod search_tests;
+
+pub use config::{ConfigError, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule};
+pub use policy::{add_root_noise, choose_action, choose_by_visits};
+pub use search::{Leaf, Search, SearchError};
+pub use summary::{SearchKind, SearchSummary};
+pub use tree::{Node, NodeId, NodeKind, Tree};

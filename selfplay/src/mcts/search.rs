@@ -1,0 +1,385 @@
+//! [`Search`]: MCTS over one game, split into [`Search::gather`] and [`Search::apply`] so that a
+//! driver can gather one leaf from each of many games, evaluate them all in ONE batched call,
+//! and apply the results (kZero's `zero_step_gather` / `zero_step_apply`, lc0's multigame).
+//!
+//! A simulation walks from the root to a node not yet evaluated. If that node's game is over,
+//! its returns are backed up at once and `gather` returns `None`; otherwise `gather` returns the
+//! [`Leaf`] and the simulation finishes when its [`Evaluation`] is applied. **Values are per seat
+//! everywhere** (max^n): every node on the path adds the same absolute per-seat values, and each
+//! node's selection maximises the Q of the player to move at that node.
+
+use games::{Game, Values};
+use rand::Rng;
+use thiserror::Error;
+
+use super::config::{ConfigError, MctsConfig, RootNoise, Selection};
+use super::gumbel::{GumbelRoot, Sigma};
+use super::policy::add_root_noise;
+use super::select::Puct;
+use super::summary::{SearchKind, SearchSummary};
+use super::tree::{NodeId, NodeKind, Tree};
+use crate::evaluator::{Evaluation, Evaluator};
+
+/// Misuse of a search, or an evaluation that does not fit its leaf.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum SearchError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The leaf is not the one this search is waiting for (already applied, or the search
+    /// advanced since it was gathered).
+    #[error("stale leaf: this search is not waiting for it")]
+    StaleLeaf,
+    /// The policy does not have one entry per legal action of the leaf.
+    #[error("evaluation policy has {got} entries but the leaf has {expected} legal actions")]
+    PolicyLength { expected: usize, got: usize },
+    /// A policy entry or value was NaN, infinite or negative.
+    #[error("evaluation contains a negative or non-finite number")]
+    BadEvaluation,
+    /// The evaluator returned a different number of evaluations than states.
+    #[error("evaluator returned {got} evaluations for {expected} states")]
+    EvaluatorCount { expected: usize, got: usize },
+    /// `advance` was given an action that is not legal at the root.
+    #[error("action {0} is not legal at the root")]
+    IllegalAction(String),
+    /// The root position is finished: there is nothing to search.
+    #[error("the game is over at the root")]
+    GameOver,
+    /// `summary` was called before the root was evaluated.
+    #[error("the root has not been evaluated yet")]
+    NotEvaluated,
+}
+
+/// A state waiting for evaluation. Evaluate `state` and hand the result to [`Search::apply`]
+/// together with this leaf.
+#[derive(Clone, Debug)]
+pub struct Leaf<G: Game> {
+    /// The state to evaluate (unfinished).
+    pub state: G,
+    /// Its legal actions, in `legal_actions` order: the evaluation's policy must match them.
+    pub legal: Vec<G::Action>,
+    node: NodeId,
+    serial: u64,
+}
+
+/// MCTS over one game, with the tree kept between moves.
+///
+/// Protocol per move: optionally [`Search::set_budget`]; then, while not [`Search::is_done`],
+/// [`Search::gather`] and, for each leaf, [`Search::apply`]; then [`Search::summary`], choose an
+/// action, and [`Search::advance`]. A root with exactly one legal action can be advanced
+/// without searching ([`Search::forced_action`]). At most one leaf is in flight: `gather`
+/// returns the same leaf again until it is applied.
+#[derive(Clone, Debug)]
+pub struct Search<G: Game> {
+    config: MctsConfig,
+    root_state: G,
+    root_legal: Vec<G::Action>,
+    tree: Tree<G::Action>,
+    /// Simulations to run for this move, and whether that is the full search.
+    budget: u32,
+    kind: SearchKind,
+    /// Simulations finished this move (the root's own evaluation is not one).
+    done: u32,
+    /// Root preparation happens at the first `gather` after the root is expanded, because it
+    /// needs the random generator: root noise once per move (this flag), Gumbel sampling
+    /// whenever `gumbel` is unset (once per move and budget).
+    root_noise_done: bool,
+    gumbel: Option<GumbelRoot>,
+    pending: Option<Leaf<G>>,
+    serial: u64,
+    /// The nodes from the root to the pending leaf.
+    path: Vec<NodeId>,
+}
+
+impl<G: Game> Search<G> {
+    /// A search from `root` with a fresh tree and a full budget.
+    pub fn new(root: G, config: MctsConfig) -> Result<Self, SearchError> {
+        config.validate()?;
+        let mut root_legal = Vec::new();
+        root.legal_actions(&mut root_legal);
+        Ok(Search {
+            budget: config.simulations,
+            config,
+            root_state: root,
+            root_legal,
+            tree: Tree::new(),
+            kind: SearchKind::Full,
+            done: 0,
+            root_noise_done: false,
+            gumbel: None,
+            pending: None,
+            serial: 0,
+            path: Vec::new(),
+        })
+    }
+
+    /// The position being searched.
+    pub fn root_state(&self) -> &G {
+        &self.root_state
+    }
+
+    /// The options.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// The tree (read only).
+    pub fn tree(&self) -> &Tree<G::Action> {
+        &self.tree
+    }
+
+    /// Simulations finished for this move.
+    pub fn simulations_done(&self) -> u32 {
+        self.done
+    }
+
+    /// The only legal action at the root, when there is exactly one: play it without search.
+    pub fn forced_action(&self) -> Option<G::Action> {
+        match self.root_legal.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        }
+    }
+
+    /// Sets this move's number of simulations and whether it is a full search (playout cap
+    /// randomization). Call before the first `gather` of a move; `advance` resets the budget to
+    /// the configured full search.
+    pub fn set_budget(&mut self, simulations: u32, kind: SearchKind) {
+        self.budget = simulations.max(1);
+        self.kind = kind;
+        // The Gumbel schedule depends on the budget. Root noise, once mixed in, stays.
+        self.gumbel = None;
+    }
+
+    /// Whether this move's search is complete (always, when the game is over at the root).
+    pub fn is_done(&self) -> bool {
+        self.root_legal.is_empty() || self.done >= self.budget
+    }
+
+    /// Runs one simulation down to an unevaluated leaf and returns it, or `None` when the
+    /// simulation ended in a finished game (already backed up) or the search is done.
+    /// While a leaf is waiting for [`Search::apply`], returns that leaf again.
+    pub fn gather(&mut self, rng: &mut impl Rng) -> Option<Leaf<G>> {
+        if let Some(leaf) = &self.pending {
+            return Some(leaf.clone());
+        }
+        if self.is_done() {
+            return None;
+        }
+        if self.tree.node(NodeId::ROOT).kind == NodeKind::Expanded {
+            self.prepare_root(rng);
+        }
+        self.path.clear();
+        self.path.push(NodeId::ROOT);
+        let mut state = self.root_state.clone();
+        let mut id = NodeId::ROOT;
+        loop {
+            match self.tree.node(id).kind {
+                NodeKind::Expanded => {
+                    let i = self.select(id);
+                    let child = self.tree.child(id, i);
+                    if let Some(a) = self.tree.node(child).action {
+                        state.play(a);
+                    }
+                    self.path.push(child);
+                    id = child;
+                }
+                NodeKind::Terminal => {
+                    let returns = self.tree.node(id).value;
+                    self.finish(returns);
+                    return None;
+                }
+                NodeKind::Unexpanded => {
+                    let mut legal = Vec::new();
+                    state.legal_actions(&mut legal);
+                    if legal.is_empty() {
+                        let returns = state.returns().unwrap_or_default();
+                        self.tree.set_terminal(id, returns);
+                        self.finish(returns);
+                        return None;
+                    }
+                    self.serial += 1;
+                    let leaf = Leaf { state, legal, node: id, serial: self.serial };
+                    self.pending = Some(leaf.clone());
+                    return Some(leaf);
+                }
+            }
+        }
+    }
+
+    /// Expands the leaf with its evaluation and backs the values up the path. The policy is
+    /// renormalised (a policy of all zeros becomes uniform).
+    pub fn apply(&mut self, leaf: Leaf<G>, eval: Evaluation) -> Result<(), SearchError> {
+        match &self.pending {
+            Some(p) if p.serial == leaf.serial && p.node == leaf.node => {}
+            _ => return Err(SearchError::StaleLeaf),
+        }
+        if eval.policy.len() != leaf.legal.len() {
+            return Err(SearchError::PolicyLength {
+                expected: leaf.legal.len(),
+                got: eval.policy.len(),
+            });
+        }
+        let finite = |x: &f32| x.is_finite() && *x >= 0.0;
+        if !eval.policy.iter().all(finite) || !eval.values.0.iter().all(finite) {
+            return Err(SearchError::BadEvaluation);
+        }
+        self.pending = None;
+        let total: f32 = eval.policy.iter().sum();
+        let uniform = 1.0 / leaf.legal.len() as f32;
+        let priors = eval.policy.iter().map(|&p| if total > 0.0 { p / total } else { uniform });
+        let to_move = leaf.state.to_move();
+        self.tree.expand(leaf.node, to_move, eval.values, leaf.legal.iter().copied().zip(priors));
+        self.finish(eval.values);
+        Ok(())
+    }
+
+    /// Runs this move's search to the end with `evaluator`, one state per call (tests, arena,
+    /// analysis; self-play batches across games with `gather`/`apply` instead).
+    pub fn run<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        evaluator: &mut E,
+        rng: &mut impl Rng,
+    ) -> Result<SearchSummary<G::Action>, SearchError> {
+        if self.root_legal.is_empty() {
+            return Err(SearchError::GameOver);
+        }
+        while !self.is_done() {
+            if let Some(leaf) = self.gather(rng) {
+                let mut evals = evaluator.evaluate(std::slice::from_ref(&leaf.state));
+                let got = evals.len();
+                let eval = match evals.pop() {
+                    Some(e) if got == 1 => e,
+                    _ => return Err(SearchError::EvaluatorCount { expected: 1, got }),
+                };
+                self.apply(leaf, eval)?;
+            }
+        }
+        self.summary()
+    }
+
+    /// Plays `action` at the root and keeps its subtree as the new tree (tree reuse). Starts a
+    /// new move: full budget, no pending leaf.
+    pub fn advance(&mut self, action: G::Action) -> Result<(), SearchError> {
+        if !self.root_legal.contains(&action) {
+            return Err(SearchError::IllegalAction(self.root_state.action_to_string(action)));
+        }
+        self.root_state.play(action);
+        self.root_state.legal_actions(&mut self.root_legal);
+        let root = NodeId::ROOT;
+        let child = self.tree.children(root).find(|&c| self.tree.node(c).action == Some(action));
+        self.tree = match child {
+            Some(c) => self.tree.subtree(c),
+            None => Tree::new(),
+        };
+        self.budget = self.config.simulations;
+        self.kind = SearchKind::Full;
+        self.done = 0;
+        self.root_noise_done = false;
+        self.gumbel = None;
+        self.pending = None;
+        Ok(())
+    }
+
+    /// What the search found at the root.
+    pub fn summary(&self) -> Result<SearchSummary<G::Action>, SearchError> {
+        if self.root_legal.is_empty() {
+            return Err(SearchError::GameOver);
+        }
+        let root = self.tree.node(NodeId::ROOT);
+        if root.kind != NodeKind::Expanded {
+            return Err(SearchError::NotEvaluated);
+        }
+        let mover = root.to_move;
+        let children: Vec<_> =
+            self.tree.children(NodeId::ROOT).map(|c| self.tree.node(c)).collect();
+        let visits: Vec<u32> = children.iter().map(|c| c.n).collect();
+        let priors: Vec<f32> = children.iter().map(|c| c.prior).collect();
+        let total: u32 = visits.iter().sum();
+        let (improved_policy, selected) = match (self.sigma(), &self.gumbel) {
+            (Some(sigma), Some(g)) => (
+                sigma.improved_policy(&self.tree, NodeId::ROOT),
+                Some(g.selected(&self.tree, &sigma)),
+            ),
+            (Some(sigma), None) => (sigma.improved_policy(&self.tree, NodeId::ROOT), None),
+            _ if total == 0 => (priors.clone(), None),
+            _ => (visits.iter().map(|&n| n as f32 / total as f32).collect(), None),
+        };
+        Ok(SearchSummary {
+            actions: self.root_legal.clone(),
+            visits,
+            priors,
+            q: children.iter().map(|c| c.q(mover)).collect(),
+            improved_policy,
+            mover,
+            root_values: root.q_values(),
+            net_values: root.value,
+            kind: self.kind,
+            simulations: self.done,
+            selected,
+        })
+    }
+
+    /// Root noise (full PUCT searches, once per move) and Gumbel sampling (when unset).
+    fn prepare_root(&mut self, rng: &mut impl Rng) {
+        match self.config.selection {
+            Selection::Puct => {
+                if self.root_noise_done {
+                    return;
+                }
+                self.root_noise_done = true;
+                if self.kind == SearchKind::Full && self.config.root_noise != RootNoise::None {
+                    let children: Vec<NodeId> = self.tree.children(NodeId::ROOT).collect();
+                    let mut priors: Vec<f32> =
+                        children.iter().map(|&c| self.tree.node(c).prior).collect();
+                    add_root_noise(&mut priors, self.config.root_noise, rng);
+                    for (c, p) in children.into_iter().zip(priors) {
+                        self.tree.node_mut(c).prior = p;
+                    }
+                }
+            }
+            Selection::Gumbel { considered_actions, .. } => {
+                if self.gumbel.is_some() {
+                    return;
+                }
+                self.gumbel = Some(GumbelRoot::new(
+                    &self.tree,
+                    considered_actions as usize,
+                    self.budget as usize,
+                    rng,
+                ));
+            }
+        }
+    }
+
+    fn sigma(&self) -> Option<Sigma> {
+        match self.config.selection {
+            Selection::Puct => None,
+            Selection::Gumbel { c_visit, c_scale, .. } => Some(Sigma { c_visit, c_scale }),
+        }
+    }
+
+    /// The child (index in child order) a simulation takes at expanded node `id`.
+    fn select(&self, id: NodeId) -> usize {
+        match (self.sigma(), &self.gumbel) {
+            (Some(sigma), Some(g)) if id == NodeId::ROOT => {
+                g.select_root(&self.tree, &sigma, self.done)
+            }
+            (Some(sigma), _) => sigma.select_interior(&self.tree, id),
+            (None, _) => Puct {
+                c_puct_init: self.config.c_puct_init,
+                c_puct_base: self.config.c_puct_base,
+                fpu: self.config.fpu,
+            }
+            .select(&self.tree, id),
+        }
+    }
+
+    /// Backs `values` up the current path and counts the simulation (unless it only
+    /// evaluated the root).
+    fn finish(&mut self, values: Values) {
+        self.tree.backup(&self.path, values);
+        if self.path.len() > 1 {
+            self.done += 1;
+        }
+    }
+}

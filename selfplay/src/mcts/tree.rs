@@ -1,0 +1,241 @@
+//! The search tree: an index arena of [`Node`]s addressed by [`NodeId`], children of a node
+//! stored contiguously (as in mctx's `Tree` of arrays and kZero's `Tree`).
+//!
+//! Names follow the AlphaZero paper: `n` (visit count), `w` (sum of backed-up values), `q = w / n`,
+//! `prior`. **Values are per seat**: `w[s]` sums seat `s`'s score share over every simulation
+//! through the node (max^n backup), so no value is ever negated and any number of players, or
+//! the same player moving several times in a row, needs no special case.
+
+use games::{MAX_PLAYERS, Player, Values};
+
+/// Index of a node in its [`Tree`]. The root is always [`NodeId::ROOT`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The root of every tree.
+    pub const ROOT: NodeId = NodeId(0);
+
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What is known about a node's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Not evaluated yet: no children, `to_move` and `value` not set.
+    Unexpanded,
+    /// Evaluated; its children (one per legal action, in `legal_actions` order) exist.
+    Expanded,
+    /// The game is over here; `value` holds the returns.
+    Terminal,
+}
+
+/// One node: the statistics of the edge leading into it, and what its expansion recorded.
+#[derive(Clone, Debug)]
+pub struct Node<A> {
+    /// The action from the parent to this node (`None` for a root created fresh).
+    pub action: Option<A>,
+    /// The parent's policy for `action` (after root noise, at the root).
+    pub prior: f32,
+    /// Visits: simulations that went through this node.
+    pub n: u32,
+    /// Sum of backed-up values, per seat.
+    pub w: [f32; MAX_PLAYERS],
+    /// The evaluator's values at this node (the returns if terminal), per seat.
+    pub value: Values,
+    /// The player to move at this node's state, recorded when it was expanded; selection at
+    /// this node maximises this seat's Q.
+    pub to_move: Player,
+    /// What is known about the node.
+    pub kind: NodeKind,
+    first_child: u32,
+    num_children: u32,
+}
+
+impl<A> Node<A> {
+    fn new(action: Option<A>, prior: f32) -> Self {
+        Node {
+            action,
+            prior,
+            n: 0,
+            w: [0.0; MAX_PLAYERS],
+            value: Values::default(),
+            to_move: Player(0),
+            kind: NodeKind::Unexpanded,
+            first_child: 0,
+            num_children: 0,
+        }
+    }
+
+    /// Mean backed-up value for `seat`, or `None` before the first visit.
+    pub fn q(&self, seat: Player) -> Option<f32> {
+        (self.n > 0).then(|| self.w[seat.index()] / self.n as f32)
+    }
+
+    /// Mean backed-up values of every seat (zeros before the first visit).
+    pub fn q_values(&self) -> Values {
+        let n = self.n.max(1) as f32;
+        Values(self.w.map(|w| w / n))
+    }
+
+    /// How many children the node has (0 unless expanded).
+    pub fn num_children(&self) -> usize {
+        self.num_children as usize
+    }
+}
+
+/// An arena of nodes; node 0 is the root.
+#[derive(Clone, Debug)]
+pub struct Tree<A> {
+    nodes: Vec<Node<A>>,
+}
+
+impl<A: Copy> Default for Tree<A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<A: Copy> Tree<A> {
+    /// A tree holding only an unexpanded root.
+    pub fn new() -> Self {
+        Tree { nodes: vec![Node::new(None, 1.0)] }
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree is only a root. (A tree is never empty.)
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The node `id`. Ids come from this tree, so they are in range.
+    pub fn node(&self, id: NodeId) -> &Node<A> {
+        &self.nodes[id.index()]
+    }
+
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node<A> {
+        &mut self.nodes[id.index()]
+    }
+
+    /// The children of `id`, in the order of the legal actions they were expanded from.
+    pub fn children(&self, id: NodeId) -> impl ExactSizeIterator<Item = NodeId> + use<A> {
+        let node = self.node(id);
+        (node.first_child..node.first_child + node.num_children).map(NodeId)
+    }
+
+    /// The `i`-th child of `id`.
+    pub fn child(&self, id: NodeId, i: usize) -> NodeId {
+        NodeId(self.node(id).first_child + i as u32)
+    }
+
+    /// Expands an unexpanded node: records its mover and evaluator values and appends one child
+    /// per `(action, prior)`, contiguously.
+    pub(crate) fn expand(
+        &mut self,
+        id: NodeId,
+        to_move: Player,
+        value: Values,
+        children: impl ExactSizeIterator<Item = (A, f32)>,
+    ) {
+        let first = self.nodes.len() as u32;
+        let count = children.len() as u32;
+        self.nodes.extend(children.map(|(a, p)| Node::new(Some(a), p)));
+        let node = self.node_mut(id);
+        node.to_move = to_move;
+        node.value = value;
+        node.kind = NodeKind::Expanded;
+        node.first_child = first;
+        node.num_children = count;
+    }
+
+    /// Marks a node as the end of the game with these returns.
+    pub(crate) fn set_terminal(&mut self, id: NodeId, returns: Values) {
+        let node = self.node_mut(id);
+        node.kind = NodeKind::Terminal;
+        node.value = returns;
+    }
+
+    /// Max^n backup: every node on `path` gains a visit and adds `values`, seat by seat.
+    pub(crate) fn backup(&mut self, path: &[NodeId], values: Values) {
+        for &id in path {
+            let node = self.node_mut(id);
+            node.n += 1;
+            for (w, v) in node.w.iter_mut().zip(values.0) {
+                *w += v;
+            }
+        }
+    }
+
+    /// The subtree under `id` as a new, compact tree with `id` as its root (tree reuse).
+    /// Nodes keep their statistics; children stay contiguous and in order.
+    pub fn subtree(&self, id: NodeId) -> Tree<A> {
+        let mut root = self.node(id).clone();
+        root.action = None;
+        let mut nodes = vec![root];
+        // `order[i]` is the old id of new node `i`: a breadth-first copy, so each node's
+        // children are appended together when it is reached.
+        let mut order = vec![id];
+        let mut i = 0;
+        while i < order.len() {
+            let old = order[i];
+            if self.node(old).num_children > 0 {
+                nodes[i].first_child = nodes.len() as u32;
+                for c in self.children(old) {
+                    nodes.push(self.node(c).clone());
+                    order.push(c);
+                }
+            }
+            i += 1;
+        }
+        Tree { nodes }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small_tree() -> Tree<u8> {
+        let mut t = Tree::new();
+        t.expand(
+            NodeId::ROOT,
+            Player(0),
+            Values([0.5, 0.5, 0.0]),
+            [(7, 0.6), (8, 0.4)].into_iter(),
+        );
+        let b = t.child(NodeId::ROOT, 1);
+        t.expand(b, Player(1), Values([0.2, 0.8, 0.0]), [(1, 0.3), (2, 0.7)].into_iter());
+        let b2 = t.child(b, 1);
+        t.backup(&[NodeId::ROOT, b, b2], Values([1.0, 0.0, 0.0]));
+        t
+    }
+
+    #[test]
+    fn backup_adds_per_seat_values_without_flipping() {
+        let t = small_tree();
+        let b = t.child(NodeId::ROOT, 1);
+        assert_eq!(t.node(NodeId::ROOT).n, 1);
+        assert_eq!(t.node(b).w, [1.0, 0.0, 0.0], "seat 1 moves at b, its value is not negated");
+        assert_eq!(t.node(b).q(Player(0)), Some(1.0));
+        assert_eq!(t.node(t.child(NodeId::ROOT, 0)).q(Player(0)), None);
+    }
+
+    #[test]
+    fn subtree_keeps_statistics_and_contiguous_children() {
+        let t = small_tree();
+        let b = t.child(NodeId::ROOT, 1);
+        let s = t.subtree(b);
+        assert_eq!(s.len(), 3);
+        let root = s.node(NodeId::ROOT);
+        assert_eq!((root.action, root.n, root.to_move), (None, 1, Player(1)));
+        let actions: Vec<_> = s.children(NodeId::ROOT).map(|c| s.node(c).action).collect();
+        assert_eq!(actions, vec![Some(1), Some(2)]);
+        assert_eq!(s.node(s.child(NodeId::ROOT, 1)).n, 1);
+    }
+}
