@@ -139,6 +139,12 @@ pub trait Game: Clone + Send + Sync + fmt::Display + fmt::Debug + 'static {
     /// Readable form of an action in this state.
     fn action_to_string(&self, action: Self::Action) -> String;
 
+    /// If the last `play` completed a move, that move in official notation (for records);
+    /// None in the middle of a move, and for games without such a notation.
+    fn last_move(&self) -> Option<String> {
+        None
+    }
+
     /// Whether `action` is legal here.
     fn is_legal(&self, action: Self::Action) -> bool {
         let mut v = Vec::new();

@@ -25,7 +25,7 @@ use crate::zobrist;
 
 /// A game of variant `V` as the search plays it: a position at the start of a turn, its legal
 /// moves, and the legs of the move in progress.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct State<V: Variant> {
     pos: Position<V>,
     /// Legal moves of `pos`, shared between clones of this state.
@@ -35,7 +35,18 @@ pub struct State<V: Variant> {
     landed: SmallVec<[Cell; 16]>,
     /// The board with the move in progress applied (captured pieces removed).
     board: Board,
+    /// The move the last `play` completed (None once a leg of the next move is played).
+    last: Option<Move>,
 }
+
+/// Equal when the game goes on identically: the move that led here is not compared.
+impl<V: Variant> PartialEq for State<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.pos == other.pos && self.landed == other.landed
+    }
+}
+
+impl<V: Variant> Eq for State<V> {}
 
 impl<V: Variant> State<V> {
     /// A state at the start of a turn in `pos`.
@@ -43,7 +54,7 @@ impl<V: Variant> State<V> {
         let moves: Arc<[Move]> = pos.legal_moves().into();
         let over = pos.outcome_given(!moves.is_empty());
         let board = pos.board.clone();
-        State { pos, moves, over, landed: SmallVec::new(), board }
+        State { pos, moves, over, landed: SmallVec::new(), board, last: None }
     }
 
     /// The start of a game with the given rule options.
@@ -82,6 +93,7 @@ impl<V: Variant> State<V> {
         let mut pos = self.pos.clone();
         pos.play(m);
         *self = State::new(pos);
+        self.last = Some(m.clone());
     }
 
     /// Moves of this turn that extend the legs played so far.
@@ -148,6 +160,7 @@ impl<V: Variant> State<V> {
         let mut pos = self.pos.clone();
         pos.play(&m);
         *self = State::new(pos);
+        self.last = Some(m);
     }
 }
 
@@ -205,6 +218,7 @@ impl<V: Variant> Game for State<V> {
         }
         self.board.put(to, piece);
         self.landed.push(to);
+        self.last = None;
         let k = self.landed.len();
         if !self.candidates().any(|m| m.path().len() > k) {
             self.complete();
@@ -259,6 +273,10 @@ impl<V: Variant> Game for State<V> {
             h ^= zobrist::leg(i, c);
         }
         h
+    }
+
+    fn last_move(&self) -> Option<String> {
+        self.last.as_ref().map(|m| m.notation(&V::tables().geometry))
     }
 
     fn action_to_string(&self, a: Action) -> String {

@@ -130,9 +130,16 @@ fn check_leg_tree<V: Variant>(pos: &Position<V>, moves: &[Move]) {
             let mut next = state.clone();
             next.play(a);
             if next.landed().is_empty() {
-                *reached.entry(next.position().to_string()).or_default() += 1;
+                let notation = next.last_move().expect("a completed move has a notation");
+                let m = pos.parse_move(&notation).expect("the completed move is legal");
+                let mut whole = pos.clone();
+                whole.play(&m);
+                let reached_text = next.position().to_string();
+                assert_eq!(whole.to_string(), reached_text, "{notation} leg by leg vs whole");
+                *reached.entry(reached_text).or_default() += 1;
             } else {
                 assert_eq!(next.to_move(), mover, "the same player moves on between legs");
+                assert_eq!(next.last_move(), None);
                 stack.push(next);
             }
         }

@@ -18,11 +18,16 @@
 //! ```
 
 pub mod cache;
+pub mod driver;
 pub mod evaluator;
 pub mod mcts;
 pub mod testing;
 
 pub use cache::{CacheStats, CachedEvaluator};
+pub use driver::{
+    Decision, DriverError, FinishedGame, PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError,
+    SelfPlayStats, Session,
+};
 pub use evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values};
 pub use mcts::{
     Fpu, Leaf, MctsConfig, RootNoise, Search, SearchError, SearchKind, SearchSummary, Selection,

@@ -1,0 +1,99 @@
+//! Self-play settings (the `[selfplay]` section of a run config). Options are enums, not flags.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// How the self-play driver plays games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SelfPlayConfig {
+    /// Games each worker keeps in flight: the batch size of one forward pass.
+    pub games_in_flight: usize,
+    /// Workers, each with its own evaluator (network copy) and its own games.
+    pub workers: usize,
+    /// Complete moves after which a game is adjudicated a draw (termination `move-limit`).
+    pub max_moves: u32,
+    /// Playout cap randomization (Wu 2019): which moves get the full search.
+    pub playout_cap: PlayoutCap,
+    /// Resignation (2-player games only).
+    pub resign: Resign,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig {
+            games_in_flight: 32,
+            workers: 1,
+            max_moves: 300,
+            playout_cap: PlayoutCap::Off,
+            resign: Resign::Off,
+        }
+    }
+}
+
+/// Which decisions get the full search (and become policy targets).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum PlayoutCap {
+    /// Every decision gets the full search.
+    Off,
+    /// A decision gets the full search with probability `full_fraction`, else `fast_simulations`
+    /// without root noise; fast decisions are recorded with `full_search = false`.
+    Randomized { full_fraction: f32, fast_simulations: u32 },
+}
+
+/// When a player gives up.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Resign {
+    /// Never.
+    Off,
+    /// Resign when the mover's searched value drops below `value`, after `min_moves` moves; in
+    /// a `playthrough_fraction` of games resignation is disabled and the games are played out to
+    /// count false resignations (the resigner would not have lost).
+    Threshold { value: f32, min_moves: u32, playthrough_fraction: f32 },
+}
+
+/// A setting out of range, naming the key.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("selfplay.{key}: {problem}")]
+pub struct SelfPlayConfigError {
+    pub key: &'static str,
+    pub problem: String,
+}
+
+impl SelfPlayConfig {
+    /// Checks every value for a game of `num_players` players.
+    pub fn validate(&self, num_players: usize) -> Result<(), SelfPlayConfigError> {
+        let err = |key, problem: &str| Err(SelfPlayConfigError { key, problem: problem.into() });
+        if self.games_in_flight == 0 {
+            return err("games_in_flight", "must be at least 1");
+        }
+        if self.workers == 0 {
+            return err("workers", "must be at least 1");
+        }
+        if self.max_moves == 0 {
+            return err("max_moves", "must be at least 1");
+        }
+        if let PlayoutCap::Randomized { full_fraction, fast_simulations } = self.playout_cap {
+            if !(0.0..=1.0).contains(&full_fraction) {
+                return err("playout_cap.full_fraction", "must be between 0 and 1");
+            }
+            if fast_simulations == 0 {
+                return err("playout_cap.fast_simulations", "must be at least 1");
+            }
+        }
+        if let Resign::Threshold { value, playthrough_fraction, .. } = self.resign {
+            if num_players != 2 {
+                return err("resign", "resignation is only supported for 2-player games");
+            }
+            if !(0.0..1.0).contains(&value) {
+                return err("resign.value", "must be at least 0 and below 1");
+            }
+            if !(0.0..=1.0).contains(&playthrough_fraction) {
+                return err("resign.playthrough_fraction", "must be between 0 and 1");
+            }
+        }
+        Ok(())
+    }
+}

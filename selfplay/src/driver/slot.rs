@@ -1,0 +1,176 @@
+//! One game in flight: its search (which holds the game state), its log, and its random stream.
+
+use games::{Game, GameOver, Outcome, Player, Termination, Values};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::config::{PlayoutCap, Resign, SelfPlayConfig};
+use super::game_log::{Decision, FinishedGame};
+use crate::evaluator::draw_values;
+use crate::mcts::{Leaf, MctsConfig, Search, SearchError, SearchKind, choose_action};
+
+/// What a game needs next.
+pub(crate) enum Step<G: Game> {
+    /// Evaluate this leaf and hand it back with [`Slot::apply`].
+    Evaluate(Leaf<G>),
+    /// The game is over.
+    Finished,
+}
+
+pub(crate) struct Slot<G: Game> {
+    search: Search<G>,
+    rng: StdRng,
+    log: FinishedGame,
+    /// Resignation disabled in this game (play-through), decided at its start.
+    playthrough: bool,
+    over: Option<(Values, Termination, Option<Outcome>)>,
+}
+
+/// A game's seed from the session seed and its id (splitmix64, so nearby ids are unrelated).
+pub(crate) fn game_seed(seed: u64, game_id: u64) -> u64 {
+    let mut z = seed ^ game_id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<G: Game> Slot<G> {
+    pub fn new(
+        start: G,
+        game_id: u64,
+        seed: u64,
+        mcts: &MctsConfig,
+        config: &SelfPlayConfig,
+    ) -> Result<Self, SearchError> {
+        let seed = game_seed(seed, game_id);
+        let mut rng = StdRng::seed_from_u64(seed);
+        let playthrough = match config.resign {
+            Resign::Off => false,
+            Resign::Threshold { playthrough_fraction, .. } => {
+                rng.random::<f32>() < playthrough_fraction
+            }
+        };
+        let log = FinishedGame {
+            game_id,
+            seed,
+            start_position: start.to_string(),
+            moves: Vec::new(),
+            result: Values::default(),
+            termination: Termination::MoveLimit,
+            actions: 0,
+            decisions: Vec::new(),
+            would_have_resigned: None,
+        };
+        let mut slot =
+            Slot { search: Search::new(start, mcts.clone())?, rng, log, playthrough, over: None };
+        slot.check_end(config);
+        slot.set_budget(config);
+        Ok(slot)
+    }
+
+    /// Advances the game until it needs an evaluation or ends: forced actions are played
+    /// without search, and every finished search becomes a decision and a move.
+    pub fn step(&mut self, config: &SelfPlayConfig) -> Result<Step<G>, SearchError> {
+        loop {
+            if self.over.is_some() {
+                return Ok(Step::Finished);
+            }
+            if let Some(a) = self.search.forced_action() {
+                self.play(a, config)?;
+                continue;
+            }
+            if !self.search.is_done() {
+                if let Some(leaf) = self.search.gather(&mut self.rng) {
+                    return Ok(Step::Evaluate(leaf));
+                }
+                continue;
+            }
+            self.decide(config)?;
+        }
+    }
+
+    pub fn apply(&mut self, leaf: Leaf<G>, eval: crate::Evaluation) -> Result<(), SearchError> {
+        self.search.apply(leaf, eval)
+    }
+
+    /// Records the finished search as a decision, then plays the chosen action (or resigns).
+    fn decide(&mut self, config: &SelfPlayConfig) -> Result<(), SearchError> {
+        let summary = self.search.summary()?;
+        let state = self.search.root_state();
+        let mover = state.to_move();
+        let move_number = self.log.moves.len() as u32;
+        self.log.decisions.push(Decision {
+            ply: self.log.actions,
+            move_number,
+            position: state.to_string(),
+            mover: mover.0,
+            policy_actions: summary.actions.iter().map(|&a| state.action_index(a) as u16).collect(),
+            policy_target: summary.improved_policy.clone(),
+            root_values: summary.root_values,
+            net_values: summary.net_values,
+            full_search: summary.kind == SearchKind::Full,
+        });
+        if let Resign::Threshold { value, min_moves, .. } = config.resign {
+            if move_number >= min_moves && summary.root_values.0[mover.index()] < value {
+                if !self.playthrough {
+                    self.resign(mover);
+                    return Ok(());
+                }
+                self.log.would_have_resigned.get_or_insert((mover, move_number));
+            }
+        }
+        let temperature = self.search.config().temperature.at(move_number);
+        let action =
+            choose_action(&summary, temperature, &mut self.rng).ok_or(SearchError::GameOver)?;
+        self.play(action, config)
+    }
+
+    fn play(&mut self, action: G::Action, config: &SelfPlayConfig) -> Result<(), SearchError> {
+        self.search.advance(action)?;
+        self.log.actions += 1;
+        if let Some(m) = self.search.root_state().last_move() {
+            self.log.moves.push(m);
+        }
+        self.check_end(config);
+        self.set_budget(config);
+        Ok(())
+    }
+
+    fn check_end(&mut self, config: &SelfPlayConfig) {
+        let state = self.search.root_state();
+        if let Some(GameOver { outcome, termination }) = state.outcome() {
+            let values = state.returns().unwrap_or_else(|| draw_values(G::NUM_PLAYERS));
+            self.over = Some((values, termination, Some(outcome)));
+        } else if self.log.moves.len() as u32 >= config.max_moves {
+            self.over = Some((draw_values(G::NUM_PLAYERS), Termination::MoveLimit, None));
+        }
+    }
+
+    /// Two players only (checked by the config): the opponent wins.
+    fn resign(&mut self, mover: Player) {
+        let winner = Player(((mover.index() + 1) % G::NUM_PLAYERS) as u8);
+        self.over = Some((
+            Outcome::Win(winner).values(G::NUM_PLAYERS),
+            Termination::Resign,
+            Some(Outcome::Win(winner)),
+        ));
+    }
+
+    /// Playout cap randomization: full or fast search for the next decision.
+    fn set_budget(&mut self, config: &SelfPlayConfig) {
+        if let PlayoutCap::Randomized { full_fraction, fast_simulations } = config.playout_cap {
+            if self.rng.random::<f32>() >= full_fraction {
+                self.search.set_budget(fast_simulations, SearchKind::Fast);
+            }
+        }
+    }
+
+    /// The finished game and its outcome (None for a move-limit draw).
+    pub fn finish(mut self) -> (FinishedGame, Option<Outcome>) {
+        let (values, termination, outcome) =
+            self.over.take().expect("finish() after the game ended");
+        self.log.result = values;
+        self.log.termination = termination;
+        (self.log, outcome)
+    }
+}

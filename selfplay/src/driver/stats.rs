@@ -1,0 +1,87 @@
+//! Running totals of a self-play session, for progress bars and the summary line.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use games::{Outcome, Player};
+
+use super::game_log::FinishedGame;
+
+/// Counters of one or more workers (they add up with [`SelfPlayStats::merge`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfPlayStats {
+    pub games: u64,
+    /// Actions (legs) played, forced ones included.
+    pub actions: u64,
+    /// Complete moves played.
+    pub moves: u64,
+    /// Searched decisions (training rows).
+    pub decisions: u64,
+    /// States sent to the evaluator, and the batched calls they went in.
+    pub evaluations: u64,
+    pub batches: u64,
+    /// Wins per seat, and draws.
+    pub wins: [u64; games::MAX_PLAYERS],
+    pub draws: u64,
+    /// Games per termination name (`castle`, `move-limit`, ...).
+    pub terminations: BTreeMap<&'static str, u64>,
+    /// Play-through games in which someone would have resigned, and how many of those were wrong.
+    pub resign_checks: u64,
+    pub false_resignations: u64,
+    /// Time spent inside the evaluator, and in the whole session.
+    pub evaluator_time: Duration,
+    pub wall_time: Duration,
+}
+
+impl SelfPlayStats {
+    /// Counts a finished game.
+    pub fn record(&mut self, g: &FinishedGame, outcome: Option<Outcome>) {
+        self.games += 1;
+        self.moves += g.moves.len() as u64;
+        match outcome {
+            Some(Outcome::Win(Player(p))) => self.wins[p as usize] += 1,
+            _ => self.draws += 1,
+        }
+        *self.terminations.entry(g.termination.as_str()).or_default() += 1;
+        if let Some(wrong) = g.false_resignation() {
+            self.resign_checks += 1;
+            self.false_resignations += wrong as u64;
+        }
+    }
+
+    /// Adds another worker's counters (wall time is the longest of the two).
+    pub fn merge(&mut self, o: &SelfPlayStats) {
+        self.games += o.games;
+        self.actions += o.actions;
+        self.moves += o.moves;
+        self.decisions += o.decisions;
+        self.evaluations += o.evaluations;
+        self.batches += o.batches;
+        for (a, b) in self.wins.iter_mut().zip(o.wins) {
+            *a += b;
+        }
+        self.draws += o.draws;
+        for (k, v) in &o.terminations {
+            *self.terminations.entry(k).or_default() += v;
+        }
+        self.resign_checks += o.resign_checks;
+        self.false_resignations += o.false_resignations;
+        self.evaluator_time += o.evaluator_time;
+        self.wall_time = self.wall_time.max(o.wall_time);
+    }
+
+    /// Evaluations per second of wall time.
+    pub fn evaluations_per_second(&self) -> f64 {
+        self.evaluations as f64 / self.wall_time.as_secs_f64().max(1e-9)
+    }
+
+    /// Mean game length in complete moves.
+    pub fn mean_moves(&self) -> f64 {
+        if self.games == 0 { 0.0 } else { self.moves as f64 / self.games as f64 }
+    }
+
+    /// Mean states per evaluator call.
+    pub fn mean_batch(&self) -> f64 {
+        if self.batches == 0 { 0.0 } else { self.evaluations as f64 / self.batches as f64 }
+    }
+}

@@ -1,0 +1,189 @@
+//! The driver on real games with evaluators that need no network.
+
+use std::sync::atomic::AtomicBool;
+
+use games::{Camelot, CamelotPosition, Game, Position, State, TriCamelot, Values, Variant};
+
+use super::*;
+use crate::evaluator::{Evaluation, UniformEvaluator};
+use crate::mcts::{MctsConfig, RootNoise, TemperatureSchedule};
+use crate::testing::FnEvaluator;
+
+fn mcts(simulations: u32) -> MctsConfig {
+    MctsConfig {
+        simulations,
+        temperature: TemperatureSchedule::Step { initial: 1.0, moves: 8, after: 0.0 },
+        root_noise: RootNoise::Dirichlet { alpha: 0.3, fraction: 0.25 },
+        ..MctsConfig::default()
+    }
+}
+
+fn run<G: Game, E: Evaluator<G>>(
+    config: &SelfPlayConfig,
+    mcts: &MctsConfig,
+    games: u64,
+    seed: u64,
+    make: impl Fn(usize) -> E + Sync,
+) -> (Vec<FinishedGame>, SelfPlayStats) {
+    let start = |_: u64| G::initial();
+    let session =
+        Session { config, mcts, game_ids: (0..games).collect(), seed, start: &start, stop: None };
+    let mut out = Vec::new();
+    let stats = play(&session, &make, |g| Ok(out.push(g)), |_| {}).unwrap();
+    out.sort_by_key(|g| g.game_id);
+    (out, stats)
+}
+
+/// Replays a game's moves through the rules engine from its start position, checking each
+/// decision's position on the way, and returns the final position.
+fn replay<V: Variant>(g: &FinishedGame) -> Position<V> {
+    let mut pos: Position<V> = g.start_position.parse().unwrap();
+    for m in &g.moves {
+        let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e} in {pos}"));
+        pos.play(&mv);
+    }
+    for d in &g.decisions {
+        let state: State<V> = d.position.parse().unwrap();
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        assert!(legal.len() >= 2, "forced legs are not searched: {}", d.position);
+        let mut indices: Vec<u16> = legal.iter().map(|&a| state.action_index(a) as u16).collect();
+        indices.sort();
+        let mut got = d.policy_actions.clone();
+        got.sort();
+        assert_eq!(got, indices, "the policy covers exactly the legal actions");
+        let sum: f32 = d.policy_target.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-4);
+        assert_eq!(d.mover, state.to_move().0);
+    }
+    pos
+}
+
+#[test]
+fn camelot_and_tricamelot_games_replay_through_the_rules() {
+    let config = SelfPlayConfig { games_in_flight: 3, max_moves: 40, ..SelfPlayConfig::default() };
+    let (games, stats) = run::<Camelot, _>(&config, &mcts(8), 3, 1, |_| UniformEvaluator);
+    assert_eq!(stats.games, 3);
+    for g in &games {
+        let end: CamelotPosition = replay(g);
+        match g.termination {
+            games::Termination::MoveLimit => assert_eq!(g.moves.len(), 40),
+            _ => assert!(end.outcome().is_some()),
+        }
+        assert!(!g.decisions.is_empty());
+    }
+    let (games, _) = run::<TriCamelot, _>(&config, &mcts(8), 3, 2, |_| UniformEvaluator);
+    for g in &games {
+        let _: games::TriCamelotPosition = replay(g);
+        assert_eq!(g.result.0.iter().sum::<f32>(), 1.0);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_games() {
+    let config = SelfPlayConfig {
+        games_in_flight: 4,
+        max_moves: 25,
+        workers: 2,
+        ..SelfPlayConfig::default()
+    };
+    let a = run::<Camelot, _>(&config, &mcts(6), 6, 7, |_| UniformEvaluator).0;
+    let b = run::<Camelot, _>(&config, &mcts(6), 6, 7, |_| UniformEvaluator).0;
+    assert_eq!(a, b);
+    let c = run::<Camelot, _>(&config, &mcts(6), 6, 8, |_| UniformEvaluator).0;
+    assert_ne!(a, c, "another seed gives other games");
+}
+
+#[test]
+fn playout_cap_randomization_marks_fast_decisions() {
+    let config = SelfPlayConfig {
+        games_in_flight: 4,
+        max_moves: 30,
+        playout_cap: PlayoutCap::Randomized { full_fraction: 0.25, fast_simulations: 2 },
+        ..SelfPlayConfig::default()
+    };
+    let (games, _) = run::<Camelot, _>(&config, &mcts(8), 4, 3, |_| UniformEvaluator);
+    let decisions: Vec<&Decision> = games.iter().flat_map(|g| &g.decisions).collect();
+    let full = decisions.iter().filter(|d| d.full_search).count() as f64 / decisions.len() as f64;
+    assert!(decisions.len() > 100 && (0.15..0.35).contains(&full), "{full} of {}", decisions.len());
+}
+
+/// An evaluator that thinks White (seat 0) is lost everywhere.
+fn pessimist(_: usize) -> FnEvaluator<impl FnMut(&Camelot) -> Evaluation> {
+    FnEvaluator(|s: &Camelot| {
+        let mut legal = Vec::new();
+        s.legal_actions(&mut legal);
+        Evaluation {
+            policy: vec![1.0 / legal.len() as f32; legal.len()],
+            values: Values([0.01, 0.99, 0.0]),
+        }
+    })
+}
+
+#[test]
+fn resignation_and_playthrough() {
+    let resign = Resign::Threshold { value: 0.05, min_moves: 2, playthrough_fraction: 0.0 };
+    let config =
+        SelfPlayConfig { games_in_flight: 2, max_moves: 30, resign, ..SelfPlayConfig::default() };
+    let (games, stats) = run::<Camelot, _>(&config, &mcts(4), 2, 1, pessimist);
+    for g in &games {
+        assert_eq!(g.termination, games::Termination::Resign);
+        assert_eq!(g.moves.len(), 2, "White resigns at its first decision after 2 moves");
+        assert_eq!(g.result, Values([0.0, 1.0, 0.0]));
+    }
+    assert_eq!(stats.wins[1], 2);
+    let resign = Resign::Threshold { value: 0.05, min_moves: 2, playthrough_fraction: 1.0 };
+    let config = SelfPlayConfig { resign, ..config };
+    let (games, stats) = run::<Camelot, _>(&config, &mcts(4), 2, 1, pessimist);
+    for g in &games {
+        assert_ne!(g.termination, games::Termination::Resign);
+        assert_eq!(g.would_have_resigned.map(|(p, n)| (p.0, n)), Some((0, 2)));
+    }
+    assert_eq!(stats.resign_checks, 2);
+    let three = SelfPlayConfig { resign, ..SelfPlayConfig::default() };
+    assert!(three.validate(3).is_err(), "resignation is for 2 players");
+}
+
+#[test]
+fn move_limit_is_a_draw_and_stop_starts_no_new_games() {
+    let config = SelfPlayConfig { games_in_flight: 2, max_moves: 3, ..SelfPlayConfig::default() };
+    let (games, stats) = run::<TriCamelot, _>(&config, &mcts(4), 2, 1, |_| UniformEvaluator);
+    for g in &games {
+        assert_eq!(g.termination, games::Termination::MoveLimit);
+        assert_eq!(g.moves.len(), 3);
+        assert_eq!(g.result, crate::draw_values(3));
+    }
+    assert_eq!(stats.draws, 2);
+
+    let stop = AtomicBool::new(true);
+    let start = |_: u64| Camelot::initial();
+    let mcts = mcts(4);
+    let session = Session {
+        config: &config,
+        mcts: &mcts,
+        game_ids: (0..5).collect(),
+        seed: 0,
+        start: &start,
+        stop: Some(&stop),
+    };
+    let stats = play(&session, &|_| UniformEvaluator, |_| Ok(()), |_| {}).unwrap();
+    assert_eq!(stats.games, 0);
+}
+
+#[test]
+fn a_failing_game_handler_stops_the_session_with_its_message() {
+    let config = SelfPlayConfig { games_in_flight: 1, max_moves: 2, ..SelfPlayConfig::default() };
+    let start = |_: u64| Camelot::initial();
+    let mcts = mcts(2);
+    let session = Session {
+        config: &config,
+        mcts: &mcts,
+        game_ids: (0..4).collect(),
+        seed: 0,
+        start: &start,
+        stop: None,
+    };
+    let err =
+        play(&session, &|_| UniformEvaluator, |_| Err("disk full".into()), |_| {}).unwrap_err();
+    assert_eq!(err.to_string(), "disk full");
+}
