@@ -44,7 +44,8 @@ pub fn bench_forward(
         .map(|&batch| {
             let planes = pseudo_random(batch * per_position, batch as u64);
             predictor.predict(&planes, batch)?; // warm-up
-            let (calls, elapsed) = repeat_for(budget, || predictor.predict(&planes, batch).map(drop))?;
+            let (calls, elapsed) =
+                repeat_for(budget, || predictor.predict(&planes, batch).map(drop))?;
             Ok(ForwardBench { batch, calls, positions_per_s: (calls * batch) as f64 / elapsed })
         })
         .collect()
@@ -52,9 +53,15 @@ pub fn bench_forward(
 
 /// Training throughput (samples per second) of `config` on `kind` at `batch` positions per
 /// step, with the default optimizer, over about `seconds`.
-pub fn bench_train(config: &NetConfig, kind: DeviceKind, batch: usize, seconds: f64) -> Result<f64> {
+pub fn bench_train(
+    config: &NetConfig,
+    kind: DeviceKind,
+    batch: usize,
+    seconds: f64,
+) -> Result<f64> {
     let budget = budget(seconds)?;
-    let mut trainer = Trainer::new(Net::new(config, &kind.device()?)?, kind, &OptimizerConfig::default())?;
+    let mut trainer =
+        Trainer::new(Net::new(config, &kind.device()?)?, kind, &OptimizerConfig::default())?;
     let s = &config.shape;
     let (a, v) = (s.num_actions(), s.value_classes);
     let planes = pseudo_random(batch * s.input_len(), 7);

@@ -52,7 +52,10 @@ pub struct Checkpoint {
 /// Saves `net` into the folder `dir` (created if needed), replacing any checkpoint there.
 pub fn save(dir: &Path, net: &Net, variant: &str, encoding_version: u32) -> Result<CheckpointMeta> {
     files::ensure_dir(dir)?;
-    let bytes = encode(net.clone().into_record(), "weights")?;
+    // `valid()` first: it folds pending batch-norm running-statistic updates into the stored
+    // value (burn keeps the latest update per thread on the side, and a plain record of a
+    // module fresh from training would miss it) and drops autodiff.
+    let bytes = encode(net.valid().into_record(), "weights")?;
     let meta = CheckpointMeta {
         format: META_FORMAT,
         variant: variant.to_string(),
@@ -72,7 +75,11 @@ pub fn save(dir: &Path, net: &Net, variant: &str, encoding_version: u32) -> Resu
 /// [`ModelError::BadJson`], [`ModelError::WrongVariant`], [`ModelError::WrongEncodingVersion`],
 /// [`ModelError::CorruptWeights`] (size/hash mismatch or undecodable), and
 /// [`ModelError::ShapeMismatch`] (weights that do not fit the configured network).
-pub fn load(dir: &Path, expected_variant: &str, expected_encoding_version: u32) -> Result<Checkpoint> {
+pub fn load(
+    dir: &Path,
+    expected_variant: &str,
+    expected_encoding_version: u32,
+) -> Result<Checkpoint> {
     load_on(dir, expected_variant, expected_encoding_version, &Device::flex())
 }
 
@@ -107,7 +114,9 @@ pub fn load_on(
         .map_err(|e| bad_json(&meta_path, e.to_string()))?
         .try_load_record(record)
         .map_err(|e| match e {
-            RecordError::Validation(message) => ModelError::ShapeMismatch { path: weights_path, message },
+            RecordError::Validation(message) => {
+                ModelError::ShapeMismatch { path: weights_path, message }
+            }
             RecordError::Io(problem) => ModelError::CorruptWeights { path: weights_path, problem },
         })?;
     Ok(Checkpoint { meta, net })
@@ -121,7 +130,10 @@ pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
     let meta: CheckpointMeta =
         serde_json::from_slice(&text).map_err(|e| bad_json(&path, e.to_string()))?;
     if meta.format != META_FORMAT {
-        return Err(bad_json(&path, format!("format {} (this build reads {META_FORMAT})", meta.format)));
+        return Err(bad_json(
+            &path,
+            format!("format {} (this build reads {META_FORMAT})", meta.format),
+        ));
     }
     // A file name with separators could point outside the folder.
     if meta.weights.file.contains(['/', '\\']) || meta.weights.file.starts_with('.') {
@@ -143,7 +155,8 @@ pub(crate) fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 
 /// Serialises a burn record to burnpack bytes.
 pub(crate) fn encode(record: ModuleRecord, what: &'static str) -> Result<Vec<u8>> {
-    let bytes = record.into_bytes().map_err(|e| ModelError::Encode { what, message: e.to_string() })?;
+    let bytes =
+        record.into_bytes().map_err(|e| ModelError::Encode { what, message: e.to_string() })?;
     Ok(bytes.to_vec())
 }
 
@@ -183,7 +196,8 @@ mod tests {
 
     fn edit_meta(dir: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
         let path = dir.join(META_FILE);
-        let mut json: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        let mut json: serde_json::Value =
+            serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
         edit(&mut json);
         fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
     }
@@ -204,9 +218,15 @@ mod tests {
     fn wrong_variant_and_encoding_version_are_refused() {
         let (dir, _) = saved("mismatch");
         let err = load(&dir, "camelot", ENCODING).unwrap_err();
-        assert!(matches!(&err, ModelError::WrongVariant { found, .. } if found == VARIANT), "{err}");
+        assert!(
+            matches!(&err, ModelError::WrongVariant { found, .. } if found == VARIANT),
+            "{err}"
+        );
         let err = load(&dir, VARIANT, ENCODING + 1).unwrap_err();
-        assert!(matches!(err, ModelError::WrongEncodingVersion { expected: 4, found: 3, .. }), "{err}");
+        assert!(
+            matches!(err, ModelError::WrongEncodingVersion { expected: 4, found: 3, .. }),
+            "{err}"
+        );
     }
 
     #[test]
@@ -222,20 +242,31 @@ mod tests {
         flipped[bytes.len() / 2] ^= 0x40;
         fs::write(&path, &flipped).unwrap();
         let err = load(&dir, VARIANT, ENCODING).unwrap_err();
-        assert!(matches!(&err, ModelError::CorruptWeights { problem, .. } if problem.contains("hash")), "{err}");
+        assert!(
+            matches!(&err, ModelError::CorruptWeights { problem, .. } if problem.contains("hash")),
+            "{err}"
+        );
     }
 
     #[test]
     fn missing_folder_and_files_are_named() {
         let (dir, _) = saved("missing");
         let nowhere = dir.join("nope");
-        assert!(matches!(load(&nowhere, VARIANT, ENCODING), Err(ModelError::MissingFile { path }) if path == nowhere));
+        assert!(
+            matches!(load(&nowhere, VARIANT, ENCODING), Err(ModelError::MissingFile { path }) if path == nowhere)
+        );
         fs::remove_file(dir.join(WEIGHTS_FILE)).unwrap();
         let err = load(&dir, VARIANT, ENCODING).unwrap_err();
-        assert!(matches!(&err, ModelError::MissingFile { path } if path.ends_with(WEIGHTS_FILE)), "{err}");
+        assert!(
+            matches!(&err, ModelError::MissingFile { path } if path.ends_with(WEIGHTS_FILE)),
+            "{err}"
+        );
         fs::remove_file(dir.join(META_FILE)).unwrap();
         let err = load(&dir, VARIANT, ENCODING).unwrap_err();
-        assert!(matches!(&err, ModelError::MissingFile { path } if path.ends_with(META_FILE)), "{err}");
+        assert!(
+            matches!(&err, ModelError::MissingFile { path } if path.ends_with(META_FILE)),
+            "{err}"
+        );
     }
 
     #[test]

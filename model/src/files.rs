@@ -32,9 +32,8 @@ impl FileDigest {
 
     /// Checks `contents` (read from `path`) against this digest.
     pub fn verify(&self, path: &Path, contents: &[u8]) -> Result<()> {
-        let corrupt = |problem: String| {
-            Err(ModelError::CorruptWeights { path: path.to_path_buf(), problem })
-        };
+        let corrupt =
+            |problem: String| Err(ModelError::CorruptWeights { path: path.to_path_buf(), problem });
         if contents.len() as u64 != self.bytes {
             return corrupt(format!(
                 "{} bytes on disk, {} recorded (truncated or replaced?)",

@@ -165,9 +165,12 @@ mod tests {
     #[test]
     fn predict_rejects_bad_input_lengths() {
         let config = NetConfig::preset("b4c32", tri_camelot_shape(18)).unwrap();
-        let predictor = Predictor::new(&Net::new(&config, &Device::flex()).unwrap(), DeviceKind::Cpu).unwrap();
+        let predictor =
+            Predictor::new(&Net::new(&config, &Device::flex()).unwrap(), DeviceKind::Cpu).unwrap();
         let err = predictor.predict(&[0.0; 10], 1).unwrap_err();
-        assert!(matches!(err, ModelError::InputSize { expected, got: 10, .. } if expected == 18 * 121));
+        assert!(
+            matches!(err, ModelError::InputSize { expected, got: 10, .. } if expected == 18 * 121)
+        );
         assert!(matches!(predictor.predict(&[], 0), Err(ModelError::InvalidArgument(_))));
     }
 }

@@ -56,7 +56,8 @@ impl OptimizerConfig {
         match self.kind {
             OptimizerKind::AdamW => AdamWConfig::new().with_weight_decay(self.weight_decay).init(),
             OptimizerKind::Sgd => {
-                let momentum = MomentumConfig::new().with_momentum(self.momentum).with_dampening(0.0);
+                let momentum =
+                    MomentumConfig::new().with_momentum(self.momentum).with_dampening(0.0);
                 SgdConfig::new()
                     .with_momentum(Some(momentum))
                     .with_weight_decay(Some(WeightDecayConfig::new(self.weight_decay)))

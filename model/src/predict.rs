@@ -77,17 +77,13 @@ impl Predictor {
         let dims = [batch, shape.planes, shape.height, shape.width];
         let x = Tensor::<4>::from_data(TensorData::new(planes.to_vec(), dims), &self.device);
         let (policy, value) = self.net.forward(x);
-        Ok(Prediction {
-            batch,
-            policy_logits: to_vec(policy)?,
-            values: to_vec(softmax(value, 1))?,
-        })
+        Ok(Prediction { batch, policy_logits: to_vec(policy)?, values: to_vec(softmax(value, 1))? })
     }
 }
 
 /// Reads a float tensor back into a `Vec<f32>`.
 pub(crate) fn to_vec<const D: usize>(t: Tensor<D>) -> Result<Vec<f32>> {
-    t.into_data().into_vec::<f32>().map_err(|e| ModelError::Readback(format!("{e:?}")))
+    t.into_data().try_into_vec_as::<f32>().map_err(|e| ModelError::Readback(format!("{e:?}")))
 }
 
 /// Softmax of `logits` restricted to the `legal` indices.

@@ -39,7 +39,9 @@ pub fn pseudo_random(len: usize, seed: u64) -> Vec<f32> {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
     (0..len)
         .map(|_| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             // Top 24 bits → [0, 1) exactly representable in f32, then to [-1, 1).
             ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
         })

@@ -47,7 +47,11 @@ impl TrainBatch<'_> {
         }
         let check = |what, got: usize, per: usize| {
             let expected = self.batch * per;
-            if got == expected { Ok(()) } else { Err(ModelError::InputSize { what, expected, got }) }
+            if got == expected {
+                Ok(())
+            } else {
+                Err(ModelError::InputSize { what, expected, got })
+            }
         };
         check("planes", self.planes.len(), s.input_len())?;
         check("policy target", self.policy_target.len(), s.num_actions())?;
@@ -85,12 +89,9 @@ pub fn loss_tensors(
     batch.validate(cfg)?;
     let s = &cfg.shape;
     let (b, a, v) = (batch.batch, s.num_actions(), s.value_classes);
-    let float = |data: &[f32], dims: Vec<usize>| {
-        Tensor::from_data(TensorData::new(data.to_vec(), dims), device)
-    };
-    let x: Tensor<4> = float(batch.planes, vec![b, s.planes, s.height, s.width]);
-    let policy_target: Tensor<2> = float(batch.policy_target, vec![b, a]);
-    let value_target: Tensor<2> = float(batch.value_target, vec![b, v]);
+    let x = float_tensor(batch.planes, [b, s.planes, s.height, s.width], device);
+    let policy_target = float_tensor(batch.policy_target, [b, a], device);
+    let value_target = float_tensor(batch.value_target, [b, v], device);
     let legal = Tensor::<2, Bool>::from_data(TensorData::new(batch.legal.to_vec(), [b, a]), device);
 
     let (policy_logits, value_logits) = net.forward(x); // [B, A], [B, V]
@@ -99,6 +100,11 @@ pub fn loss_tensors(
     let value = cross_entropy(value_logits, value_target);
     let total = policy.clone() + value.clone().mul_scalar(value_weight);
     Ok((total, policy, value))
+}
+
+/// A float tensor from a row-major slice whose length the caller has checked.
+fn float_tensor<const D: usize>(data: &[f32], dims: [usize; D], device: &Device) -> Tensor<D> {
+    Tensor::from_data(TensorData::new(data.to_vec(), dims), device)
 }
 
 /// Mean over the batch of −Σ target · log_softmax(logits). logits, target: [B, K] → [1]
@@ -157,7 +163,8 @@ impl Trainer {
         if !(lr.is_finite() && lr >= 0.0) {
             return Err(ModelError::InvalidArgument(format!("learning rate {lr}")));
         }
-        let (total, policy, value) = loss_tensors(&self.net, batch, self.value_weight, &self.device)?;
+        let (total, policy, value) =
+            loss_tensors(&self.net, batch, self.value_weight, &self.device)?;
         let stats = Tensor::cat(vec![total.clone().detach(), policy.detach(), value.detach()], 0);
         let grads = GradientsParams::from_grads(total.backward(), &self.net);
         // The optimizer consumes the module; the clone shares the tensors, so this is cheap.
@@ -227,7 +234,13 @@ mod tests {
             policy_target[i * a + moves[i % moves.len()]] = 1.0;
             value_target[i * v + i % v] = 1.0;
         }
-        Fixture { planes: pseudo_random(B * s.input_len(), 5), config, policy_target, legal, value_target }
+        Fixture {
+            planes: pseudo_random(B * s.input_len(), 5),
+            config,
+            policy_target,
+            legal,
+            value_target,
+        }
     }
 
     impl Fixture {
@@ -299,11 +312,40 @@ mod tests {
         let f = fixture();
         let mut t = trainer(&f, OptimizerKind::AdamW);
         let short = TrainBatch { value_target: &f.value_target[1..], ..f.batch() };
-        assert!(matches!(t.step(&short, 1e-3), Err(ModelError::InputSize { what: "value target", .. })));
+        assert!(matches!(
+            t.step(&short, 1e-3),
+            Err(ModelError::InputSize { what: "value target", .. })
+        ));
         let none_legal = vec![false; f.legal.len()];
         let stuck = TrainBatch { legal: &none_legal, ..f.batch() };
         assert!(matches!(t.step(&stuck, 1e-3), Err(ModelError::InvalidArgument(_))));
         assert!(matches!(t.step(&f.batch(), f64::NAN), Err(ModelError::InvalidArgument(_))));
+    }
+
+    #[test]
+    fn checkpoint_keeps_trained_batch_norm_statistics() {
+        // Training moves the running statistics away from their initial 0/1, and burn keeps
+        // the latest update on the side: a checkpoint must still capture it.
+        let f = fixture();
+        let dir = scratch_dir("trained-roundtrip");
+        let mut t = trainer(&f, OptimizerKind::AdamW);
+        for _ in 0..3 {
+            t.step(&f.batch(), 1e-3).unwrap();
+        }
+        checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+        let loaded = checkpoint::load(&dir, "tri-camelot", 1).unwrap().net;
+        let predict = |net: &Net| {
+            let p = Predictor::new(net, DeviceKind::Cpu).unwrap();
+            p.predict(&f.planes, B).unwrap()
+        };
+        let before = predict(t.net());
+        assert_eq!(predict(&loaded), before);
+        let fresh = Net::new(&f.config, &Device::flex()).unwrap();
+        assert_ne!(
+            predict(&fresh),
+            before,
+            "a fresh net must not match: the test would be vacuous"
+        );
     }
 
     #[test]
