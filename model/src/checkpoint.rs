@@ -83,7 +83,8 @@ pub fn load(
     load_on(dir, expected_variant, expected_encoding_version, &Device::flex())
 }
 
-/// [`load`] onto a given device (an autodiff device to resume training).
+/// [`load`] onto a given device. To resume training, load onto the plain device and hand the
+/// net to [`Trainer::new`](crate::Trainer::new), which moves it to the autodiff device.
 pub fn load_on(
     dir: &Path,
     expected_variant: &str,

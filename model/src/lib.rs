@@ -12,7 +12,10 @@
 //!   `gpu` cargo feature).
 //! * [`checkpoint`]: `net.json` + `weights.bpk` folders with typed load errors.
 //! * [`Trainer`] / [`loss_tensors`]: the loss and one optimizer step for the training loop.
-//! * [`bench_forward`] / [`bench_train`]: throughput figures for `camelot-zero bench net`.
+//! * [`bench_forward`] / [`bench_train`]: throughput figures for `camelot-zero bench net`
+//!   (also runnable as `cargo run --release -p model --example bench_net -- b6c64`).
+//! * [`testing`]: stand-in Camelot / Tri-Camelot shapes with the right sizes but made-up cell
+//!   maps, until the games crate provides the real ones.
 
 pub mod bench;
 pub mod checkpoint;

@@ -117,6 +117,13 @@ mod tests {
     }
 
     #[test]
+    fn predictor_can_be_shared_across_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Predictor>();
+        assert_send_sync::<Prediction>();
+    }
+
+    #[test]
     fn masked_softmax_covers_only_the_legal_indices() {
         let logits = [1.0, 2.0, 100.0, 3.0];
         let p = masked_softmax(&logits, &[3, 0, 1]);
