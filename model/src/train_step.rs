@@ -30,7 +30,8 @@ pub struct TrainBatch<'a> {
     pub batch: usize,
     /// Encoded positions, [B, planes, H, W].
     pub planes: &'a [f32],
-    /// Target move distribution, [B, num_actions]; each row sums to 1 over legal moves.
+    /// Target move distribution, [B, num_actions]; each row sums to 1 over legal moves and is 0
+    /// on illegal ones.
     pub policy_target: &'a [f32],
     /// Legal-move mask, [B, num_actions]; each row needs at least one `true`.
     pub legal: &'a [bool],
@@ -60,6 +61,17 @@ impl TrainBatch<'_> {
         let a = s.num_actions();
         if let Some(row) = self.legal.chunks(a).position(|r| !r.contains(&true)) {
             return Err(ModelError::InvalidArgument(format!("position {row} has no legal move")));
+        }
+        // Target mass on a masked-out move would meet a -1e9 log-probability: a billion-sized
+        // loss from a data bug, so refuse it here with a message instead.
+        let misplaced =
+            self.policy_target.iter().zip(self.legal).position(|(&t, &ok)| t != 0.0 && !ok);
+        if let Some(i) = misplaced {
+            return Err(ModelError::InvalidArgument(format!(
+                "position {} puts policy target mass on illegal action {}",
+                i / a,
+                i % a
+            )));
         }
         Ok(())
     }
@@ -320,6 +332,11 @@ mod tests {
         let stuck = TrainBatch { legal: &none_legal, ..f.batch() };
         assert!(matches!(t.step(&stuck, 1e-3), Err(ModelError::InvalidArgument(_))));
         assert!(matches!(t.step(&f.batch(), f64::NAN), Err(ModelError::InvalidArgument(_))));
+        let mut stray = f.policy_target.clone();
+        let illegal = f.legal.iter().position(|&ok| !ok).unwrap();
+        stray[illegal] = 0.5;
+        let stray = TrainBatch { policy_target: &stray, ..f.batch() };
+        assert!(matches!(t.step(&stray, 1e-3), Err(ModelError::InvalidArgument(_))));
     }
 
     #[test]
