@@ -1,2 +1,42 @@
-//! The camelot-zero network (issue 3): a residual tower with a convolutional policy head and an
-//! outcome value head, built on burn. Not yet implemented.
+//! The camelot-zero network: a residual tower with a convolutional policy head and an outcome
+//! value head, built on burn 0.22.
+//!
+//! * [`NetShape`] / [`NetConfig`] / [`Preset`]: what the network looks like. The shape comes
+//!   from the games crate as data; this crate does not depend on it.
+//! * [`Net`]: the burn module. Input `[B, planes, H, W]`; outputs policy logits
+//!   `[B, cells × policy_channels + 1]` (action `cell * policy_channels + channel`, last =
+//!   end-move) and value logits `[B, value_classes]`.
+//! * [`Predictor`] + [`masked_softmax`]: inference with plain slices in and `Vec<f32>` out; no
+//!   burn type crosses that boundary.
+//! * [`DeviceKind`]: `cpu` (burn's pure-Rust `flex` backend) or `gpu` (`wgpu`, behind the
+//!   `gpu` cargo feature).
+//! * [`checkpoint`]: `net.json` + `weights.bpk` folders with typed load errors.
+//! * [`Trainer`] / [`loss_tensors`]: the loss and one optimizer step for the training loop.
+//! * [`bench_forward`] / [`bench_train`]: throughput figures for `camelot-zero bench net`
+//!   (also runnable as `cargo run --release -p model --example bench_net -- b6c64`).
+//! * [`testing`]: stand-in Camelot / Tri-Camelot shapes with the right sizes but made-up cell
+//!   maps, until the games crate provides the real ones.
+
+pub mod bench;
+pub mod checkpoint;
+pub mod config;
+pub mod device;
+pub mod error;
+mod files;
+mod heads;
+pub mod net;
+pub mod optimizer;
+pub mod predict;
+pub mod testing;
+pub mod train_step;
+
+pub use bench::{ForwardBench, bench_forward, bench_train};
+pub use checkpoint::{Checkpoint, CheckpointMeta};
+pub use config::{NetConfig, NetShape, Preset};
+pub use device::DeviceKind;
+pub use error::{ModelError, Result};
+pub use files::FileDigest;
+pub use net::Net;
+pub use optimizer::{OptimizerConfig, OptimizerKind};
+pub use predict::{Prediction, Predictor, masked_softmax};
+pub use train_step::{LossStats, TrainBatch, Trainer, loss_tensors};

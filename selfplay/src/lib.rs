@@ -21,6 +21,7 @@ pub mod cache;
 pub mod driver;
 pub mod evaluator;
 pub mod mcts;
+pub mod record;
 pub mod testing;
 
 pub use cache::{CacheStats, CachedEvaluator};
@@ -32,4 +33,8 @@ pub use evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, d
 pub use mcts::{
     Fpu, Leaf, MctsConfig, RootNoise, Search, SearchError, SearchKind, SearchSummary, Selection,
     TemperatureSchedule, choose_action,
+};
+pub use record::{
+    GameRecord, PositionRow, RecordError, SCHEMA_VERSION, Shard, ShardListing, ShardPaths,
+    list_shards, read_games, read_positions, read_shard, scan_shards, write_shard,
 };

@@ -1,0 +1,97 @@
+//! Throughput benchmarks for `camelot-zero bench net`.
+//!
+//! Inputs are deterministic pseudo-random planes: the timings depend only on the shape, not
+//! on what the planes hold. Each measurement runs one untimed warm-up call first (the first
+//! call pays for allocation and kernel setup), then repeats until `seconds` have passed.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::config::NetConfig;
+use crate::device::DeviceKind;
+use crate::error::{ModelError, Result};
+use crate::net::Net;
+use crate::optimizer::OptimizerConfig;
+use crate::predict::Predictor;
+use crate::testing::pseudo_random;
+use crate::train_step::{TrainBatch, Trainer};
+
+/// One forward-pass measurement.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ForwardBench {
+    /// Positions per call.
+    pub batch: usize,
+    /// Timed calls made.
+    pub calls: usize,
+    /// Positions evaluated per second (including input upload and readback).
+    pub positions_per_s: f64,
+}
+
+/// Forward-pass throughput of a freshly initialised `config` network on `kind`, for each batch
+/// size, spending about `seconds` on each.
+pub fn bench_forward(
+    config: &NetConfig,
+    kind: DeviceKind,
+    batch_sizes: &[usize],
+    seconds: f64,
+) -> Result<Vec<ForwardBench>> {
+    let budget = budget(seconds)?;
+    let predictor = Predictor::new(&Net::new(config, &kind.device()?)?, kind)?;
+    let per_position = config.shape.input_len();
+    batch_sizes
+        .iter()
+        .map(|&batch| {
+            let planes = pseudo_random(batch * per_position, batch as u64);
+            predictor.predict(&planes, batch)?; // warm-up
+            let (calls, elapsed) =
+                repeat_for(budget, || predictor.predict(&planes, batch).map(drop))?;
+            Ok(ForwardBench { batch, calls, positions_per_s: (calls * batch) as f64 / elapsed })
+        })
+        .collect()
+}
+
+/// Training throughput (samples per second) of `config` on `kind` at `batch` positions per
+/// step, with the default optimizer, over about `seconds`.
+pub fn bench_train(
+    config: &NetConfig,
+    kind: DeviceKind,
+    batch: usize,
+    seconds: f64,
+) -> Result<f64> {
+    let budget = budget(seconds)?;
+    let mut trainer =
+        Trainer::new(Net::new(config, &kind.device()?)?, kind, &OptimizerConfig::default())?;
+    let s = &config.shape;
+    let (a, v) = (s.num_actions(), s.value_classes);
+    let planes = pseudo_random(batch * s.input_len(), 7);
+    let policy_target = vec![1.0 / a as f32; batch * a];
+    let legal = vec![true; batch * a];
+    let value_target: Vec<f32> = (0..batch * v).map(|i| f32::from(u8::from(i % v == 0))).collect();
+    let data = TrainBatch {
+        batch,
+        planes: &planes,
+        policy_target: &policy_target,
+        legal: &legal,
+        value_target: &value_target,
+    };
+    trainer.step(&data, 1e-4)?; // warm-up
+    let (steps, elapsed) = repeat_for(budget, || trainer.step(&data, 1e-4).map(drop))?;
+    Ok((steps * batch) as f64 / elapsed)
+}
+
+fn budget(seconds: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| ModelError::InvalidArgument(format!("benchmark seconds {seconds}")))
+}
+
+/// Calls `f` at least twice and until `budget` has passed; returns (calls, seconds taken).
+fn repeat_for(budget: Duration, mut f: impl FnMut() -> Result<()>) -> Result<(usize, f64)> {
+    let start = Instant::now();
+    let mut calls = 0;
+    while calls < 2 || start.elapsed() < budget {
+        f()?;
+        calls += 1;
+    }
+    Ok((calls, start.elapsed().as_secs_f64()))
+}

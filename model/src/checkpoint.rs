@@ -1,0 +1,301 @@
+//! Checkpoint folders: `net.json` + `weights.bpk` (+ optionally `optimizer.bpk`).
+//!
+//! `net.json` holds the [`NetConfig`], the game variant, the input encoding version and the
+//! size and hash of the weights file. Every file is written to a temporary name and renamed
+//! into place, and the weights go first: a reader never sees a half-written file, and one that
+//! catches a folder mid-overwrite (new weights, old `net.json`) gets a hash mismatch, not a
+//! silently wrong network.
+
+use std::path::{Path, PathBuf};
+
+use burn::module::Module;
+use burn::store::{ModuleRecord, RecordError};
+use burn::tensor::{Bytes, Device};
+use serde::{Deserialize, Serialize};
+
+use crate::config::NetConfig;
+use crate::error::{ModelError, Result};
+use crate::files::{self, FileDigest};
+use crate::net::Net;
+
+/// The metadata file's name.
+pub const META_FILE: &str = "net.json";
+/// The weights file's name (burnpack format).
+pub const WEIGHTS_FILE: &str = "weights.bpk";
+/// Format version of `net.json` itself; bumped if its layout changes.
+pub const META_FORMAT: u32 = 1;
+
+/// The contents of `net.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointMeta {
+    /// Layout version of this file ([`META_FORMAT`]).
+    pub format: u32,
+    /// The game variant the network plays (e.g. `"camelot"`).
+    pub variant: String,
+    /// Version of the input-plane encoding the network was trained on.
+    pub encoding_version: u32,
+    /// The network's shape and sizes.
+    pub config: NetConfig,
+    /// Size and hash of the weights file.
+    pub weights: FileDigest,
+}
+
+/// A loaded checkpoint.
+#[derive(Debug, Clone)]
+pub struct Checkpoint {
+    /// What `net.json` said.
+    pub meta: CheckpointMeta,
+    /// The network with the saved weights.
+    pub net: Net,
+}
+
+/// Saves `net` into the folder `dir` (created if needed), replacing any checkpoint there.
+pub fn save(dir: &Path, net: &Net, variant: &str, encoding_version: u32) -> Result<CheckpointMeta> {
+    files::ensure_dir(dir)?;
+    // `valid()` first: it folds pending batch-norm running-statistic updates into the stored
+    // value (burn keeps the latest update per thread on the side, and a plain record of a
+    // module fresh from training would miss it) and drops autodiff.
+    let bytes = encode(net.valid().into_record(), "weights")?;
+    let meta = CheckpointMeta {
+        format: META_FORMAT,
+        variant: variant.to_string(),
+        encoding_version,
+        config: net.config().clone(),
+        weights: FileDigest::of(WEIGHTS_FILE, &bytes),
+    };
+    files::write_atomic(&dir.join(WEIGHTS_FILE), &bytes)?;
+    write_json(&dir.join(META_FILE), &meta)?;
+    Ok(meta)
+}
+
+/// Loads the checkpoint in `dir` onto the CPU, checking it is for `expected_variant` and
+/// `expected_encoding_version`.
+///
+/// Errors, each naming the file: [`ModelError::MissingFile`] (folder, `net.json` or weights),
+/// [`ModelError::BadJson`], [`ModelError::WrongVariant`], [`ModelError::WrongEncodingVersion`],
+/// [`ModelError::CorruptWeights`] (size/hash mismatch or undecodable), and
+/// [`ModelError::ShapeMismatch`] (weights that do not fit the configured network).
+pub fn load(
+    dir: &Path,
+    expected_variant: &str,
+    expected_encoding_version: u32,
+) -> Result<Checkpoint> {
+    load_on(dir, expected_variant, expected_encoding_version, &Device::flex())
+}
+
+/// [`load`] onto a given device. To resume training, load onto the plain device and hand the
+/// net to [`Trainer::new`](crate::Trainer::new), which moves it to the autodiff device.
+pub fn load_on(
+    dir: &Path,
+    expected_variant: &str,
+    expected_encoding_version: u32,
+    device: &Device,
+) -> Result<Checkpoint> {
+    let meta = read_meta(dir)?;
+    let meta_path = dir.join(META_FILE);
+    if meta.variant != expected_variant {
+        return Err(ModelError::WrongVariant {
+            path: meta_path,
+            expected: expected_variant.to_string(),
+            found: meta.variant,
+        });
+    }
+    if meta.encoding_version != expected_encoding_version {
+        return Err(ModelError::WrongEncodingVersion {
+            path: meta_path,
+            expected: expected_encoding_version,
+            found: meta.encoding_version,
+        });
+    }
+    let weights_path = dir.join(&meta.weights.file);
+    let bytes = files::read(&weights_path)?;
+    meta.weights.verify(&weights_path, &bytes)?;
+    let record = decode(&weights_path, bytes)?;
+    let net = Net::new(&meta.config, device)
+        .map_err(|e| bad_json(&meta_path, e.to_string()))?
+        .try_load_record(record)
+        .map_err(|e| match e {
+            RecordError::Validation(message) => {
+                ModelError::ShapeMismatch { path: weights_path, message }
+            }
+            RecordError::Io(problem) => ModelError::CorruptWeights { path: weights_path, problem },
+        })?;
+    Ok(Checkpoint { meta, net })
+}
+
+/// Reads and parses `net.json` without checking variant or version.
+pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
+    let dir = files::require_dir(dir)?;
+    let path = dir.join(META_FILE);
+    let text = files::read(&path)?;
+    let meta: CheckpointMeta =
+        serde_json::from_slice(&text).map_err(|e| bad_json(&path, e.to_string()))?;
+    if meta.format != META_FORMAT {
+        return Err(bad_json(
+            &path,
+            format!("format {} (this build reads {META_FORMAT})", meta.format),
+        ));
+    }
+    // A file name with separators could point outside the folder.
+    if meta.weights.file.contains(['/', '\\']) || meta.weights.file.starts_with('.') {
+        return Err(bad_json(&path, format!("bad weights file name {:?}", meta.weights.file)));
+    }
+    Ok(meta)
+}
+
+fn bad_json(path: &Path, message: String) -> ModelError {
+    ModelError::BadJson { path: path.to_path_buf(), message }
+}
+
+/// Writes `value` as pretty JSON, atomically.
+pub(crate) fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let text = serde_json::to_vec_pretty(value)
+        .map_err(|e| ModelError::Encode { what: "json", message: e.to_string() })?;
+    files::write_atomic(path, &text)
+}
+
+/// Serialises a burn record to burnpack bytes.
+pub(crate) fn encode(record: ModuleRecord, what: &'static str) -> Result<Vec<u8>> {
+    let bytes =
+        record.into_bytes().map_err(|e| ModelError::Encode { what, message: e.to_string() })?;
+    Ok(bytes.to_vec())
+}
+
+/// Parses burnpack bytes read from `path`.
+pub(crate) fn decode(path: &Path, bytes: Vec<u8>) -> Result<ModuleRecord> {
+    ModuleRecord::from_bytes(Bytes::from_bytes_vec(bytes)).map_err(|e| ModelError::CorruptWeights {
+        path: PathBuf::from(path),
+        problem: e.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+    use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
+    use crate::{DeviceKind, Predictor};
+
+    const VARIANT: &str = "tri-camelot";
+    const ENCODING: u32 = 3;
+
+    /// A small saved checkpoint and the network it holds.
+    fn saved(name: &str) -> (PathBuf, Net) {
+        let dir = scratch_dir(name).join("ckpt");
+        let config = NetConfig::preset("b4c32", tri_camelot_shape(18)).unwrap();
+        let net = Net::new(&config, &Device::flex()).unwrap();
+        save(&dir, &net, VARIANT, ENCODING).unwrap();
+        (dir, net)
+    }
+
+    fn outputs(net: &Net) -> crate::Prediction {
+        let predictor = Predictor::new(net, DeviceKind::Cpu).unwrap();
+        let planes = pseudo_random(3 * net.config().shape.input_len(), 11);
+        predictor.predict(&planes, 3).unwrap()
+    }
+
+    fn edit_meta(dir: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+        let path = dir.join(META_FILE);
+        let mut json: serde_json::Value =
+            serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        edit(&mut json);
+        fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
+    }
+
+    #[test]
+    fn save_then_load_gives_bit_identical_outputs() {
+        let (dir, net) = saved("roundtrip");
+        let loaded = load(&dir, VARIANT, ENCODING).unwrap();
+        assert_eq!(loaded.meta.config, *net.config());
+        assert_eq!(loaded.meta.variant, VARIANT);
+        assert_eq!(outputs(&loaded.net), outputs(&net));
+        // No temporary files are left behind.
+        let names: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn wrong_variant_and_encoding_version_are_refused() {
+        let (dir, _) = saved("mismatch");
+        let err = load(&dir, "camelot", ENCODING).unwrap_err();
+        assert!(
+            matches!(&err, ModelError::WrongVariant { found, .. } if found == VARIANT),
+            "{err}"
+        );
+        let err = load(&dir, VARIANT, ENCODING + 1).unwrap_err();
+        assert!(
+            matches!(err, ModelError::WrongEncodingVersion { expected: 4, found: 3, .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn truncated_weights_are_corrupt() {
+        let (dir, _) = saved("truncated");
+        let path = dir.join(WEIGHTS_FILE);
+        let bytes = fs::read(&path).unwrap();
+        fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        assert!(matches!(&err, ModelError::CorruptWeights { path: p, .. } if *p == path), "{err}");
+        // Same length, one flipped byte: caught by the hash.
+        let mut flipped = bytes.clone();
+        flipped[bytes.len() / 2] ^= 0x40;
+        fs::write(&path, &flipped).unwrap();
+        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        assert!(
+            matches!(&err, ModelError::CorruptWeights { problem, .. } if problem.contains("hash")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn missing_folder_and_files_are_named() {
+        let (dir, _) = saved("missing");
+        let nowhere = dir.join("nope");
+        assert!(
+            matches!(load(&nowhere, VARIANT, ENCODING), Err(ModelError::MissingFile { path }) if path == nowhere)
+        );
+        fs::remove_file(dir.join(WEIGHTS_FILE)).unwrap();
+        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        assert!(
+            matches!(&err, ModelError::MissingFile { path } if path.ends_with(WEIGHTS_FILE)),
+            "{err}"
+        );
+        fs::remove_file(dir.join(META_FILE)).unwrap();
+        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        assert!(
+            matches!(&err, ModelError::MissingFile { path } if path.ends_with(META_FILE)),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn corrupted_net_json_is_bad_json() {
+        let (dir, _) = saved("badjson");
+        let path = dir.join(META_FILE);
+        let text = fs::read(&path).unwrap();
+        fs::write(&path, &text[..text.len() - 7]).unwrap();
+        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        assert!(matches!(&err, ModelError::BadJson { path: p, .. } if *p == path), "{err}");
+        fs::write(&path, b"{\"format\": 1}").unwrap();
+        assert!(matches!(load(&dir, VARIANT, ENCODING), Err(ModelError::BadJson { .. })));
+    }
+
+    #[test]
+    fn weights_that_do_not_fit_the_config_are_a_shape_mismatch() {
+        let (dir, _) = saved("shape");
+        // The hash still matches (weights untouched), but net.json now describes a wider net.
+        edit_meta(&dir, |json| json["config"]["channels"] = 48.into());
+        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        assert!(matches!(err, ModelError::ShapeMismatch { .. }), "{err}");
+        // Another game's shape entirely.
+        let camelot = serde_json::to_value(camelot_shape(18)).unwrap();
+        edit_meta(&dir, |json| {
+            json["config"]["channels"] = 32.into();
+            json["config"]["shape"] = camelot;
+        });
+        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        assert!(matches!(err, ModelError::ShapeMismatch { .. }), "{err}");
+    }
+}

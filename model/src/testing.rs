@@ -1,0 +1,58 @@
+//! Stand-in shapes for tests, benchmarks and smoke runs.
+//!
+//! **These are not the real board maps.** The games crate owns the true cell-to-grid maps for
+//! Camelot and Tri-Camelot; until it provides them, these helpers build shapes with the right
+//! sizes (grid, cell count, policy channels, value classes) and a made-up but valid cell map:
+//! the first N positions of the grid in row-major order. Anything sized by the shape (action
+//! count, tensor shapes, timings) matches the real games; anything that depends on *which*
+//! grid positions are cells does not.
+
+use crate::config::NetShape;
+
+/// Camelot-sized stand-in: 16 rows × 12 columns, 160 cells, 16 policy channels
+/// (8 directions × step/leap), so 2561 actions; 3 value classes (win / draw / loss).
+pub fn camelot_shape(planes: usize) -> NetShape {
+    first_cells(planes, 16, 12, 160, 16, 3)
+}
+
+/// Tri-Camelot-sized stand-in: 11 × 11 axial hex grid, 73 cells, 12 policy channels
+/// (6 directions × 2), so 877 actions; 4 value classes (which seat wins, then draw).
+pub fn tri_camelot_shape(planes: usize) -> NetShape {
+    first_cells(planes, 11, 11, 73, 12, 4)
+}
+
+/// A shape whose cells are the first `cells` grid positions in row-major order.
+fn first_cells(
+    planes: usize,
+    height: usize,
+    width: usize,
+    cells: u16,
+    policy_channels: usize,
+    value_classes: usize,
+) -> NetShape {
+    NetShape { planes, height, width, policy_channels, cells: (0..cells).collect(), value_classes }
+}
+
+/// Deterministic pseudo-random numbers in `[-1, 1)` (a 64-bit LCG), so tests and benchmarks
+/// get varied inputs without a `rand` dependency. Same `seed`, same values.
+pub fn pseudo_random(len: usize, seed: u64) -> Vec<f32> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+    (0..len)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            // Top 24 bits → [0, 1) exactly representable in f32, then to [-1, 1).
+            ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+/// A fresh, empty scratch folder under the system temp dir for test `name`.
+#[cfg(test)]
+pub(crate) fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("model-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}

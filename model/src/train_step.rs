@@ -1,0 +1,401 @@
+//! The loss and one optimizer step: what the training loop (another crate) calls per batch.
+//!
+//! Loss = policy cross-entropy + `value_weight` × value cross-entropy, both averaged over the
+//! batch. The policy part only sees legal moves: illegal logits are pushed to a large negative
+//! number before the log-softmax, so the target distribution is compared with the network's
+//! distribution over legal moves (and illegal moves get no gradient).
+
+use std::path::Path;
+
+use burn::module::Module;
+use burn::optim::{GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::log_softmax;
+use burn::tensor::{Bool, Device, Tensor, TensorData};
+
+use crate::config::NetConfig;
+use crate::device::DeviceKind;
+use crate::error::{ModelError, Result};
+use crate::net::Net;
+use crate::optimizer::{self, OptimizerConfig};
+use crate::predict::{Predictor, to_vec};
+
+/// What illegal logits are replaced with. Large enough that exp() underflows to 0 next to any
+/// real logit, small enough that `0 × it` stays 0 (no infinities in the loss).
+const ILLEGAL_LOGIT: f32 = -1.0e9;
+
+/// One training batch as plain row-major slices.
+#[derive(Debug, Clone, Copy)]
+pub struct TrainBatch<'a> {
+    /// Positions in the batch (B).
+    pub batch: usize,
+    /// Encoded positions, [B, planes, H, W].
+    pub planes: &'a [f32],
+    /// Target move distribution, [B, num_actions]; each row sums to 1 over legal moves and is 0
+    /// on illegal ones.
+    pub policy_target: &'a [f32],
+    /// Legal-move mask, [B, num_actions]; each row needs at least one `true`.
+    pub legal: &'a [bool],
+    /// Target outcome distribution, [B, value_classes] (one-hot or soft).
+    pub value_target: &'a [f32],
+}
+
+impl TrainBatch<'_> {
+    /// Checks every slice length against `config`'s shape and `batch`.
+    pub fn validate(&self, config: &NetConfig) -> Result<()> {
+        let s = &config.shape;
+        if self.batch == 0 {
+            return Err(ModelError::InvalidArgument("batch must be at least 1".into()));
+        }
+        let check = |what, got: usize, per: usize| {
+            let expected = self.batch * per;
+            if got == expected {
+                Ok(())
+            } else {
+                Err(ModelError::InputSize { what, expected, got })
+            }
+        };
+        check("planes", self.planes.len(), s.input_len())?;
+        check("policy target", self.policy_target.len(), s.num_actions())?;
+        check("legal mask", self.legal.len(), s.num_actions())?;
+        check("value target", self.value_target.len(), s.value_classes)?;
+        let a = s.num_actions();
+        if let Some(row) = self.legal.chunks(a).position(|r| !r.contains(&true)) {
+            return Err(ModelError::InvalidArgument(format!("position {row} has no legal move")));
+        }
+        // Target mass on a masked-out move would meet a -1e9 log-probability: a billion-sized
+        // loss from a data bug, so refuse it here with a message instead.
+        let misplaced =
+            self.policy_target.iter().zip(self.legal).position(|(&t, &ok)| t != 0.0 && !ok);
+        if let Some(i) = misplaced {
+            return Err(ModelError::InvalidArgument(format!(
+                "position {} puts policy target mass on illegal action {}",
+                i / a,
+                i % a
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Batch-mean losses, as read back after a step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LossStats {
+    /// `policy + value_weight * value`: what was minimised.
+    pub total: f32,
+    /// Policy cross-entropy (nats).
+    pub policy: f32,
+    /// Value cross-entropy (nats).
+    pub value: f32,
+}
+
+/// The losses as tensors: (total, policy, value), each [1].
+///
+/// On an autodiff device `total` can be back-propagated.
+pub fn loss_tensors(
+    net: &Net,
+    batch: &TrainBatch<'_>,
+    value_weight: f32,
+    device: &Device,
+) -> Result<(Tensor<1>, Tensor<1>, Tensor<1>)> {
+    let cfg = net.config();
+    batch.validate(cfg)?;
+    let s = &cfg.shape;
+    let (b, a, v) = (batch.batch, s.num_actions(), s.value_classes);
+    let x = float_tensor(batch.planes, [b, s.planes, s.height, s.width], device);
+    let policy_target = float_tensor(batch.policy_target, [b, a], device);
+    let value_target = float_tensor(batch.value_target, [b, v], device);
+    let legal = Tensor::<2, Bool>::from_data(TensorData::new(batch.legal.to_vec(), [b, a]), device);
+
+    let (policy_logits, value_logits) = net.forward(x); // [B, A], [B, V]
+    let masked = policy_logits.mask_fill(legal.bool_not(), ILLEGAL_LOGIT);
+    let policy = cross_entropy(masked, policy_target);
+    let value = cross_entropy(value_logits, value_target);
+    let total = policy.clone() + value.clone().mul_scalar(value_weight);
+    Ok((total, policy, value))
+}
+
+/// A float tensor from a row-major slice whose length the caller has checked.
+fn float_tensor<const D: usize>(data: &[f32], dims: [usize; D], device: &Device) -> Tensor<D> {
+    Tensor::from_data(TensorData::new(data.to_vec(), dims), device)
+}
+
+/// Mean over the batch of −Σ target · log_softmax(logits). logits, target: [B, K] → [1]
+fn cross_entropy(logits: Tensor<2>, target: Tensor<2>) -> Tensor<1> {
+    (log_softmax(logits, 1) * target).sum_dim(1).neg().mean()
+}
+
+/// A network being trained, with its optimizer, on an autodiff device.
+pub struct Trainer {
+    net: Net,
+    optim: ModuleOptimizer,
+    device: Device,
+    /// Weight of the value loss in the total.
+    pub value_weight: f32,
+}
+
+// ModuleOptimizer has no Debug impl; show everything else.
+impl std::fmt::Debug for Trainer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Trainer")
+            .field("net", &self.net)
+            .field("device", &self.device)
+            .field("value_weight", &self.value_weight)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Trainer {
+    /// Takes `net` (from any device, e.g. a loaded checkpoint) to `kind`'s autodiff device with
+    /// a fresh optimizer.
+    pub fn new(net: Net, kind: DeviceKind, optimizer: &OptimizerConfig) -> Result<Self> {
+        let device = kind.autodiff_device()?;
+        let net = net.fork(&device).train();
+        Ok(Trainer { net, optim: optimizer.build(), device, value_weight: 1.0 })
+    }
+
+    /// The network as trained so far (on the autodiff device).
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+
+    /// Gives up the network.
+    pub fn into_net(self) -> Net {
+        self.net
+    }
+
+    /// An inference copy of the current network on `kind`.
+    pub fn predictor(&self, kind: DeviceKind) -> Result<Predictor> {
+        Predictor::new(&self.net, kind)
+    }
+
+    /// One optimizer step on `batch` at learning rate `lr`; returns the losses before the step.
+    ///
+    /// Batch norm uses this batch's statistics and updates its running averages.
+    pub fn step(&mut self, batch: &TrainBatch<'_>, lr: f64) -> Result<LossStats> {
+        if !(lr.is_finite() && lr >= 0.0) {
+            return Err(ModelError::InvalidArgument(format!("learning rate {lr}")));
+        }
+        let (total, policy, value) =
+            loss_tensors(&self.net, batch, self.value_weight, &self.device)?;
+        let stats = Tensor::cat(vec![total.clone().detach(), policy.detach(), value.detach()], 0);
+        let grads = GradientsParams::from_grads(total.backward(), &self.net);
+        // The optimizer consumes the module; the clone shares the tensors, so this is cheap.
+        self.net = self.optim.step(lr, self.net.clone(), grads);
+        read_stats(stats)
+    }
+
+    /// The losses on `batch` in inference mode (running batch-norm statistics, no update).
+    pub fn evaluate(&self, batch: &TrainBatch<'_>) -> Result<LossStats> {
+        let net = self.net.valid();
+        let device = self.device.clone().without_autodiff();
+        let (total, policy, value) = loss_tensors(&net, batch, self.value_weight, &device)?;
+        read_stats(Tensor::cat(vec![total, policy, value], 0))
+    }
+
+    /// Saves the optimizer state into checkpoint folder `dir` (see [`optimizer::save_optimizer`]).
+    pub fn save_optimizer(&self, dir: &Path) -> Result<()> {
+        optimizer::save_optimizer(dir, &self.optim)
+    }
+
+    /// Restores optimizer state saved by [`Trainer::save_optimizer`]. The network must be the
+    /// one the state was saved with (loaded from the same checkpoint): state is matched to
+    /// parameters by their saved ids.
+    pub fn load_optimizer(&mut self, dir: &Path) -> Result<()> {
+        self.optim = optimizer::load_optimizer(dir, self.optim.clone())?;
+        Ok(())
+    }
+}
+
+fn read_stats(stats: Tensor<1>) -> Result<LossStats> {
+    match to_vec(stats)?[..] {
+        [total, policy, value] => Ok(LossStats { total, policy, value }),
+        ref other => Err(ModelError::Readback(format!("expected 3 losses, got {}", other.len()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checkpoint;
+    use crate::optimizer::OptimizerKind;
+    use crate::testing::{pseudo_random, scratch_dir, tri_camelot_shape};
+
+    /// A fixed batch of 8 positions with 1–10 legal moves each and one-hot targets.
+    struct Fixture {
+        config: NetConfig,
+        planes: Vec<f32>,
+        policy_target: Vec<f32>,
+        legal: Vec<bool>,
+        value_target: Vec<f32>,
+    }
+
+    const B: usize = 8;
+
+    fn fixture() -> Fixture {
+        let config = NetConfig::preset("b4c32", tri_camelot_shape(8)).unwrap();
+        let s = &config.shape;
+        let (a, v) = (s.num_actions(), s.value_classes);
+        let mut legal = vec![false; B * a];
+        let mut policy_target = vec![0.0; B * a];
+        let mut value_target = vec![0.0; B * v];
+        for i in 0..B {
+            let moves: Vec<usize> = (0..=i).map(|k| (i * 97 + k * 31) % a).collect();
+            for &m in &moves {
+                legal[i * a + m] = true;
+            }
+            policy_target[i * a + moves[i % moves.len()]] = 1.0;
+            value_target[i * v + i % v] = 1.0;
+        }
+        Fixture {
+            planes: pseudo_random(B * s.input_len(), 5),
+            config,
+            policy_target,
+            legal,
+            value_target,
+        }
+    }
+
+    impl Fixture {
+        fn batch(&self) -> TrainBatch<'_> {
+            TrainBatch {
+                batch: B,
+                planes: &self.planes,
+                policy_target: &self.policy_target,
+                legal: &self.legal,
+                value_target: &self.value_target,
+            }
+        }
+    }
+
+    fn trainer(f: &Fixture, kind: OptimizerKind) -> Trainer {
+        let net = Net::new(&f.config, &Device::flex()).unwrap();
+        let optim = OptimizerConfig { kind, ..OptimizerConfig::default() };
+        Trainer::new(net, DeviceKind::Cpu, &optim).unwrap()
+    }
+
+    #[test]
+    fn overfitting_one_batch_lowers_the_loss() {
+        let f = fixture();
+        let mut t = trainer(&f, OptimizerKind::AdamW);
+        let first = t.step(&f.batch(), 3e-3).unwrap();
+        let mut last = first;
+        for _ in 0..40 {
+            last = t.step(&f.batch(), 3e-3).unwrap();
+        }
+        assert!(first.total.is_finite() && last.total.is_finite());
+        assert!(last.total < 0.5 * first.total, "loss {first:?} → {last:?}");
+        // The trained running statistics generalise to inference mode on the same batch.
+        let eval = t.evaluate(&f.batch()).unwrap();
+        assert!(eval.total < 0.75 * first.total, "inference loss {eval:?} vs initial {first:?}");
+    }
+
+    #[test]
+    fn sgd_with_momentum_also_learns() {
+        let f = fixture();
+        let mut t = trainer(&f, OptimizerKind::Sgd);
+        let first = t.step(&f.batch(), 0.05).unwrap();
+        let mut last = first;
+        for _ in 0..30 {
+            last = t.step(&f.batch(), 0.05).unwrap();
+        }
+        assert!(last.total < 0.7 * first.total, "loss {first:?} → {last:?}");
+    }
+
+    #[test]
+    fn illegal_moves_do_not_count() {
+        // Position 0 of the fixture has exactly one legal move, the target: whatever the
+        // network says about the other 876 actions, its policy loss is 0.
+        let f = fixture();
+        let t = trainer(&f, OptimizerKind::AdamW);
+        let s = &f.config.shape;
+        let (a, n, v) = (s.num_actions(), s.input_len(), s.value_classes);
+        let single = TrainBatch {
+            batch: 1,
+            planes: &f.planes[..n],
+            policy_target: &f.policy_target[..a],
+            legal: &f.legal[..a],
+            value_target: &f.value_target[..v],
+        };
+        assert!(t.evaluate(&single).unwrap().policy.abs() < 1e-6);
+    }
+
+    #[test]
+    fn bad_batches_are_errors_not_panics() {
+        let f = fixture();
+        let mut t = trainer(&f, OptimizerKind::AdamW);
+        let short = TrainBatch { value_target: &f.value_target[1..], ..f.batch() };
+        assert!(matches!(
+            t.step(&short, 1e-3),
+            Err(ModelError::InputSize { what: "value target", .. })
+        ));
+        let none_legal = vec![false; f.legal.len()];
+        let stuck = TrainBatch { legal: &none_legal, ..f.batch() };
+        assert!(matches!(t.step(&stuck, 1e-3), Err(ModelError::InvalidArgument(_))));
+        assert!(matches!(t.step(&f.batch(), f64::NAN), Err(ModelError::InvalidArgument(_))));
+        let mut stray = f.policy_target.clone();
+        let illegal = f.legal.iter().position(|&ok| !ok).unwrap();
+        stray[illegal] = 0.5;
+        let stray = TrainBatch { policy_target: &stray, ..f.batch() };
+        assert!(matches!(t.step(&stray, 1e-3), Err(ModelError::InvalidArgument(_))));
+    }
+
+    #[test]
+    fn checkpoint_keeps_trained_batch_norm_statistics() {
+        // Training moves the running statistics away from their initial 0/1, and burn keeps
+        // the latest update on the side: a checkpoint must still capture it.
+        let f = fixture();
+        let dir = scratch_dir("trained-roundtrip");
+        let mut t = trainer(&f, OptimizerKind::AdamW);
+        for _ in 0..3 {
+            t.step(&f.batch(), 1e-3).unwrap();
+        }
+        checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+        let loaded = checkpoint::load(&dir, "tri-camelot", 1).unwrap().net;
+        let predict = |net: &Net| {
+            let p = Predictor::new(net, DeviceKind::Cpu).unwrap();
+            p.predict(&f.planes, B).unwrap()
+        };
+        let before = predict(t.net());
+        assert_eq!(predict(&loaded), before);
+        let fresh = Net::new(&f.config, &Device::flex()).unwrap();
+        assert_ne!(
+            predict(&fresh),
+            before,
+            "a fresh net must not match: the test would be vacuous"
+        );
+    }
+
+    #[test]
+    fn optimizer_state_survives_a_checkpoint() {
+        let f = fixture();
+        let dir = scratch_dir("optimizer");
+        let mut t = trainer(&f, OptimizerKind::AdamW);
+        for _ in 0..3 {
+            t.step(&f.batch(), 1e-3).unwrap();
+        }
+        checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+        t.save_optimizer(&dir).unwrap();
+
+        // Resume: same weights, same optimizer moments → the same next step.
+        let device = DeviceKind::Cpu.device().unwrap();
+        let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
+        let mut resumed = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+        resumed.load_optimizer(&dir).unwrap();
+        let expected = t.step(&f.batch(), 1e-3).unwrap();
+        let got = resumed.step(&f.batch(), 1e-3).unwrap();
+        assert!((expected.total - got.total).abs() < 1e-4, "{expected:?} vs {got:?}");
+        let after_a = t.evaluate(&f.batch()).unwrap();
+        let after_b = resumed.evaluate(&f.batch()).unwrap();
+        assert!((after_a.total - after_b.total).abs() < 1e-3, "{after_a:?} vs {after_b:?}");
+
+        // A fresh optimizer (no moments) takes a different step.
+        let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
+        let mut fresh = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+        fresh.step(&f.batch(), 1e-3).unwrap();
+        let after_c = fresh.evaluate(&f.batch()).unwrap();
+        assert!((after_a.total - after_c.total).abs() > 1e-6, "moments made no difference");
+
+        std::fs::write(dir.join(crate::optimizer::OPTIMIZER_FILE), b"garbage").unwrap();
+        assert!(matches!(resumed.load_optimizer(&dir), Err(ModelError::CorruptWeights { .. })));
+    }
+}
