@@ -21,6 +21,8 @@ pub mod cache;
 pub mod driver;
 pub mod evaluator;
 pub mod mcts;
+#[cfg(feature = "net")]
+pub mod net;
 pub mod record;
 pub mod testing;
 

@@ -1,1 +1,9 @@
-//! The replay window, losses and the training/generation loop (issue 5). Not yet implemented.
+//! The training side of camelot-zero: the run configuration, and (issue 5) the replay window,
+//! losses and the generation loop.
+
+pub mod config;
+
+pub use config::{
+    ConfigError, GameConfig, KnightCanterName, NetSection, RunConfig, RunSection, TrainConfig,
+    VariantName,
+};

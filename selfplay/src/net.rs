@@ -1,0 +1,166 @@
+//! The network as an [`Evaluator`]: encode states with `games`, one batched forward pass through
+//! `model::Predictor`, policy masked to the legal actions, outcome classes turned into per-seat
+//! values. Behind the `net` feature (it pulls in burn).
+
+use std::marker::PhantomData;
+
+use games::{Encode, Player, Values};
+use model::{DeviceKind, ModelError, Net, NetConfig, NetShape, Predictor, masked_softmax};
+
+use crate::evaluator::{Evaluation, Evaluator};
+
+/// The network shape a game asks for (its [`games::Layout`] as `model` wants it).
+pub fn net_shape<G: Encode>() -> NetShape {
+    let l = G::layout();
+    NetShape {
+        planes: l.planes,
+        height: l.height,
+        width: l.width,
+        policy_channels: l.policy_channels,
+        cells: l.cells.clone(),
+        value_classes: l.value_classes,
+    }
+}
+
+/// Per-seat score shares from the value head's classes (`[seat wins, mover first..., draw]`):
+/// seat `s` gets the probability that it wins plus its share of a draw.
+pub fn values_from_classes(probs: &[f32], mover: Player, num_players: usize) -> Values {
+    let mut v = [0.0; games::MAX_PLAYERS];
+    let draw = probs[num_players] / num_players as f32;
+    for (k, &p) in probs[..num_players].iter().enumerate() {
+        v[(mover.index() + k) % num_players] = p + draw;
+    }
+    Values(v)
+}
+
+/// Evaluates states of game `G` with a network.
+pub struct NetEvaluator<G> {
+    predictor: Predictor,
+    planes: Vec<f32>,
+    legal: Vec<Vec<usize>>,
+    _game: PhantomData<fn() -> G>,
+}
+
+impl<G: Encode> NetEvaluator<G> {
+    /// Wraps a predictor, checking that its network was built for `G`'s shape.
+    pub fn new(predictor: Predictor) -> Result<Self, ModelError> {
+        let want = net_shape::<G>();
+        if predictor.config().shape != want {
+            return Err(ModelError::InvalidShape(format!(
+                "the network was built for another game or encoding ({} planes {}x{}, {} actions; {} needs {} planes {}x{}, {} actions)",
+                predictor.config().shape.planes,
+                predictor.config().shape.height,
+                predictor.config().shape.width,
+                predictor.config().shape.num_actions(),
+                G::NAME,
+                want.planes,
+                want.height,
+                want.width,
+                want.num_actions(),
+            )));
+        }
+        Ok(NetEvaluator { predictor, planes: Vec::new(), legal: Vec::new(), _game: PhantomData })
+    }
+
+    /// A network with random weights of the named preset (generation 0 of a run).
+    pub fn random(preset: &str, device: DeviceKind) -> Result<Self, ModelError> {
+        let config = NetConfig::preset(preset, net_shape::<G>())?;
+        let net = Net::new(&config, &device.device()?)?;
+        Self::new(Predictor::new(&net, device)?)
+    }
+
+    /// The predictor (e.g. for benchmarks of the raw forward pass).
+    pub fn predictor(&self) -> &Predictor {
+        &self.predictor
+    }
+}
+
+impl<G: Encode> Evaluator<G> for NetEvaluator<G> {
+    fn evaluate(&mut self, states: &[G]) -> Vec<Evaluation> {
+        let len = G::layout().input_len();
+        self.planes.resize(states.len() * len, 0.0);
+        self.legal.resize_with(states.len(), Vec::new);
+        let mut actions = Vec::new();
+        for (i, s) in states.iter().enumerate() {
+            s.encode(&mut self.planes[i * len..(i + 1) * len]);
+            s.legal_actions(&mut actions);
+            self.legal[i].clear();
+            self.legal[i].extend(actions.iter().map(|&a| s.action_index(a)));
+        }
+        // The shape was checked in `new` and the input length is exact, so a failure here is a
+        // broken device, not bad input: there is nothing to recover.
+        let out = self
+            .predictor
+            .predict(&self.planes, states.len())
+            .unwrap_or_else(|e| panic!("network forward pass failed: {e}"));
+        states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Evaluation {
+                policy: masked_softmax(out.policy_row(i).expect("row"), &self.legal[i]),
+                values: values_from_classes(
+                    out.value_row(i).expect("row"),
+                    s.to_move(),
+                    G::NUM_PLAYERS,
+                ),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::{Camelot, TriCamelot};
+
+    #[test]
+    fn class_probabilities_become_per_seat_shares() {
+        let v = values_from_classes(&[0.5, 0.2, 0.1, 0.2], Player(1), 3);
+        // Classes are mover first: seat 1 wins 0.5, seat 2 wins 0.2, seat 0 wins 0.1.
+        let expect = [0.1 + 0.2 / 3.0, 0.5 + 0.2 / 3.0, 0.2 + 0.2 / 3.0];
+        for (a, b) in v.0.iter().zip(expect) {
+            assert!((a - b).abs() < 1e-6);
+        }
+        let v = values_from_classes(&[0.7, 0.1, 0.2], Player(0), 2);
+        assert_eq!(v.0[..2], [0.8, 0.2]);
+    }
+
+    fn check<G: Encode>() {
+        let mut ev = NetEvaluator::<G>::random("b4c32", DeviceKind::Cpu).unwrap();
+        let mut s = G::initial();
+        let mut states = vec![s.clone()];
+        let mut actions = Vec::new();
+        for _ in 0..5 {
+            s.legal_actions(&mut actions);
+            s.play(actions[actions.len() / 2]);
+            states.push(s.clone());
+        }
+        let evals = ev.evaluate(&states);
+        for (s, e) in states.iter().zip(&evals) {
+            s.legal_actions(&mut actions);
+            assert_eq!(e.policy.len(), actions.len());
+            assert!((e.policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+            assert!((e.values.0.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        }
+        // Batched and one-by-one evaluations agree.
+        let single = ev.evaluate(&states[2..3]);
+        for (a, b) in single[0].policy.iter().zip(&evals[2].policy) {
+            assert!((a - b).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn random_network_evaluates_both_games() {
+        check::<Camelot>();
+        check::<TriCamelot>();
+    }
+
+    #[test]
+    fn a_network_of_the_other_game_is_refused() {
+        let tri = NetEvaluator::<TriCamelot>::random("b4c32", DeviceKind::Cpu).unwrap();
+        let Err(e) = NetEvaluator::<Camelot>::new(tri.predictor.clone()) else {
+            panic!("accepted")
+        };
+        assert!(e.to_string().contains("camelot needs"), "{e}");
+    }
+}

@@ -1,0 +1,243 @@
+//! The run configuration: one commented TOML file per run (see `configs/`), with sections
+//! `[game]`, `[net]`, `[mcts]`, `[selfplay]`, `[train]` and `[run]`. Unknown keys are errors
+//! (serde's `deny_unknown_fields`, reported by the TOML parser with the key and line), and every
+//! value is range-checked by [`RunConfig::validate`], whose errors name `section.key`.
+
+use std::path::Path;
+
+use games::{KnightCanter, RuleOptions};
+use model::{DeviceKind, OptimizerConfig, Preset};
+use selfplay::{MctsConfig, SelfPlayConfig};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Everything a run needs, as written in its TOML file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    pub game: GameConfig,
+    pub net: NetSection,
+    #[serde(default)]
+    pub mcts: MctsConfig,
+    #[serde(default)]
+    pub selfplay: SelfPlayConfig,
+    #[serde(default)]
+    pub train: TrainConfig,
+    #[serde(default)]
+    pub run: RunSection,
+}
+
+/// Which game, with which rule options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameConfig {
+    pub variant: VariantName,
+    #[serde(default)]
+    pub knight_canter: KnightCanterName,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VariantName {
+    Camelot,
+    Tricamelot,
+}
+
+impl VariantName {
+    /// The name in position strings and checkpoints.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VariantName::Camelot => "camelot",
+            VariantName::Tricamelot => "tricamelot",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KnightCanterName {
+    #[default]
+    Strict,
+    FinalSquare,
+}
+
+impl GameConfig {
+    /// The engine's rule options.
+    pub fn rule_options(&self) -> RuleOptions {
+        let knight_canter = match self.knight_canter {
+            KnightCanterName::Strict => KnightCanter::Strict,
+            KnightCanterName::FinalSquare => KnightCanter::FinalSquare,
+        };
+        RuleOptions { knight_canter }
+    }
+}
+
+/// The network: a named preset (`b4c32`, `b6c64`, `b10c128`, `b20c256`) on a device.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetSection {
+    pub preset: String,
+    #[serde(default)]
+    pub device: DeviceKind,
+}
+
+/// The generation loop.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunSection {
+    /// Generations in the whole run (generation 0 plays with the random network).
+    pub generations: u32,
+    /// Self-play games per generation.
+    pub games_per_generation: u32,
+    /// Games per parquet shard (the unit that is kept when a run is interrupted).
+    pub games_per_shard: u32,
+    /// Seed of everything random in the run.
+    pub seed: u64,
+}
+
+impl Default for RunSection {
+    fn default() -> Self {
+        RunSection { generations: 10, games_per_generation: 64, games_per_shard: 16, seed: 1 }
+    }
+}
+
+/// Training settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Positions per training step.
+    pub batch_size: usize,
+    /// Optimizer steps after each generation's self-play.
+    pub steps_per_generation: u32,
+    /// Sample from the newest `window_generations` generations of positions.
+    pub window_generations: u32,
+    /// Learning rate (constant; see `lr_schedule`).
+    pub learning_rate: f64,
+    /// Weight of the value loss against the policy loss.
+    pub value_weight: f32,
+    pub optimizer: OptimizerConfig,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            batch_size: 256,
+            steps_per_generation: 100,
+            window_generations: 4,
+            learning_rate: 1e-3,
+            value_weight: 1.0,
+            optimizer: OptimizerConfig::default(),
+        }
+    }
+}
+
+/// A config that cannot be used, naming the file and the problem.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error("config {path}: {message}")]
+    Parse { path: String, message: String },
+    #[error("config {path}: {key}: {problem}")]
+    Invalid { path: String, key: String, problem: String },
+}
+
+impl RunConfig {
+    /// Reads, parses and validates a config file.
+    pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| ConfigError::Read { path: shown.clone(), source })?;
+        Self::parse(&text, &shown)
+    }
+
+    /// Parses and validates config text; `path` only labels errors.
+    pub fn parse(text: &str, path: &str) -> Result<RunConfig, ConfigError> {
+        let config: RunConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.to_string(),
+            message: e.to_string().trim_end().replace('\n', " "),
+        })?;
+        config.validate().map_err(|(key, problem)| ConfigError::Invalid {
+            path: path.to_string(),
+            key,
+            problem,
+        })?;
+        Ok(config)
+    }
+
+    /// Range checks; the error is (`section.key`, problem).
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let bad = |key: &str, problem: &str| Err((key.to_string(), problem.to_string()));
+        if self.net.preset.parse::<Preset>().is_err() {
+            let names: Vec<String> = Preset::ALL.iter().map(|p| p.to_string()).collect();
+            return bad(
+                "net.preset",
+                &format!("unknown preset `{}` (known: {})", self.net.preset, names.join(", ")),
+            );
+        }
+        if !self.net.device.is_built() {
+            return bad("net.device", "`gpu` needs a build with `--features gpu` (see README)");
+        }
+        self.mcts.validate().map_err(|e| ("mcts".to_string(), e.to_string()))?;
+        let players = match self.game.variant {
+            VariantName::Camelot => 2,
+            VariantName::Tricamelot => 3,
+        };
+        self.selfplay.validate(players).map_err(|e| (format!("selfplay.{}", e.key), e.problem))?;
+        let t = &self.train;
+        if t.batch_size == 0 {
+            return bad("train.batch_size", "must be at least 1");
+        }
+        if t.window_generations == 0 {
+            return bad("train.window_generations", "must be at least 1");
+        }
+        if !(t.learning_rate > 0.0 && t.learning_rate < 10.0) {
+            return bad("train.learning_rate", "must be above 0 and below 10");
+        }
+        if !(t.value_weight >= 0.0 && t.value_weight.is_finite()) {
+            return bad("train.value_weight", "must be a finite number, at least 0");
+        }
+        let r = &self.run;
+        if r.games_per_generation == 0 {
+            return bad("run.games_per_generation", "must be at least 1");
+        }
+        if r.games_per_shard == 0 {
+            return bad("run.games_per_shard", "must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = "[game]\nvariant = \"camelot\"\n[net]\npreset = \"b4c32\"\n";
+
+    #[test]
+    fn a_minimal_config_takes_the_defaults() {
+        let c = RunConfig::parse(MINIMAL, "t.toml").unwrap();
+        assert_eq!(c.game.variant, VariantName::Camelot);
+        assert_eq!(c.run, RunSection::default());
+        assert_eq!(c.net.device, DeviceKind::Cpu);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_the_key() {
+        let e =
+            RunConfig::parse(&format!("{MINIMAL}[train]\nbatch_sise = 3\n"), "t.toml").unwrap_err();
+        assert!(e.to_string().contains("batch_sise"), "{e}");
+        let e =
+            RunConfig::parse(&format!("{MINIMAL}[train]\nbatch_size = 0\n"), "t.toml").unwrap_err();
+        assert!(e.to_string().contains("train.batch_size"), "{e}");
+        let e = RunConfig::parse(&MINIMAL.replace("b4c32", "b9c9"), "t.toml").unwrap_err();
+        assert!(e.to_string().contains("net.preset") && e.to_string().contains("b6c64"), "{e}");
+        let e = RunConfig::parse(&format!("{MINIMAL}[selfplay]\ngames_in_flight = 0\n"), "t.toml")
+            .unwrap_err();
+        assert!(e.to_string().contains("selfplay.games_in_flight"), "{e}");
+        let e = RunConfig::parse("[game]\nvariant = \"chess\"\n", "t.toml").unwrap_err();
+        assert!(e.to_string().contains("chess"), "{e}");
+        let e = RunConfig::load(Path::new("/nonexistent/run.toml")).unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/run.toml"), "{e}");
+    }
+}
