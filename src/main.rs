@@ -2,7 +2,10 @@
 //! only parses arguments and maps errors to exit codes (2 for bad input, 1 for anything else).
 
 mod commands;
+mod evaluators;
 mod input;
+mod interrupt;
+mod progress;
 
 use std::process::ExitCode;
 
@@ -34,6 +37,8 @@ enum Command {
     },
     /// Draw a position in the terminal.
     Show(input::PositionArgs),
+    /// Play self-play games and write them as parquet shards.
+    Selfplay(commands::selfplay::SelfPlayArgs),
     /// Measure speed: `bench rules` (perft and random playouts).
     Bench {
         #[command(subcommand)]
@@ -57,6 +62,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Moves(pos) => commands::rules::moves(&pos),
         Command::Perft { pos, depth, divide } => commands::rules::perft(&pos, depth, divide),
         Command::Show(pos) => commands::show::show(&pos),
+        Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Bench { what } => commands::bench::run(what),
     }
 }

@@ -131,6 +131,10 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
         // Complete unless the inner evaluator broke its contract and returned too few.
         out.into_iter().flatten().collect()
     }
+
+    fn cache_stats(&self) -> Option<CacheStats> {
+        Some(self.stats())
+    }
 }
 
 #[cfg(test)]

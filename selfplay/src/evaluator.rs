@@ -43,17 +43,30 @@ pub fn draw_values(num_players: usize) -> Values {
 pub trait Evaluator<G: Game> {
     /// Evaluates a batch (one forward pass for a network).
     fn evaluate(&mut self, states: &[G]) -> Vec<Evaluation>;
+
+    /// Hit/miss counts of an evaluation cache inside this evaluator, if it has one.
+    fn cache_stats(&self) -> Option<crate::CacheStats> {
+        None
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &mut E {
     fn evaluate(&mut self, states: &[G]) -> Vec<Evaluation> {
         (**self).evaluate(states)
     }
+
+    fn cache_stats(&self) -> Option<crate::CacheStats> {
+        (**self).cache_stats()
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
     fn evaluate(&mut self, states: &[G]) -> Vec<Evaluation> {
         (**self).evaluate(states)
+    }
+
+    fn cache_stats(&self) -> Option<crate::CacheStats> {
+        (**self).cache_stats()
     }
 }
 

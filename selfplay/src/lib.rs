@@ -24,9 +24,11 @@ pub mod mcts;
 #[cfg(feature = "net")]
 pub mod net;
 pub mod record;
+pub mod shards;
 pub mod testing;
 
 pub use cache::{CacheStats, CachedEvaluator};
+pub use shards::{ShardWriter, recorded_game_ids};
 pub use driver::{
     Decision, DriverError, FinishedGame, PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError,
     SelfPlayStats, Session,

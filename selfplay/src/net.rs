@@ -33,6 +33,22 @@ pub fn values_from_classes(probs: &[f32], mover: Player, num_players: usize) -> 
     Values(v)
 }
 
+/// A network for `G` with random weights of the named preset, drawn from `seed`.
+pub fn random_net<G: Encode>(
+    preset: &str,
+    device: DeviceKind,
+    seed: u64,
+) -> Result<Net, ModelError> {
+    let config = NetConfig::preset(preset, net_shape::<G>())?;
+    let device = device.device()?;
+    // burn seeds a backend-wide generator; initialisation draws from it in a fixed order, so
+    // two initialisations must not interleave.
+    static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = INIT.lock().unwrap_or_else(|e| e.into_inner());
+    device.seed(seed);
+    Net::new(&config, &device)
+}
+
 /// Evaluates states of game `G` with a network.
 pub struct NetEvaluator<G> {
     predictor: Predictor,
@@ -62,11 +78,10 @@ impl<G: Encode> NetEvaluator<G> {
         Ok(NetEvaluator { predictor, planes: Vec::new(), legal: Vec::new(), _game: PhantomData })
     }
 
-    /// A network with random weights of the named preset (generation 0 of a run).
-    pub fn random(preset: &str, device: DeviceKind) -> Result<Self, ModelError> {
-        let config = NetConfig::preset(preset, net_shape::<G>())?;
-        let net = Net::new(&config, &device.device()?)?;
-        Self::new(Predictor::new(&net, device)?)
+    /// A network with random weights of the named preset (generation 0 of a run), drawn from
+    /// `seed` so that the same seed gives the same network.
+    pub fn random(preset: &str, device: DeviceKind, seed: u64) -> Result<Self, ModelError> {
+        Self::new(Predictor::new(&random_net::<G>(preset, device, seed)?, device)?)
     }
 
     /// The predictor (e.g. for benchmarks of the raw forward pass).
@@ -111,7 +126,7 @@ impl<G: Encode> Evaluator<G> for NetEvaluator<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use games::{Camelot, TriCamelot};
+    use games::{Camelot, Game, TriCamelot};
 
     #[test]
     fn class_probabilities_become_per_seat_shares() {
@@ -126,7 +141,7 @@ mod tests {
     }
 
     fn check<G: Encode>() {
-        let mut ev = NetEvaluator::<G>::random("b4c32", DeviceKind::Cpu).unwrap();
+        let mut ev = NetEvaluator::<G>::random("b4c32", DeviceKind::Cpu, 1).unwrap();
         let mut s = G::initial();
         let mut states = vec![s.clone()];
         let mut actions = Vec::new();
@@ -156,8 +171,18 @@ mod tests {
     }
 
     #[test]
+    fn the_same_seed_gives_the_same_random_network() {
+        let s = [Camelot::initial()];
+        let a = NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 5).unwrap().evaluate(&s);
+        let b = NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 5).unwrap().evaluate(&s);
+        let c = NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 6).unwrap().evaluate(&s);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
     fn a_network_of_the_other_game_is_refused() {
-        let tri = NetEvaluator::<TriCamelot>::random("b4c32", DeviceKind::Cpu).unwrap();
+        let tri = NetEvaluator::<TriCamelot>::random("b4c32", DeviceKind::Cpu, 1).unwrap();
         let Err(e) = NetEvaluator::<Camelot>::new(tri.predictor.clone()) else {
             panic!("accepted")
         };

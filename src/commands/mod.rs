@@ -2,4 +2,5 @@
 
 pub mod bench;
 pub mod rules;
+pub mod selfplay;
 pub mod show;

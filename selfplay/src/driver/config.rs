@@ -17,6 +17,8 @@ pub struct SelfPlayConfig {
     pub playout_cap: PlayoutCap,
     /// Resignation (2-player games only).
     pub resign: Resign,
+    /// Entries of each worker's evaluation cache (keyed by position hash); 0 turns it off.
+    pub eval_cache: usize,
 }
 
 impl Default for SelfPlayConfig {
@@ -27,6 +29,7 @@ impl Default for SelfPlayConfig {
             max_moves: 300,
             playout_cap: PlayoutCap::Off,
             resign: Resign::Off,
+            eval_cache: 100_000,
         }
     }
 }

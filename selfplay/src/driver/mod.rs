@@ -62,7 +62,7 @@ pub struct Session<'a, G> {
 
 enum Message {
     Game(Box<FinishedGame>, Option<Outcome>),
-    Batch { evaluations: u64, seconds: f64 },
+    Batch { worker: usize, evaluations: u64, seconds: f64, cache: Option<crate::CacheStats> },
 }
 
 /// Plays the session's games with `workers` workers, each with an evaluator from
@@ -83,6 +83,7 @@ where
     let workers = session.config.workers.min(session.game_ids.len()).max(1);
     let started = Instant::now();
     let mut stats = SelfPlayStats::default();
+    let mut caches: Vec<Option<crate::CacheStats>> = vec![None; workers];
     let (tx, rx) = mpsc::channel::<Message>();
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
@@ -92,7 +93,7 @@ where
                     session.game_ids.iter().copied().skip(w).step_by(workers).collect();
                 scope.spawn(move || {
                     let mut evaluator = make_evaluator(w);
-                    worker(session, ids, &mut evaluator, &tx)
+                    worker(session, w, ids, &mut evaluator, &tx)
                 })
             })
             .collect();
@@ -111,10 +112,15 @@ where
                         }
                     }
                 }
-                Message::Batch { evaluations, seconds } => {
+                Message::Batch { worker, evaluations, seconds, cache } => {
                     stats.evaluations += evaluations;
                     stats.batches += 1;
                     stats.evaluator_time += std::time::Duration::from_secs_f64(seconds);
+                    if cache.is_some() {
+                        caches[worker] = cache;
+                        stats.cache_hits = caches.iter().flatten().map(|c| c.hits).sum();
+                        stats.cache_misses = caches.iter().flatten().map(|c| c.misses).sum();
+                    }
                 }
             }
             stats.wall_time = started.elapsed();
@@ -135,6 +141,7 @@ where
 /// One worker's lockstep loop over its games.
 fn worker<G: Game, E: Evaluator<G>>(
     session: &Session<'_, G>,
+    index: usize,
     ids: Vec<u64>,
     evaluator: &mut E,
     tx: &mpsc::Sender<Message>,
@@ -183,7 +190,12 @@ fn worker<G: Game, E: Evaluator<G>>(
                     got: evals.len(),
                 });
             }
-            let _ = tx.send(Message::Batch { evaluations: states.len() as u64, seconds });
+            let _ = tx.send(Message::Batch {
+                worker: index,
+                evaluations: states.len() as u64,
+                seconds,
+                cache: evaluator.cache_stats(),
+            });
             let mut evals = evals.into_iter();
             let work: Vec<Option<(Leaf<G>, Evaluation)>> = pending
                 .into_iter()

@@ -20,6 +20,9 @@ pub struct SelfPlayStats {
     /// States sent to the evaluator, and the batched calls they went in.
     pub evaluations: u64,
     pub batches: u64,
+    /// Evaluation-cache hits and misses (misses went to the network), when a cache is used.
+    pub cache_hits: u64,
+    pub cache_misses: u64,
     /// Wins per seat, and draws.
     pub wins: [u64; games::MAX_PLAYERS],
     pub draws: u64,
@@ -57,6 +60,8 @@ impl SelfPlayStats {
         self.decisions += o.decisions;
         self.evaluations += o.evaluations;
         self.batches += o.batches;
+        self.cache_hits += o.cache_hits;
+        self.cache_misses += o.cache_misses;
         for (a, b) in self.wins.iter_mut().zip(o.wins) {
             *a += b;
         }
@@ -78,6 +83,12 @@ impl SelfPlayStats {
     /// Mean game length in complete moves.
     pub fn mean_moves(&self) -> f64 {
         if self.games == 0 { 0.0 } else { self.moves as f64 / self.games as f64 }
+    }
+
+    /// Share of evaluations answered by the cache (0 without one).
+    pub fn cache_hit_rate(&self) -> f64 {
+        let n = self.cache_hits + self.cache_misses;
+        if n == 0 { 0.0 } else { self.cache_hits as f64 / n as f64 }
     }
 
     /// Mean states per evaluator call.

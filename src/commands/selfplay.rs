@@ -1,0 +1,179 @@
+//! `selfplay`: play games with a network (or without one) and write them as parquet shards.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use games::{Encode, State, Variant};
+use selfplay::driver::{Session, play};
+use selfplay::{SelfPlayStats, ShardWriter, recorded_game_ids};
+use train::{RunConfig, VariantName};
+
+use crate::evaluators::{EvaluatorFactory, Source};
+use crate::input::BadInput;
+use crate::{interrupt, progress};
+
+/// Where the priors and values come from.
+#[derive(Args, Debug)]
+#[group(required = true, multiple = false)]
+pub struct SourceArgs {
+    /// A checkpoint folder, e.g. data/run/models/gen-0003.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// A network of the config's preset with random weights (seeded by --seed).
+    #[arg(long)]
+    pub random: bool,
+    /// No network: uniform priors and draw values.
+    #[arg(long)]
+    pub uniform: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SelfPlayArgs {
+    /// Run configuration (TOML): the [game], [net], [mcts] and [selfplay] sections are used.
+    #[arg(long)]
+    pub config: PathBuf,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Number of games (ids 0..N; ids already recorded in --out are skipped, so an interrupted
+    /// command continues where it stopped).
+    #[arg(long)]
+    pub games: u64,
+    /// Directory for the shards.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seed of the games (default: the config's run.seed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Games per shard (default: the config's run.games_per_shard).
+    #[arg(long)]
+    pub games_per_shard: Option<u32>,
+}
+
+/// Reads a run config; a broken one is bad input (exit status 2).
+pub fn load_config(path: &std::path::Path) -> Result<RunConfig> {
+    RunConfig::load(path).map_err(|e| BadInput(e.to_string()).into())
+}
+
+pub fn run(args: SelfPlayArgs) -> Result<()> {
+    let config = load_config(&args.config)?;
+    match config.game.variant {
+        VariantName::Camelot => run_variant::<games::CamelotRules>(&args, &config),
+        VariantName::Tricamelot => run_variant::<games::TriCamelotRules>(&args, &config),
+    }
+}
+
+fn run_variant<V: Variant>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()>
+where
+    State<V>: Encode,
+{
+    let seed = args.seed.unwrap_or(config.run.seed);
+    let source = match (&args.source.model, args.source.random) {
+        (Some(dir), _) => Source::Checkpoint(dir.clone()),
+        (None, true) => Source::Random { preset: config.net.preset.clone(), seed },
+        (None, false) => Source::Uniform,
+    };
+    let factory =
+        EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)
+            .map_err(|e| BadInput(format!("{e:#}")))?;
+    let recorded =
+        recorded_game_ids(&args.out).with_context(|| format!("reading {}", args.out.display()))?;
+    let ids: Vec<u64> = (0..args.games).filter(|id| !recorded.contains(id)).collect();
+    if !recorded.is_empty() {
+        eprintln!(
+            "{}: {} games already recorded, {} to play",
+            args.out.display(),
+            recorded.len(),
+            ids.len()
+        );
+    }
+    let run_name =
+        args.out.file_name().map_or("selfplay".into(), |n| n.to_string_lossy().into_owned());
+    let per_shard = args.games_per_shard.unwrap_or(config.run.games_per_shard).max(1) as usize;
+    let mut writer = ShardWriter::new(
+        &args.out,
+        &run_name,
+        0,
+        V::NAME,
+        &source.name(),
+        V::NUM_PLAYERS,
+        per_shard,
+    )?;
+    let stats = play_games::<V>(config, &factory, ids, seed, &mut writer, "selfplay")?;
+    println!("{}", summary(&stats, V::NUM_PLAYERS));
+    Ok(())
+}
+
+/// Plays `ids` and writes them with `writer` (the last, partial shard included), with a progress
+/// bar. Shared by `selfplay` and the generation loop.
+pub fn play_games<V: Variant>(
+    config: &RunConfig,
+    factory: &EvaluatorFactory,
+    ids: Vec<u64>,
+    seed: u64,
+    writer: &mut ShardWriter,
+    label: &str,
+) -> Result<SelfPlayStats>
+where
+    State<V>: Encode,
+{
+    let options = config.game.rule_options();
+    let start = move |_: u64| State::<V>::start_with(options);
+    let session = Session {
+        config: &config.selfplay,
+        mcts: &config.mcts,
+        game_ids: ids.clone(),
+        seed,
+        start: &start,
+        stop: Some(interrupt::stop_flag()),
+    };
+    let bar = progress::bar(ids.len() as u64, label);
+    let stats = play(
+        &session,
+        &|_| factory.make::<State<V>>(),
+        |g| writer.push(&g).map(|_| ()).map_err(|e| e.to_string()),
+        |s| {
+            bar.set_position(s.games);
+            bar.set_message(short_status(s));
+        },
+    )?;
+    writer.flush()?;
+    bar.finish_and_clear();
+    Ok(stats)
+}
+
+fn short_status(s: &SelfPlayStats) -> String {
+    let secs = s.wall_time.as_secs_f64().max(1e-9);
+    format!(
+        "{:.0} moves/s, {:.0} evals/s, cache {:.0}%, mean {:.0} moves",
+        s.moves as f64 / secs,
+        s.evaluations_per_second(),
+        100.0 * s.cache_hit_rate(),
+        s.mean_moves()
+    )
+}
+
+/// The one-line summary of a self-play session.
+pub fn summary(s: &SelfPlayStats, num_players: usize) -> String {
+    let secs = s.wall_time.as_secs_f64().max(1e-9);
+    let wins: Vec<String> = s.wins[..num_players].iter().map(|w| w.to_string()).collect();
+    let terminations: Vec<String> =
+        s.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    format!(
+        "{} games in {:.1} s ({:.2} games/s): {} moves (mean {:.1}), {} decisions, {} evaluations \
+         ({:.0}/s, {:.1} per batch, cache hits {:.1}%), wins by seat {} / draws {}, {}",
+        s.games,
+        secs,
+        s.games as f64 / secs,
+        s.moves,
+        s.mean_moves(),
+        s.decisions,
+        s.evaluations,
+        s.evaluations_per_second(),
+        s.mean_batch(),
+        100.0 * s.cache_hit_rate(),
+        wins.join("/"),
+        s.draws,
+        terminations.join(", ")
+    )
+}

@@ -1,0 +1,78 @@
+//! Where a command's positions get evaluated: a checkpoint, a random network, or no network.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use games::{ENCODING_VERSION, Encode};
+use model::{DeviceKind, Predictor};
+use selfplay::net::{NetEvaluator, random_net};
+use selfplay::{CachedEvaluator, Evaluator, UniformEvaluator};
+
+/// The source of priors and values.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// A checkpoint folder (`models/gen-NNNN`).
+    Checkpoint(PathBuf),
+    /// A network of the config's preset with random weights from a seed.
+    Random { preset: String, seed: u64 },
+    /// Uniform priors and draw values (no network).
+    Uniform,
+}
+
+impl Source {
+    /// The model name recorded with games.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Checkpoint(dir) => dir
+                .file_name()
+                .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            Source::Random { .. } => "random".into(),
+            Source::Uniform => "uniform".into(),
+        }
+    }
+}
+
+/// Builds evaluators for workers: the network is loaded once and shared.
+pub struct EvaluatorFactory {
+    predictor: Option<Predictor>,
+    cache: usize,
+}
+
+/// A worker's evaluator.
+pub type BoxedEvaluator<G> = Box<dyn Evaluator<G>>;
+
+impl EvaluatorFactory {
+    /// Loads (or creates) the network of `source` for game `G` on `device`.
+    pub fn new<G: Encode>(source: &Source, device: DeviceKind, cache: usize) -> Result<Self> {
+        let predictor = match source {
+            Source::Checkpoint(dir) => Some(load_predictor::<G>(dir, device)?),
+            Source::Random { preset, seed } => {
+                let net = random_net::<G>(preset, device, *seed)?;
+                Some(Predictor::new(&net, device)?)
+            }
+            Source::Uniform => None,
+        };
+        Ok(EvaluatorFactory { predictor, cache })
+    }
+
+    /// A worker's evaluator, with an evaluation cache when configured.
+    pub fn make<G: Encode>(&self) -> BoxedEvaluator<G> {
+        let inner: BoxedEvaluator<G> = match &self.predictor {
+            Some(p) => {
+                Box::new(NetEvaluator::<G>::new(p.clone()).expect("shape checked when loaded"))
+            }
+            None => Box::new(UniformEvaluator),
+        };
+        if self.cache > 0 { Box::new(CachedEvaluator::new(inner, self.cache)) } else { inner }
+    }
+}
+
+/// Loads a checkpoint for game `G`, checking variant, encoding version and shape.
+pub fn load_predictor<G: Encode>(dir: &Path, device: DeviceKind) -> Result<Predictor> {
+    let checkpoint = model::checkpoint::load_on(dir, G::NAME, ENCODING_VERSION, &device.device()?)
+        .with_context(|| format!("loading checkpoint {}", dir.display()))?;
+    let predictor = Predictor::new(&checkpoint.net, device)?;
+    NetEvaluator::<G>::new(predictor.clone())
+        .with_context(|| format!("checkpoint {}", dir.display()))?;
+    Ok(predictor)
+}
