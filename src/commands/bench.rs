@@ -13,6 +13,35 @@ use super::rules::parallel_divide;
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
+    /// Network speed for both variants' real shapes: forward positions/s at several batch
+    /// sizes and training samples/s.
+    Net {
+        /// Network preset.
+        #[arg(long, default_value = "b6c64")]
+        preset: String,
+        /// Forward batch sizes.
+        #[arg(long, value_delimiter = ',', default_value = "1,8,32,128")]
+        batch: Vec<usize>,
+        /// Training batch size.
+        #[arg(long, default_value_t = 256)]
+        train_batch: usize,
+        /// Seconds per measurement.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+    },
+    /// Self-play throughput against the raw batched forward pass of the same network at the same
+    /// batch size (the share of time the search, rules, encoding and records cost).
+    Selfplay {
+        /// Run configuration whose [net], [mcts] and [selfplay] settings are measured.
+        #[arg(long)]
+        config: std::path::PathBuf,
+        /// Games to play (with a random network of the config's preset).
+        #[arg(long, default_value_t = 16)]
+        games: u64,
+        /// Seconds for the raw forward measurement.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+    },
     /// Camelot perft from the start on one thread and on all threads, and random playouts per
     /// second of both variants (whole moves and leg by leg).
     Rules {
@@ -28,6 +57,12 @@ pub enum BenchCommand {
 pub fn run(what: BenchCommand) -> Result<()> {
     match what {
         BenchCommand::Rules { depth, seconds } => rules(depth, seconds),
+        BenchCommand::Net { preset, batch, train_batch, seconds } => {
+            super::bench_net::net(&preset, &batch, train_batch, seconds)
+        }
+        BenchCommand::Selfplay { config, games, seconds } => {
+            super::bench_net::selfplay(&config, games, seconds)
+        }
     }
 }
 

@@ -1,0 +1,71 @@
+//! `bench net` and `bench selfplay`: network and self-play speed, measured side by side in one
+//! run and reported as ratios (the machine is shared and noisy).
+
+use std::path::Path;
+
+use anyhow::Result;
+use games::{Camelot, Encode, State, TriCamelot, Variant};
+use model::{DeviceKind, NetConfig, bench_forward, bench_train};
+use selfplay::ShardWriter;
+use selfplay::net::net_shape;
+use train::{RunConfig, VariantName};
+
+use super::selfplay::{load_config, play_games, summary};
+use crate::evaluators::{EvaluatorFactory, Source};
+
+pub fn net(preset: &str, batches: &[usize], train_batch: usize, seconds: f64) -> Result<()> {
+    for (name, shape) in [("camelot", net_shape::<Camelot>()), ("tricamelot", net_shape::<TriCamelot>())] {
+        let config = NetConfig::preset(preset, shape)?;
+        let forward = bench_forward(&config, DeviceKind::Cpu, batches, seconds)?;
+        let figures: Vec<String> =
+            forward.iter().map(|f| format!("batch {}: {:.0}", f.batch, f.positions_per_s)).collect();
+        println!("{name} {preset} forward positions/s: {}", figures.join(", "));
+        let train = bench_train(&config, DeviceKind::Cpu, train_batch, seconds)?;
+        println!("{name} {preset} training: {train:.0} samples/s at batch {train_batch}");
+    }
+    Ok(())
+}
+
+pub fn selfplay(config_path: &Path, games: u64, seconds: f64) -> Result<()> {
+    let config = load_config(config_path)?;
+    match config.game.variant {
+        VariantName::Camelot => measure::<games::CamelotRules>(&config, games, seconds),
+        VariantName::Tricamelot => measure::<games::TriCamelotRules>(&config, games, seconds),
+    }
+}
+
+fn measure<V: Variant>(config: &RunConfig, games: u64, seconds: f64) -> Result<()>
+where
+    State<V>: Encode,
+{
+    let batch = config.selfplay.games_in_flight;
+    let net = NetConfig::preset(&config.net.preset, net_shape::<State<V>>())?;
+    let raw = bench_forward(&net, config.net.device, &[batch], seconds)?[0].positions_per_s;
+
+    let source = Source::Random { preset: config.net.preset.clone(), seed: config.run.seed };
+    let factory = EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)?;
+    let dir = std::env::temp_dir().join(format!("camelot-zero-bench-{}", std::process::id()));
+    let mut writer = ShardWriter::new(&dir, "bench", 0, V::NAME, "random", V::NUM_PLAYERS, 1_000_000)?;
+    let stats = play_games::<V>(config, &factory, (0..games).collect(), config.run.seed, &mut writer, "bench")?;
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let secs = stats.wall_time.as_secs_f64();
+    let network_rows = if stats.cache_hits + stats.cache_misses > 0 { stats.cache_misses } else { stats.evaluations };
+    let selfplay_rate = network_rows as f64 / secs;
+    println!("{}", summary(&stats, V::NUM_PLAYERS));
+    println!(
+        "{} {} ({} simulations, {} games in flight x {} workers): raw forward {raw:.0} positions/s at batch {batch}; \
+         self-play {selfplay_rate:.0} network evaluations/s (mean batch {:.1}) = {:.2} of raw; \
+         {:.0} games/hour, {:.1} training positions/s",
+        V::NAME,
+        config.net.preset,
+        config.mcts.simulations,
+        batch,
+        config.selfplay.workers,
+        stats.mean_batch(),
+        selfplay_rate / raw,
+        stats.games as f64 / secs * 3600.0,
+        stats.decisions as f64 / secs,
+    );
+    Ok(())
+}
