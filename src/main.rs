@@ -37,6 +37,8 @@ enum Command {
     },
     /// Draw a position in the terminal.
     Show(input::PositionArgs),
+    /// Train: generations of self-play and training from a random network (resumable).
+    Run(commands::run::RunArgs),
     /// Play self-play games and write them as parquet shards.
     Selfplay(commands::selfplay::SelfPlayArgs),
     /// Measure speed: `bench rules` (perft and random playouts).
@@ -62,6 +64,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Moves(pos) => commands::rules::moves(&pos),
         Command::Perft { pos, depth, divide } => commands::rules::perft(&pos, depth, divide),
         Command::Show(pos) => commands::show::show(&pos),
+        Command::Run(args) => commands::run::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Bench { what } => commands::bench::run(what),
     }

@@ -10,7 +10,8 @@ fn every_shipped_config_is_valid() {
             let text = std::fs::read_to_string(&path).unwrap();
             // A GPU config needs a GPU build to load; everything else about it must be right.
             let gpu = text.contains("device = \"gpu\"");
-            let checked = if gpu { text.replace("device = \"gpu\"", "device = \"cpu\"") } else { text };
+            let checked =
+                if gpu { text.replace("device = \"gpu\"", "device = \"cpu\"") } else { text };
             if let Err(e) = train::RunConfig::parse(&checked, &path.display().to_string()) {
                 panic!("{e}");
             }

@@ -14,11 +14,15 @@ use super::selfplay::{load_config, play_games, summary};
 use crate::evaluators::{EvaluatorFactory, Source};
 
 pub fn net(preset: &str, batches: &[usize], train_batch: usize, seconds: f64) -> Result<()> {
-    for (name, shape) in [("camelot", net_shape::<Camelot>()), ("tricamelot", net_shape::<TriCamelot>())] {
+    for (name, shape) in
+        [("camelot", net_shape::<Camelot>()), ("tricamelot", net_shape::<TriCamelot>())]
+    {
         let config = NetConfig::preset(preset, shape)?;
         let forward = bench_forward(&config, DeviceKind::Cpu, batches, seconds)?;
-        let figures: Vec<String> =
-            forward.iter().map(|f| format!("batch {}: {:.0}", f.batch, f.positions_per_s)).collect();
+        let figures: Vec<String> = forward
+            .iter()
+            .map(|f| format!("batch {}: {:.0}", f.batch, f.positions_per_s))
+            .collect();
         println!("{name} {preset} forward positions/s: {}", figures.join(", "));
         let train = bench_train(&config, DeviceKind::Cpu, train_batch, seconds)?;
         println!("{name} {preset} training: {train:.0} samples/s at batch {train_batch}");
@@ -43,14 +47,27 @@ where
     let raw = bench_forward(&net, config.net.device, &[batch], seconds)?[0].positions_per_s;
 
     let source = Source::Random { preset: config.net.preset.clone(), seed: config.run.seed };
-    let factory = EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)?;
+    let factory =
+        EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)?;
     let dir = std::env::temp_dir().join(format!("camelot-zero-bench-{}", std::process::id()));
-    let mut writer = ShardWriter::new(&dir, "bench", 0, V::NAME, "random", V::NUM_PLAYERS, 1_000_000)?;
-    let stats = play_games::<V>(config, &factory, (0..games).collect(), config.run.seed, &mut writer, "bench")?;
+    let mut writer =
+        ShardWriter::new(&dir, "bench", 0, V::NAME, "random", V::NUM_PLAYERS, 1_000_000)?;
+    let stats = play_games::<V>(
+        config,
+        &factory,
+        (0..games).collect(),
+        config.run.seed,
+        &mut writer,
+        "bench",
+    )?;
     let _ = std::fs::remove_dir_all(&dir);
 
     let secs = stats.wall_time.as_secs_f64();
-    let network_rows = if stats.cache_hits + stats.cache_misses > 0 { stats.cache_misses } else { stats.evaluations };
+    let network_rows = if stats.cache_hits + stats.cache_misses > 0 {
+        stats.cache_misses
+    } else {
+        stats.evaluations
+    };
     let selfplay_rate = network_rows as f64 / secs;
     println!("{}", summary(&stats, V::NUM_PLAYERS));
     println!(

@@ -3,5 +3,7 @@
 pub mod bench;
 mod bench_net;
 pub mod rules;
+pub mod run;
+mod run_dir;
 pub mod selfplay;
 pub mod show;

@@ -11,6 +11,8 @@ use selfplay::{MctsConfig, SelfPlayConfig};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::schedule::LrSchedule;
+
 /// Everything a run needs, as written in its TOML file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -111,11 +113,42 @@ pub struct TrainConfig {
     pub steps_per_generation: u32,
     /// Sample from the newest `window_generations` generations of positions.
     pub window_generations: u32,
-    /// Learning rate (constant; see `lr_schedule`).
+    /// Base learning rate (see `lr_schedule`).
     pub learning_rate: f64,
+    /// How the learning rate moves from `learning_rate` (default constant): e.g.
+    /// `{ kind = "step-decay", every_generations = 10, factor = 0.5 }` or
+    /// `{ kind = "cosine", final_fraction = 0.1 }` (within each generation).
+    pub lr_schedule: LrSchedule,
     /// Weight of the value loss against the policy loss.
     pub value_weight: f32,
+    /// Apply a random board symmetry to each sample (Camelot's mirror; Tri-Camelot has none).
+    pub augment: bool,
+    /// Measure the value accuracy and the network's policy entropy on the batch every this
+    /// many steps (an extra inference pass on the batch, ~1/4 of a step's time); 0 = never.
+    pub probe_every: u32,
     pub optimizer: OptimizerConfig,
+}
+
+impl TrainConfig {
+    /// Range checks of the training settings; the error is (`train.key`, problem).
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let bad = |key: &str, problem: &str| Err((format!("train.{key}"), problem.to_string()));
+        if self.batch_size == 0 {
+            return bad("batch_size", "must be at least 1");
+        }
+        if self.window_generations == 0 {
+            return bad("window_generations", "must be at least 1");
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate < 10.0) {
+            return bad("learning_rate", "must be above 0 and below 10");
+        }
+        if !(self.value_weight >= 0.0 && self.value_weight.is_finite()) {
+            return bad("value_weight", "must be a finite number, at least 0");
+        }
+        self.lr_schedule
+            .validate()
+            .map_err(|(key, problem)| (format!("train.lr_schedule.{key}"), problem))
+    }
 }
 
 impl Default for TrainConfig {
@@ -125,7 +158,10 @@ impl Default for TrainConfig {
             steps_per_generation: 100,
             window_generations: 4,
             learning_rate: 1e-3,
+            lr_schedule: LrSchedule::Constant,
             value_weight: 1.0,
+            augment: true,
+            probe_every: 10,
             optimizer: OptimizerConfig::default(),
         }
     }
@@ -184,19 +220,7 @@ impl RunConfig {
             VariantName::Tricamelot => 3,
         };
         self.selfplay.validate(players).map_err(|e| (format!("selfplay.{}", e.key), e.problem))?;
-        let t = &self.train;
-        if t.batch_size == 0 {
-            return bad("train.batch_size", "must be at least 1");
-        }
-        if t.window_generations == 0 {
-            return bad("train.window_generations", "must be at least 1");
-        }
-        if !(t.learning_rate > 0.0 && t.learning_rate < 10.0) {
-            return bad("train.learning_rate", "must be above 0 and below 10");
-        }
-        if !(t.value_weight >= 0.0 && t.value_weight.is_finite()) {
-            return bad("train.value_weight", "must be a finite number, at least 0");
-        }
+        self.train.validate()?;
         let r = &self.run;
         if r.games_per_generation == 0 {
             return bad("run.games_per_generation", "must be at least 1");

@@ -1,9 +1,33 @@
-//! The training side of camelot-zero: the run configuration, and (issue 5) the replay window,
-//! losses and the generation loop.
+//! The training side of camelot-zero: the run configuration, the replay window over the
+//! self-play records, one generation's training loop with its checkpoints, and metrics files.
+//!
+//! * [`config`]: the run's TOML file ([`RunConfig`], [`TrainConfig`]).
+//! * [`dataset`]: [`ReplayWindow`] over `<run>/games/gen-NNNN/` and the encoded [`Batch`].
+//! * [`targets`]: one record → planes, policy target, legal mask and value target.
+//! * [`trainer`]: [`train_generation`] (checkpoint in, checkpoint with optimizer state out).
+//! * [`metrics`]: append-only `metrics.csv` / `generations.csv` ([`CsvLog`]).
+//! * [`generations`]: the `gen-NNNN` folder names.
 
 pub mod config;
+pub mod dataset;
+pub mod generations;
+pub mod metrics;
+pub mod schedule;
+pub mod targets;
+#[cfg(test)]
+mod testutil;
+pub mod trainer;
 
 pub use config::{
     ConfigError, GameConfig, KnightCanterName, NetSection, RunConfig, RunSection, TrainConfig,
     VariantName,
+};
+pub use dataset::{Batch, DatasetError, ReplayWindow};
+pub use generations::{generation_dir_name, list_generation_dirs, newest_checkpoint};
+pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FILE};
+pub use schedule::LrSchedule;
+pub use targets::{Record, SampleError, TrainGame};
+pub use trainer::{
+    Counters, GenerationJob, GenerationSummary, StartFrom, StepMetrics, TrainError, fresh_net,
+    train_generation,
 };

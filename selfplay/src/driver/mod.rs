@@ -105,12 +105,11 @@ where
                     stats.record(&game, outcome);
                     stats.actions += game.actions as u64;
                     stats.decisions += game.decisions.len() as u64;
-                    if handler_error.is_none() {
-                        if let Err(e) = on_game(*game) {
+                    if handler_error.is_none()
+                        && let Err(e) = on_game(*game) {
                             // Stop starting games; the ones in flight finish and are dropped.
                             handler_error = Some(e);
                         }
-                    }
                 }
                 Message::Batch { worker, evaluations, seconds, cache } => {
                     stats.evaluations += evaluations;

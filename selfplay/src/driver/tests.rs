@@ -29,7 +29,10 @@ fn run<G: Game, E: Evaluator<G>>(
     let session =
         Session { config, mcts, game_ids: (0..games).collect(), seed, start: &start, stop: None };
     let mut out = Vec::new();
-    let stats = play(&session, &make, |g| Ok(out.push(g)), |_| {}).unwrap();
+    let stats = play(&session, &make, |g| {
+        let _: () = out.push(g);
+        Ok(())
+    }, |_| {}).unwrap();
     out.sort_by_key(|g| g.game_id);
     (out, stats)
 }

@@ -1,0 +1,233 @@
+//! The run directory: the configuration snapshot, run information, and the per-generation rows
+//! of `generations.csv`.
+//!
+//! ```text
+//! data/<run>/
+//!   config.toml         the resolved configuration (a restart must use the same one)
+//!   run-info.toml       program version, git revision, time of the last start
+//!   games/gen-NNNN/     self-play shards of generation NNNN (parquet: games-*, positions-*)
+//!   models/gen-NNNN/    the network trained after generation NNNN-1 (gen-0000: random), with
+//!                       optimizer state and counters
+//!   metrics.csv         one row per training step
+//!   generations.csv     one row per generation: self-play and training figures
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use games::Variant;
+use selfplay::{SelfPlayStats, list_shards, read_games};
+use train::{GenerationSummary, RunConfig};
+
+/// Creates the run directory, or checks that an existing one was started with the same
+/// configuration (`run.generations` may differ: it is the total a run is extended to).
+pub fn prepare(run_dir: &Path, config: &RunConfig) -> Result<()> {
+    std::fs::create_dir_all(run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
+    let config_path = run_dir.join("config.toml");
+    let mut normalised = config.clone();
+    normalised.run.generations = 0;
+    if config_path.exists() {
+        let text = std::fs::read_to_string(&config_path)
+            .with_context(|| format!("reading {}", config_path.display()))?;
+        let mut saved: RunConfig = toml::from_str(&text).with_context(|| {
+            format!("{} is not a valid run configuration", config_path.display())
+        })?;
+        saved.run.generations = 0;
+        if saved != normalised {
+            let differ: Vec<&str> = [
+                ("game", saved.game != normalised.game),
+                ("net", saved.net != normalised.net),
+                ("mcts", saved.mcts != normalised.mcts),
+                ("selfplay", saved.selfplay != normalised.selfplay),
+                ("train", saved.train != normalised.train),
+                ("run", saved.run != normalised.run),
+            ]
+            .into_iter()
+            .filter_map(|(name, d)| d.then_some(name))
+            .collect();
+            bail!(
+                "{} was started with another configuration (sections differ: {}); continue it with that \
+                 configuration, or choose another --run-dir",
+                run_dir.display(),
+                differ.join(", ")
+            );
+        }
+    } else {
+        write_atomic(&config_path, &toml::to_string(config)?)?;
+    }
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let info = format!(
+        "# Written at every start of `camelot-zero run` on this directory.\nversion = \"{}\"\ngit_revision = \"{}\"\nstarted_unix = {started}\n",
+        env!("CARGO_PKG_VERSION"),
+        env!("CAMELOT_ZERO_GIT_REVISION"),
+    );
+    write_atomic(&run_dir.join("run-info.toml"), &info)
+}
+
+fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("toml.tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+const TERMINATIONS: [&str; 6] =
+    ["castle", "capture-all", "no-move", "draw", "move-limit", "resign"];
+
+/// Self-play figures of one generation (from all its recorded games, so a resumed generation
+/// is counted whole) and the time split.
+pub struct GenerationRow {
+    games: usize,
+    mean_moves: f64,
+    wins: [usize; 3],
+    draws: usize,
+    terminations: BTreeMap<String, usize>,
+    evaluations_per_sec: f64,
+    cache_hit_rate: f64,
+    selfplay_secs: f64,
+    train_secs: f64,
+}
+
+impl GenerationRow {
+    pub fn header() -> Vec<&'static str> {
+        let mut h = vec![
+            "generation",
+            "games",
+            "mean_moves",
+            "wins_seat0",
+            "wins_seat1",
+            "wins_seat2",
+            "draws",
+        ];
+        h.extend(TERMINATIONS.iter().map(|t| match *t {
+            "castle" => "term_castle",
+            "capture-all" => "term_capture_all",
+            "no-move" => "term_no_move",
+            "draw" => "term_draw",
+            "move-limit" => "term_move_limit",
+            _ => "term_resign",
+        }));
+        h.extend([
+            "evaluations_per_sec",
+            "cache_hit_rate",
+            "selfplay_seconds",
+            "train_seconds",
+            "selfplay_share",
+        ]);
+        h.extend(GenerationSummary::CSV_HEADER.iter().skip(1));
+        h
+    }
+
+    pub fn new<V: Variant>(
+        games_dir: &Path,
+        stats: &SelfPlayStats,
+        selfplay_secs: f64,
+        train_secs: f64,
+        _summary: &GenerationSummary,
+    ) -> Result<Self> {
+        let mut row = GenerationRow {
+            games: 0,
+            mean_moves: 0.0,
+            wins: [0; 3],
+            draws: 0,
+            terminations: BTreeMap::new(),
+            evaluations_per_sec: stats.evaluations_per_second(),
+            cache_hit_rate: stats.cache_hit_rate(),
+            selfplay_secs,
+            train_secs,
+        };
+        let mut moves = 0usize;
+        for shard in list_shards(games_dir)? {
+            for g in read_games(&shard.games)? {
+                row.games += 1;
+                moves += g.moves.len();
+                *row.terminations.entry(g.termination.as_str().to_string()).or_default() += 1;
+                let best = g.result.iter().cloned().fold(f32::MIN, f32::max);
+                let winners: Vec<usize> =
+                    (0..g.result.len()).filter(|&i| g.result[i] == best).collect();
+                match winners.as_slice() {
+                    [w] if best > 0.5 => row.wins[*w] += 1,
+                    _ => row.draws += 1,
+                }
+            }
+        }
+        row.mean_moves = if row.games == 0 { 0.0 } else { moves as f64 / row.games as f64 };
+        let _ = V::NUM_PLAYERS;
+        Ok(row)
+    }
+
+    pub fn csv_row(&self, summary: &GenerationSummary) -> Vec<String> {
+        let training = summary.csv_row();
+        let mut r = vec![
+            training[0].clone(),
+            self.games.to_string(),
+            format!("{:.2}", self.mean_moves),
+            self.wins[0].to_string(),
+            self.wins[1].to_string(),
+            self.wins[2].to_string(),
+            self.draws.to_string(),
+        ];
+        r.extend(
+            TERMINATIONS
+                .iter()
+                .map(|t| self.terminations.get(*t).copied().unwrap_or(0).to_string()),
+        );
+        r.extend([
+            format!("{:.1}", self.evaluations_per_sec),
+            format!("{:.4}", self.cache_hit_rate),
+            format!("{:.2}", self.selfplay_secs),
+            format!("{:.2}", self.train_secs),
+            format!("{:.3}", self.selfplay_share()),
+        ]);
+        r.extend(training.into_iter().skip(1));
+        r
+    }
+
+    fn selfplay_share(&self) -> f64 {
+        self.selfplay_secs / (self.selfplay_secs + self.train_secs).max(1e-9)
+    }
+
+    /// The generation's summary line.
+    pub fn line(&self, g: u32, num_players: usize, s: &GenerationSummary) -> String {
+        let wins: Vec<String> = self.wins[..num_players].iter().map(|w| w.to_string()).collect();
+        let terms: Vec<String> =
+            self.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        format!(
+            "gen {g}: {} games, mean {:.1} moves, wins {} draws {} ({}), {:.0} evals/s | loss {:.3} (policy {:.3}, value {:.3}), \
+             {:.0} samples/s | self-play {:.0} s, training {:.0} s ({:.0}% self-play)",
+            self.games,
+            self.mean_moves,
+            wins.join("/"),
+            self.draws,
+            terms.join(", "),
+            self.evaluations_per_sec,
+            s.loss_total,
+            s.loss_policy,
+            s.loss_value,
+            s.samples_per_sec,
+            self.selfplay_secs,
+            self.train_secs,
+            100.0 * self.selfplay_share()
+        )
+    }
+}
+
+/// What a finished (or re-run) run reports: where things are and its last generations.
+pub fn report(run_dir: &Path, generations: u32) -> Result<String> {
+    let path = run_dir.join(train::GENERATION_METRICS_FILE);
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    let mut out = format!(
+        "run {} has {generations} generations: newest model {}, {} generation rows in {}",
+        run_dir.display(),
+        run_dir.join("models").join(train::generation_dir_name(generations)).display(),
+        rows.len(),
+        path.display()
+    );
+    if let Some(last) = rows.last() {
+        out.push_str(&format!("\nlast row: {last}"));
+    }
+    Ok(out)
+}

@@ -1,0 +1,212 @@
+//! The generation loop end to end with the smoke configs: both variants complete, a run killed
+//! in the middle of a generation resumes without losing or duplicating anything, and broken
+//! configs or checkpoints stop with a message naming the file.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_camelot-zero"))
+}
+
+fn config(name: &str) -> String {
+    format!("{}/configs/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cz-run-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Game ids per generation, asserting that no id is recorded twice.
+fn games_by_generation(run_dir: &Path) -> Vec<Vec<u64>> {
+    let mut out = Vec::new();
+    for g in 0.. {
+        let dir = run_dir.join("games").join(format!("gen-{g:04}"));
+        if !dir.exists() {
+            break;
+        }
+        let mut ids = Vec::new();
+        for shard in selfplay::list_shards(&dir).unwrap() {
+            let games = selfplay::read_games(&shard.games).unwrap();
+            let positions = selfplay::read_positions(&shard.positions).unwrap();
+            assert!(!positions.is_empty());
+            ids.extend(games.iter().map(|g| g.game_id));
+        }
+        let unique: BTreeSet<u64> = ids.iter().copied().collect();
+        assert_eq!(unique.len(), ids.len(), "a game recorded twice in {}", dir.display());
+        ids.sort();
+        out.push(ids);
+    }
+    out
+}
+
+fn check_finished(run_dir: &Path, generations: usize, games: u64) {
+    let by_gen = games_by_generation(run_dir);
+    assert_eq!(by_gen.len(), generations);
+    for ids in &by_gen {
+        assert_eq!(ids, &(0..games).collect::<Vec<_>>());
+    }
+    for g in 0..=generations {
+        assert!(run_dir.join(format!("models/gen-{g:04}/net.json")).is_file(), "model {g}");
+    }
+    let rows = std::fs::read_to_string(run_dir.join("generations.csv")).unwrap();
+    let gens: Vec<&str> = rows.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(gens, (0..generations).map(|g| g.to_string()).collect::<Vec<_>>());
+    let steps = std::fs::read_to_string(run_dir.join("metrics.csv")).unwrap();
+    let keys: Vec<(String, String)> = steps
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let mut f = l.split(',');
+            (f.next().unwrap().to_string(), f.next().unwrap().to_string())
+        })
+        .collect();
+    let unique: BTreeSet<_> = keys.iter().collect();
+    assert_eq!(unique.len(), keys.len(), "a training step logged twice");
+    assert!(run_dir.join("config.toml").is_file() && run_dir.join("run-info.toml").is_file());
+}
+
+#[test]
+fn smoke_runs_complete_for_both_variants_and_rerunning_only_reports() {
+    for (cfg, name) in [("smoke-camelot.toml", "camelot"), ("smoke-tricamelot.toml", "tricamelot")]
+    {
+        let dir = scratch(name);
+        let o = run(&["run", "--config", &config(cfg), "--run-dir", dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(text(&o.stdout).contains("gen 1:"), "{}", text(&o.stdout));
+        check_finished(&dir, 2, 8);
+        let again = run(&["run", "--config", &config(cfg), "--run-dir", dir.to_str().unwrap()]);
+        assert!(again.status.success());
+        assert!(
+            text(&again.stdout).starts_with(&format!("run {} has 2 generations", dir.display()))
+        );
+        // Extending the run to 3 generations plays and trains one more.
+        let more = run(&[
+            "run",
+            "--config",
+            &config(cfg),
+            "--run-dir",
+            dir.to_str().unwrap(),
+            "--generations",
+            "3",
+        ]);
+        assert!(more.status.success(), "{}", text(&more.stderr));
+        check_finished(&dir, 3, 8);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn a_killed_run_resumes_without_losing_or_duplicating_shards() {
+    // Larger generations than the smoke config so that the kill lands inside one.
+    let dir = scratch("resume");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("resume.toml");
+    let text_cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
+        .unwrap()
+        .replace("games_per_generation = 8", "games_per_generation = 24")
+        .replace("games_per_shard = 4", "games_per_shard = 2")
+        .replace("games_in_flight = 8", "games_in_flight = 2");
+    std::fs::write(&cfg, text_cfg).unwrap();
+    let run_dir = dir.join("run");
+    let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
+    let mut child = bin().args(args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    // Kill it once generation 1 has written its first shard (i.e. in the middle of it).
+    let marker = run_dir.join("games/gen-0001/games-000000.parquet");
+    let started = Instant::now();
+    while !marker.exists() && started.elapsed() < Duration::from_secs(120) {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed_midway = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(killed_midway, "the run ended before it could be killed mid-generation");
+    let partial = games_by_generation(&run_dir);
+    assert_eq!(partial[0].len(), 24, "generation 0 was complete");
+    assert!(partial[1].len() < 24, "generation 1 was interrupted");
+
+    let o = run(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    check_finished(&run_dir, 2, 24);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn broken_configs_and_checkpoints_are_named() {
+    let dir = scratch("broken");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "[game]\nvariant = \"camelot\"\n[net]\npreset = \"b4c32\"\n[mcts]\nsimulatons = 3\n",
+    )
+    .unwrap();
+    let o = run(&[
+        "run",
+        "--config",
+        bad.to_str().unwrap(),
+        "--run-dir",
+        dir.join("r").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("bad.toml") && err.contains("simulatons"), "{err}");
+    let o = run(&["run", "--config", dir.join("missing.toml").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("missing.toml"));
+
+    // A corrupt checkpoint in a run directory stops the run, naming the file.
+    let run_dir = dir.join("r2");
+    let args = [
+        "run",
+        "--config",
+        &config("smoke-camelot.toml"),
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--generations",
+        "1",
+    ];
+    assert!(run(&args).status.success());
+    let weights = run_dir.join("models/gen-0001/weights.bpk");
+    let bytes = std::fs::read(&weights).unwrap();
+    std::fs::write(&weights, &bytes[..bytes.len() / 2]).unwrap();
+    let o = run(&[
+        "run",
+        "--config",
+        &config("smoke-camelot.toml"),
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--generations",
+        "2",
+    ]);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(err.contains("gen-0001") && err.lines().count() <= 2, "{err}");
+
+    // Another config on an existing run directory is refused.
+    let o = run(&[
+        "run",
+        "--config",
+        &config("smoke-tricamelot.toml"),
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("another configuration"), "{}", text(&o.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,390 @@
+//! The replay window: the positions of the newest generations of a run, sampled uniformly into
+//! training batches.
+//!
+//! A run keeps its self-play shards in `<run>/games/gen-NNNN/{games,positions}-NNNNNN.parquet`.
+//! [`ReplayWindow::load`] takes the newest `window_generations` generation folders present,
+//! reads the positions of every complete shard in them (`selfplay::record`), and keeps what
+//! training needs of each row in memory. [`ReplayWindow::sample_batch`] then draws positions
+//! uniformly with replacement from a seeded RNG and encodes them (in parallel, deterministically)
+//! with a random board symmetry.
+//!
+//! **Policy weights.** Decisions made with a cheap search under playout cap randomisation
+//! (`full_search == false`) are value targets only. Their policy weight is 0, and the full-search
+//! rows of the batch get weight `B / full_rows`, applied by scaling their policy target rows (the
+//! batch's [`Batch::train_policy`]). The network's loss averages over all `B` rows, so its
+//! policy term is then exactly the mean cross-entropy over the full-search rows, whatever their
+//! fraction; a batch without any has no policy term.
+
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+
+use games::RuleOptions;
+use model::TrainBatch;
+use rand::Rng;
+use rand::rngs::StdRng;
+use rayon::prelude::*;
+use selfplay::record::{RecordError, list_shards, read_positions};
+
+use crate::generations::list_generation_dirs;
+use crate::targets::{Record, SampleError, SampleSlot, TrainGame, encode_record};
+
+/// Why the window cannot be loaded or sampled; every variant names the file or folder.
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetError {
+    #[error("cannot list {}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error("no self-play generations in {} (expected gen-NNNN folders)", path.display())]
+    NoGenerations { path: PathBuf },
+    #[error("no positions to train on in {} (generations {first}..={last} hold no complete shard with positions)", path.display())]
+    Empty { path: PathBuf, first: u32, last: u32 },
+    #[error("{}: row {row}: {source}", path.display())]
+    BadRow { path: PathBuf, row: usize, source: SampleError },
+    #[error("window_generations must be at least 1")]
+    ZeroWindow,
+    #[error("batch size must be at least 1")]
+    ZeroBatch,
+}
+
+/// Where a window row came from (for error messages and tests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowSource {
+    pub generation: u32,
+    /// Index into [`ReplayWindow::files`].
+    pub file: u32,
+    /// Row within the file.
+    pub row: u32,
+}
+
+/// The positions of the newest generations of a run, ready to sample.
+#[derive(Debug)]
+pub struct ReplayWindow<G> {
+    records: Vec<Record>,
+    sources: Vec<RowSource>,
+    files: Vec<PathBuf>,
+    generations: Vec<u32>,
+    options: RuleOptions,
+    _game: PhantomData<fn() -> G>,
+}
+
+impl<G: TrainGame> ReplayWindow<G> {
+    /// Reads the newest `window_generations` generations under `<run_dir>/games`.
+    ///
+    /// Errors: no generation folder ([`DatasetError::NoGenerations`]), no position in the window
+    /// ([`DatasetError::Empty`]), and any unreadable or corrupt shard ([`DatasetError::Record`],
+    /// naming the file: nothing is skipped). Leftovers of interrupted shard writes are ignored
+    /// as the record layer defines.
+    pub fn load(
+        run_dir: &Path,
+        window_generations: u32,
+        options: RuleOptions,
+    ) -> Result<Self, DatasetError> {
+        if window_generations == 0 {
+            return Err(DatasetError::ZeroWindow);
+        }
+        let games_dir = run_dir.join("games");
+        let dirs = list_generation_dirs(&games_dir)
+            .map_err(|source| DatasetError::Io { path: games_dir.clone(), source })?;
+        if dirs.is_empty() {
+            return Err(DatasetError::NoGenerations { path: games_dir });
+        }
+        let newest = &dirs[dirs.len().saturating_sub(window_generations as usize)..];
+        let mut files = Vec::new();
+        for (g, dir) in newest {
+            for shard in list_shards(dir)? {
+                files.push((*g, shard.positions));
+            }
+        }
+        let tables: Vec<Vec<Record>> = files
+            .par_iter()
+            .map(|(_, path)| -> Result<Vec<Record>, RecordError> {
+                Ok(read_positions(path)?.into_iter().map(Record::from).collect())
+            })
+            .collect::<Result<_, RecordError>>()?;
+        let mut records = Vec::new();
+        let mut sources = Vec::new();
+        for (file, ((generation, _), rows)) in files.iter().zip(tables).enumerate() {
+            for row in 0..rows.len() {
+                sources.push(RowSource {
+                    generation: *generation,
+                    file: file as u32,
+                    row: row as u32,
+                });
+            }
+            records.extend(rows);
+        }
+        let generations = newest.iter().map(|(g, _)| *g).collect::<Vec<_>>();
+        if records.is_empty() {
+            return Err(DatasetError::Empty {
+                path: games_dir,
+                first: generations[0],
+                last: *generations.last().expect("not empty"),
+            });
+        }
+        let files = files.into_iter().map(|(_, path)| path).collect();
+        Ok(ReplayWindow { records, sources, files, generations, options, _game: PhantomData })
+    }
+
+    /// Positions in the window.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Always false: an empty window is an error when loading.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The generations in the window, oldest first.
+    pub fn generations(&self) -> &[u32] {
+        &self.generations
+    }
+
+    /// The positions files read, in row order.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    /// Row `i`'s origin.
+    pub fn source(&self, i: usize) -> &RowSource {
+        &self.sources[i]
+    }
+
+    /// Row `i`.
+    pub fn record(&self, i: usize) -> &Record {
+        &self.records[i]
+    }
+
+    /// Draws `batch_size` rows uniformly (with replacement) and, when `augment` and the game has
+    /// symmetries, a uniform random symmetry for each, then encodes them. The same RNG state
+    /// and window give the same batch.
+    pub fn sample_batch(
+        &self,
+        rng: &mut StdRng,
+        batch_size: usize,
+        augment: bool,
+    ) -> Result<Batch, DatasetError> {
+        if batch_size == 0 {
+            return Err(DatasetError::ZeroBatch);
+        }
+        let symmetries = if augment { G::symmetries() } else { 1 };
+        let mut rows = Vec::with_capacity(batch_size);
+        let mut syms = Vec::with_capacity(batch_size);
+        for _ in 0..batch_size {
+            rows.push(rng.random_range(0..self.records.len()));
+            syms.push(if symmetries > 1 { rng.random_range(0..symmetries) } else { 0 });
+        }
+        self.encode_batch(rows, syms)
+    }
+
+    /// Encodes the given window rows under the given symmetries (one per row).
+    pub fn encode_batch(&self, rows: Vec<usize>, syms: Vec<usize>) -> Result<Batch, DatasetError> {
+        let records: Vec<&Record> = rows.iter().map(|&r| &self.records[r]).collect();
+        let mut batch = Batch::encode::<G>(&records, &syms, self.options)
+            .map_err(|(i, source)| self.bad_row(rows[i], source))?;
+        batch.rows = rows;
+        Ok(batch)
+    }
+
+    fn bad_row(&self, i: usize, source: SampleError) -> DatasetError {
+        let s = &self.sources[i];
+        DatasetError::BadRow {
+            path: self.files[s.file as usize].clone(),
+            row: s.row as usize,
+            source,
+        }
+    }
+}
+
+/// One encoded training batch of `size` positions (row-major slices).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Batch {
+    pub size: usize,
+    /// `[B, planes, H, W]`
+    pub planes: Vec<f32>,
+    /// `[B, A]`: each row the (transformed) visit distribution, whatever its weight.
+    pub policy_target: Vec<f32>,
+    /// `[B, A]`: `policy_target` rows times `policy_weight`: what the loss sees.
+    pub train_policy: Vec<f32>,
+    /// `[B]`: 0 for cheap-search rows, `B / full_rows` for full-search rows (see module docs).
+    pub policy_weight: Vec<f32>,
+    /// `[B, A]`
+    pub legal: Vec<bool>,
+    /// `[B, V]`
+    pub value_target: Vec<f32>,
+    /// `[B]`: the window rows drawn (empty for [`Batch::encode`]), and the symmetry applied
+    /// to each.
+    pub rows: Vec<usize>,
+    pub syms: Vec<usize>,
+}
+
+impl Batch {
+    /// Encodes `records`, record `i` under symmetry `syms[i]`, and sets the policy weights (see
+    /// the module docs). `rows` is left empty. A record that cannot be encoded is an error with
+    /// its index.
+    pub fn encode<G: TrainGame>(
+        records: &[&Record],
+        syms: &[usize],
+        options: RuleOptions,
+    ) -> Result<Batch, (usize, SampleError)> {
+        assert_eq!(records.len(), syms.len(), "one symmetry per record");
+        let l = G::layout();
+        let (b, n, a, v) = (records.len(), l.input_len(), l.num_actions(), l.value_classes);
+        let mut batch = Batch {
+            size: b,
+            planes: vec![0.0; b * n],
+            policy_target: vec![0.0; b * a],
+            train_policy: Vec::new(),
+            policy_weight: vec![0.0; b],
+            legal: vec![false; b * a],
+            value_target: vec![0.0; b * v],
+            rows: Vec::new(),
+            syms: syms.to_vec(),
+        };
+        batch
+            .planes
+            .par_chunks_mut(n)
+            .zip(batch.policy_target.par_chunks_mut(a))
+            .zip(batch.legal.par_chunks_mut(a))
+            .zip(batch.value_target.par_chunks_mut(v))
+            .zip(records.par_iter().zip(syms.par_iter()).enumerate())
+            .try_for_each(|((((planes, policy), legal), value), (i, (record, &sym)))| {
+                let slot = SampleSlot { planes, policy, legal, value };
+                encode_record::<G>(record, sym, options, slot).map_err(|e| (i, e))
+            })?;
+        let full = records.iter().filter(|r| r.full_search).count();
+        let weight = if full == 0 { 0.0 } else { b as f32 / full as f32 };
+        for (w, r) in batch.policy_weight.iter_mut().zip(records) {
+            *w = if r.full_search { weight } else { 0.0 };
+        }
+        batch.train_policy = batch
+            .policy_target
+            .chunks(a)
+            .zip(&batch.policy_weight)
+            .flat_map(|(row, &w)| row.iter().map(move |&p| p * w))
+            .collect();
+        Ok(batch)
+    }
+
+    /// The batch as the model's training step takes it (policy target = `train_policy`).
+    pub fn as_train_batch(&self) -> TrainBatch<'_> {
+        TrainBatch {
+            batch: self.size,
+            planes: &self.planes,
+            policy_target: &self.train_policy,
+            legal: &self.legal,
+            value_target: &self.value_target,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use games::{Camelot, Game, TriCamelot};
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::testutil::{random_rows, scratch_dir, write_generation};
+
+    /// A run with generations 0..=5 of Camelot, 3 rows each, every row's `ply` set to its
+    /// generation (so a sample tells where it came from).
+    fn six_generations(name: &str) -> (PathBuf, Vec<PathBuf>) {
+        let run = scratch_dir(name);
+        let files = (0..6)
+            .map(|g| {
+                let mut rows = random_rows::<Camelot>(100 + g as u64, 3);
+                for r in &mut rows {
+                    r.ply = g;
+                }
+                write_generation::<Camelot>(&run, g, rows)
+            })
+            .collect();
+        (run, files)
+    }
+
+    #[test]
+    fn the_window_holds_only_the_newest_generations() {
+        let (run, _) = six_generations("window");
+        let w = ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap();
+        assert_eq!(w.generations(), [4, 5]);
+        assert_eq!(w.len(), 6);
+        let mut rng = StdRng::seed_from_u64(1);
+        let batch = w.sample_batch(&mut rng, 64, true).unwrap();
+        let seen: BTreeSet<u32> = batch.rows.iter().map(|&r| w.source(r).generation).collect();
+        assert_eq!(seen, BTreeSet::from([4, 5]));
+        let wanted: Vec<String> =
+            (4..6).flat_map(|g| random_rows::<Camelot>(100 + g, 3)).map(|r| r.position).collect();
+        for &r in &batch.rows {
+            assert!(wanted.contains(&w.record(r).position.to_string()));
+        }
+        // Both mirror images turn up, and the same seed draws the same batch.
+        assert_eq!(batch.syms.iter().collect::<BTreeSet<_>>().len(), 2);
+        let again = w.sample_batch(&mut StdRng::seed_from_u64(1), 64, true).unwrap();
+        assert_eq!(again, batch);
+        let other = w.sample_batch(&mut StdRng::seed_from_u64(2), 64, true).unwrap();
+        assert_ne!(other.rows, batch.rows);
+        // A window wider than the run takes everything.
+        let all = ReplayWindow::<Camelot>::load(&run, 10, RuleOptions::default()).unwrap();
+        assert_eq!(all.generations(), [0, 1, 2, 3, 4, 5]);
+        assert_eq!(all.len(), 18);
+    }
+
+    #[test]
+    fn a_corrupt_shard_in_the_window_is_an_error_naming_it() {
+        let (run, files) = six_generations("corrupt");
+        let bytes = std::fs::read(&files[5]).unwrap();
+        std::fs::write(&files[5], &bytes[..bytes.len() / 2]).unwrap();
+        let e = ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap_err();
+        assert!(e.to_string().contains(&files[5].display().to_string()), "{e}");
+        // Outside the window it is not read.
+        std::fs::write(&files[5], &bytes).unwrap();
+        std::fs::write(&files[1], &bytes[..10]).unwrap();
+        ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap();
+    }
+
+    #[test]
+    fn empty_runs_and_windows_are_reported() {
+        let run = scratch_dir("empty");
+        let e = ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap_err();
+        assert!(matches!(e, DatasetError::NoGenerations { .. }), "{e}");
+        std::fs::create_dir_all(run.join("games/gen-0000")).unwrap();
+        let e = ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap_err();
+        assert!(matches!(e, DatasetError::Empty { first: 0, last: 0, .. }), "{e}");
+        assert!(e.to_string().contains("no positions"), "{e}");
+    }
+
+    #[test]
+    fn a_row_of_another_game_names_file_and_row() {
+        let run = scratch_dir("wrong-game");
+        let path = write_generation::<TriCamelot>(&run, 0, random_rows::<TriCamelot>(3, 2));
+        let w = ReplayWindow::<Camelot>::load(&run, 1, RuleOptions::default()).unwrap();
+        let e = w.sample_batch(&mut StdRng::seed_from_u64(0), 4, false).unwrap_err();
+        assert!(matches!(e, DatasetError::BadRow { .. }), "{e}");
+        assert!(e.to_string().contains(&path.display().to_string()), "{e}");
+    }
+
+    #[test]
+    fn cheap_search_rows_have_no_policy_weight() {
+        let run = scratch_dir("weights");
+        let mut rows = random_rows::<TriCamelot>(5, 4);
+        for (i, r) in rows.iter_mut().enumerate() {
+            r.full_search = i % 2 == 0;
+        }
+        write_generation::<TriCamelot>(&run, 0, rows);
+        let w = ReplayWindow::<TriCamelot>::load(&run, 1, RuleOptions::default()).unwrap();
+        let batch = w.encode_batch(vec![0, 1, 2, 3], vec![0; 4]).unwrap();
+        assert_eq!(batch.policy_weight, [2.0, 0.0, 2.0, 0.0]);
+        let a = TriCamelot::NUM_ACTIONS;
+        for (i, row) in batch.train_policy.chunks(a).enumerate() {
+            let sum: f32 = row.iter().sum();
+            let raw: f32 = batch.policy_target[i * a..(i + 1) * a].iter().sum();
+            assert!((raw - 1.0).abs() < 1e-4);
+            assert!((sum - batch.policy_weight[i]).abs() < 1e-4, "row {i}: {sum}");
+        }
+        let none = w.encode_batch(vec![1, 3], vec![0; 2]).unwrap();
+        assert!(none.train_policy.iter().all(|&p| p == 0.0));
+    }
+}

@@ -1,0 +1,281 @@
+//! Metrics as CSV: one row per training step (`metrics.csv`) and one per generation
+//! (`generations.csv`) in the run folder. The files are the run's history: they are only ever
+//! appended to, each row with a single write and a flush, so a crash loses at most the row being
+//! written, and a torn last row is cut off when the file is opened again.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use crate::trainer::{GenerationSummary, StepMetrics};
+
+/// The per-step metrics file of a run folder.
+pub const STEP_METRICS_FILE: &str = "metrics.csv";
+/// The per-generation metrics file of a run folder.
+pub const GENERATION_METRICS_FILE: &str = "generations.csv";
+
+/// A metrics file that cannot be used, naming it.
+#[derive(Debug, thiserror::Error)]
+pub enum MetricsError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: its header is {found:?}, expected {expected:?} (a file from another version? move it aside)", path.display())]
+    Header { path: PathBuf, found: String, expected: String },
+    #[error("{}: a row of {got} fields for {expected} columns", path.display())]
+    RowLength { path: PathBuf, got: usize, expected: usize },
+}
+
+/// An append-only CSV file with a fixed header.
+#[derive(Debug)]
+pub struct CsvLog {
+    path: PathBuf,
+    file: File,
+    columns: usize,
+}
+
+impl CsvLog {
+    /// Opens `path` for appending, creating it with `header` if it is missing or empty. An
+    /// existing file must have exactly this header; a last line without its newline (a row torn
+    /// by a crash) is removed.
+    pub fn open(path: &Path, header: &[&str]) -> Result<CsvLog, MetricsError> {
+        Self::open_keeping(path, header, |_| true)
+    }
+
+    /// [`CsvLog::open`], first removing the rows whose first column (the generation) is
+    /// `from_generation` or later: the rows of a generation that is being trained again after
+    /// an interruption, so that each step appears once. The file is rewritten atomically.
+    pub fn open_resuming(
+        path: &Path,
+        header: &[&str],
+        from_generation: u32,
+    ) -> Result<CsvLog, MetricsError> {
+        Self::open_keeping(path, header, |row| {
+            let first = row.split(',').next().unwrap_or("");
+            first.parse::<u32>().map_or(true, |g| g < from_generation)
+        })
+    }
+
+    fn open_keeping(
+        path: &Path,
+        header: &[&str],
+        keep: impl Fn(&str) -> bool,
+    ) -> Result<CsvLog, MetricsError> {
+        let io = |source| MetricsError::Io { path: path.to_path_buf(), source };
+        let expected = header.join(",");
+        let mut file =
+            OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
+        let mut text = String::new();
+        file.read_to_string(&mut text).map_err(io)?;
+        if text.is_empty() {
+            file.write_all(format!("{expected}\n").as_bytes()).map_err(io)?;
+        } else {
+            let found = text.lines().next().unwrap_or("");
+            if found != expected {
+                return Err(MetricsError::Header {
+                    path: path.to_path_buf(),
+                    found: found.to_string(),
+                    expected,
+                });
+            }
+            let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+            let mut kept = String::with_capacity(whole.len());
+            for (i, line) in whole.lines().enumerate() {
+                if i == 0 || keep(line) {
+                    kept.push_str(line);
+                    kept.push('\n');
+                }
+            }
+            if kept.len() != text.len() {
+                if kept.is_empty() {
+                    kept = format!("{expected}\n");
+                }
+                let tmp = path.with_extension("csv.tmp");
+                std::fs::write(&tmp, &kept).map_err(io)?;
+                std::fs::rename(&tmp, path).map_err(io)?;
+                file = OpenOptions::new().append(true).open(path).map_err(io)?;
+            }
+        }
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok(CsvLog { path: path.to_path_buf(), file, columns: header.len() })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one row (one field per column; fields with commas, quotes or newlines are
+    /// quoted) in a single write, and flushes it.
+    pub fn append(&mut self, fields: &[String]) -> Result<(), MetricsError> {
+        if fields.len() != self.columns {
+            return Err(MetricsError::RowLength {
+                path: self.path.clone(),
+                got: fields.len(),
+                expected: self.columns,
+            });
+        }
+        let mut line = fields.iter().map(|f| quote(f)).collect::<Vec<_>>().join(",");
+        line.push('\n');
+        let io = |source| MetricsError::Io { path: self.path.clone(), source };
+        self.file.write_all(line.as_bytes()).map_err(io)?;
+        self.file.flush().map_err(io)
+    }
+}
+
+fn quote(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
+fn opt(x: Option<f32>) -> String {
+    x.map(|v| v.to_string()).unwrap_or_default()
+}
+
+impl StepMetrics {
+    /// The columns of `metrics.csv` (generation first, for [`CsvLog::open_resuming`]).
+    pub const CSV_HEADER: &[&str] = &[
+        "generation",
+        "step",
+        "total_step",
+        "loss_total",
+        "loss_policy",
+        "loss_value",
+        "target_entropy",
+        "net_entropy",
+        "value_accuracy",
+        "full_search_fraction",
+        "learning_rate",
+        "samples_per_sec",
+    ];
+
+    /// This step as a row of `metrics.csv` (probe columns empty on other steps).
+    pub fn csv_row(&self) -> Vec<String> {
+        vec![
+            self.generation.to_string(),
+            self.step.to_string(),
+            self.total_step.to_string(),
+            self.loss_total.to_string(),
+            self.loss_policy.to_string(),
+            self.loss_value.to_string(),
+            self.target_entropy.to_string(),
+            opt(self.net_entropy),
+            opt(self.value_accuracy),
+            self.full_search_fraction.to_string(),
+            self.learning_rate.to_string(),
+            format!("{:.1}", self.samples_per_sec),
+        ]
+    }
+}
+
+impl GenerationSummary {
+    /// The columns of `generations.csv` (generation first, for [`CsvLog::open_resuming`]).
+    pub const CSV_HEADER: &[&str] = &[
+        "generation",
+        "steps",
+        "batch_size",
+        "total_steps",
+        "total_samples",
+        "loss_total",
+        "loss_policy",
+        "loss_value",
+        "value_accuracy",
+        "learning_rate",
+        "samples_per_sec",
+        "seconds",
+        "window_positions",
+        "window_first_generation",
+        "window_last_generation",
+    ];
+
+    /// This generation as a row of `generations.csv`.
+    pub fn csv_row(&self) -> Vec<String> {
+        let first = self.window_generations.first().map(u32::to_string).unwrap_or_default();
+        let last = self.window_generations.last().map(u32::to_string).unwrap_or_default();
+        vec![
+            self.generation.to_string(),
+            self.steps.to_string(),
+            self.batch_size.to_string(),
+            self.counters.total_steps.to_string(),
+            self.counters.total_samples.to_string(),
+            self.loss_total.to_string(),
+            self.loss_policy.to_string(),
+            self.loss_value.to_string(),
+            opt(self.value_accuracy),
+            self.learning_rate.to_string(),
+            format!("{:.1}", self.samples_per_sec),
+            format!("{:.3}", self.seconds),
+            self.window_positions.to_string(),
+            first,
+            last,
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::scratch_dir;
+
+    fn step(generation: u32, step: u32) -> StepMetrics {
+        StepMetrics {
+            generation,
+            step,
+            total_step: u64::from(generation * 10 + step),
+            loss_total: 1.5,
+            loss_policy: 1.0,
+            loss_value: 0.5,
+            target_entropy: 2.0,
+            net_entropy: None,
+            value_accuracy: Some(0.25),
+            full_search_fraction: 1.0,
+            learning_rate: 1e-3,
+            samples_per_sec: 100.0,
+        }
+    }
+
+    #[test]
+    fn rows_append_after_the_history_on_resume() {
+        let path = scratch_dir("metrics").join(STEP_METRICS_FILE);
+        let mut log = CsvLog::open(&path, StepMetrics::CSV_HEADER).unwrap();
+        log.append(&step(0, 1).csv_row()).unwrap();
+        log.append(&step(0, 2).csv_row()).unwrap();
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 3);
+        assert!(text.starts_with("generation,step,total_step,"));
+        assert!(text.lines().nth(1).unwrap().starts_with("0,1,1,1.5,1,0.5,2,,0.25,1,0.001,100.0"));
+
+        // Reopened: the header is not repeated and rows go after the old ones.
+        let mut log = CsvLog::open(&path, StepMetrics::CSV_HEADER).unwrap();
+        log.append(&step(1, 1).csv_row()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let gens: Vec<&str> = text.lines().skip(1).map(|l| &l[..1]).collect();
+        assert_eq!(gens, ["0", "0", "1"]);
+
+        // A torn last row is cut; resuming generation 1 drops its rows.
+        std::fs::write(&path, format!("{text}1,2,12,0.")).unwrap();
+        let mut log = CsvLog::open_resuming(&path, StepMetrics::CSV_HEADER, 1).unwrap();
+        log.append(&step(1, 1).csv_row()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let rows: Vec<&str> = text.lines().skip(1).map(|l| &l[..3]).collect();
+        assert_eq!(rows, ["0,1", "0,2", "1,1"]);
+        assert!(text.ends_with('\n'));
+    }
+
+    #[test]
+    fn a_foreign_header_or_a_short_row_is_an_error_naming_the_file() {
+        let path = scratch_dir("metrics-bad").join(GENERATION_METRICS_FILE);
+        std::fs::write(&path, "a,b\n1,2\n").unwrap();
+        let e = CsvLog::open(&path, GenerationSummary::CSV_HEADER).unwrap_err();
+        assert!(e.to_string().contains(&path.display().to_string()), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        let mut log = CsvLog::open(&path, &["x", "y"]).unwrap();
+        assert!(matches!(log.append(&["1".into()]), Err(MetricsError::RowLength { .. })));
+        log.append(&["a,b".into(), "say \"hi\"".into()]).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "x,y\n\"a,b\",\"say \"\"hi\"\"\"\n");
+    }
+}

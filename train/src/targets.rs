@@ -1,0 +1,303 @@
+//! One recorded position → the tensors of one training sample: input planes `[planes, H, W]`,
+//! a dense policy target `[A]`, the legal mask `[A]` and the value target `[V]`, optionally
+//! under a symmetry of the board.
+//!
+//! The value classes are those of the network's value head (see `selfplay::net`):
+//! `[seat wins, for each seat in turn order starting with the mover ..., draw]`.
+
+use games::{Encode, PositionError, RuleOptions, State, Variant};
+
+/// A game the trainer can learn: encodable, and parseable from the position strings of the
+/// records with the run's rule options (which decide the legal actions).
+pub trait TrainGame: Encode {
+    /// Parses what the state's `Display` prints (a position string, optionally ending in
+    /// ` move=...` for a move in progress).
+    fn parse_position(s: &str, options: RuleOptions) -> Result<Self, PositionError>;
+}
+
+impl<V: Variant> TrainGame for State<V>
+where
+    State<V>: Encode,
+{
+    fn parse_position(s: &str, options: RuleOptions) -> Result<Self, PositionError> {
+        State::<V>::parse_with(s, options)
+    }
+}
+
+/// Why a recorded position cannot be turned into a sample (the caller adds file and row).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SampleError {
+    #[error("position {position:?} does not parse: {message}")]
+    Parse { position: String, message: String },
+    #[error("recorded mover {recorded} but the position has seat {actual} to move")]
+    WrongMover { recorded: u8, actual: u8 },
+    #[error("the position has no legal action (the game is over)")]
+    NoLegalAction,
+    #[error("policy action {action} is not legal in the position")]
+    IllegalPolicyAction { action: u16 },
+    #[error("result {result:?} is not one score share per seat ({seats} seats)")]
+    BadResult { result: Vec<f32>, seats: usize },
+}
+
+/// The value target of a finished game's `result` (score shares per seat, absolute seat order)
+/// for a position with `mover` to move, written into `out` (`[players + 1]`).
+///
+/// All shares equal (a draw, a move-limit adjudication) → the draw class (last). Otherwise each
+/// seat's share goes to its mover-relative class `(seat - mover) mod players`, normalised to
+/// sum 1; for the one-winner results self-play records this is one-hot on the winner's class.
+/// Negative or non-finite shares, or a wrong number of them, are an error.
+pub fn value_target(
+    result: &[f32],
+    mover: usize,
+    players: usize,
+    out: &mut [f32],
+) -> Result<(), SampleError> {
+    let bad = || SampleError::BadResult { result: result.to_vec(), seats: players };
+    if result.len() != players
+        || out.len() != players + 1
+        || mover >= players
+        || result.iter().any(|v| !v.is_finite() || *v < 0.0)
+    {
+        return Err(bad());
+    }
+    out.fill(0.0);
+    if result.iter().all(|&v| v == result[0]) {
+        out[players] = 1.0;
+        return Ok(());
+    }
+    let total: f32 = result.iter().sum();
+    for (seat, &share) in result.iter().enumerate() {
+        out[(seat + players - mover) % players] = share / total;
+    }
+    Ok(())
+}
+
+/// One recorded decision, as much of a `PositionRow` as training needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The state's `Display` string.
+    pub position: Box<str>,
+    /// Seat to move.
+    pub mover: u8,
+    /// Whether the decision got a full search (only those are policy targets).
+    pub full_search: bool,
+    /// Action indices (mover's frame) and their visit fractions.
+    pub policy_actions: Box<[u16]>,
+    pub policy_target: Box<[f32]>,
+    /// Final result per seat (absolute seat order).
+    pub result: Box<[f32]>,
+}
+
+impl From<selfplay::record::PositionRow> for Record {
+    fn from(row: selfplay::record::PositionRow) -> Self {
+        Record {
+            position: row.position.into_boxed_str(),
+            mover: row.mover,
+            full_search: row.full_search,
+            policy_actions: row.policy_actions.into_boxed_slice(),
+            policy_target: row.policy_target.into_boxed_slice(),
+            result: row.result.into_boxed_slice(),
+        }
+    }
+}
+
+/// The output slices of one sample, each overwritten entirely.
+pub struct SampleSlot<'a> {
+    /// `[planes, H, W]`
+    pub planes: &'a mut [f32],
+    /// `[A]`: the visit distribution (sums to 1 over legal actions), whatever `full_search`.
+    pub policy: &'a mut [f32],
+    /// `[A]`
+    pub legal: &'a mut [bool],
+    /// `[V]`
+    pub value: &'a mut [f32],
+}
+
+/// Encodes `record` under symmetry `sym` (0 = identity) into `slot`.
+///
+/// Under a symmetry, planes go through `G::transform_planes` and every action index (legal mask
+/// and policy target alike) through `G::transform_action`; the value target is unchanged.
+pub fn encode_record<G: TrainGame>(
+    record: &Record,
+    sym: usize,
+    options: RuleOptions,
+    slot: SampleSlot<'_>,
+) -> Result<(), SampleError> {
+    let state = G::parse_position(&record.position, options).map_err(|e| SampleError::Parse {
+        position: record.position.to_string(),
+        message: e.to_string(),
+    })?;
+    let actual = state.to_move().0;
+    if actual != record.mover {
+        return Err(SampleError::WrongMover { recorded: record.mover, actual });
+    }
+    let mut actions = Vec::new();
+    state.legal_actions(&mut actions);
+    if actions.is_empty() {
+        return Err(SampleError::NoLegalAction);
+    }
+    state.encode(slot.planes);
+    G::transform_planes(sym, slot.planes);
+    slot.legal.fill(false);
+    for &a in &actions {
+        slot.legal[G::transform_action(sym, state.action_index(a))] = true;
+    }
+    slot.policy.fill(0.0);
+    for (&action, &p) in record.policy_actions.iter().zip(record.policy_target.iter()) {
+        if action as usize >= slot.legal.len() {
+            return Err(SampleError::IllegalPolicyAction { action });
+        }
+        let index = G::transform_action(sym, action as usize);
+        if !slot.legal[index] {
+            return Err(SampleError::IllegalPolicyAction { action });
+        }
+        slot.policy[index] += p;
+    }
+    value_target(&record.result, record.mover as usize, G::NUM_PLAYERS, slot.value)
+}
+
+/// Entropy (nats) of a distribution given as probabilities (zeros contribute nothing).
+pub fn entropy(p: &[f32]) -> f32 {
+    p.iter().filter(|&&x| x > 0.0).map(|&x| -x * x.ln()).sum()
+}
+
+/// Index of the largest entry (the first among equals); 0 for an empty slice.
+pub fn argmax(v: &[f32]) -> usize {
+    let mut best = 0;
+    for (i, &x) in v.iter().enumerate() {
+        if x > v[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use games::{Camelot, Game, TriCamelot};
+
+    use super::*;
+    use crate::testutil::{random_records, uniform_record};
+
+    fn classes(result: &[f32], mover: usize) -> Vec<f32> {
+        let mut out = vec![9.0; result.len() + 1];
+        value_target(result, mover, result.len(), &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn value_classes_two_players() {
+        // [mover wins, other wins, draw]
+        assert_eq!(classes(&[1.0, 0.0], 0), [1.0, 0.0, 0.0]);
+        assert_eq!(classes(&[1.0, 0.0], 1), [0.0, 1.0, 0.0]);
+        assert_eq!(classes(&[0.0, 1.0], 0), [0.0, 1.0, 0.0]);
+        assert_eq!(classes(&[0.0, 1.0], 1), [1.0, 0.0, 0.0]);
+        assert_eq!(classes(&[0.5, 0.5], 0), [0.0, 0.0, 1.0]);
+        assert_eq!(classes(&[0.5, 0.5], 1), [0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn value_classes_three_players() {
+        // [mover wins, next wins, the one after wins, draw]
+        for winner in 0..3 {
+            for mover in 0..3 {
+                let mut result = [0.0; 3];
+                result[winner] = 1.0;
+                let mut want = [0.0; 4];
+                want[(winner + 3 - mover) % 3] = 1.0;
+                assert_eq!(classes(&result, mover), want, "winner {winner} mover {mover}");
+            }
+        }
+        let third = 1.0 / 3.0;
+        for mover in 0..3 {
+            assert_eq!(classes(&[third; 3], mover), [0.0, 0.0, 0.0, 1.0]);
+        }
+        let mut out = [0.0; 4];
+        assert!(value_target(&[1.0, 0.0], 0, 3, &mut out).is_err());
+        assert!(value_target(&[1.0, -1.0, 0.0], 0, 3, &mut out).is_err());
+        assert!(value_target(&[f32::NAN, 0.0, 0.0], 0, 3, &mut out).is_err());
+    }
+
+    /// Encodes `record` under every symmetry and checks the mirrored targets are exactly the
+    /// transformed identity targets. Returns whether a symmetry changed the planes, the policy
+    /// target and the legal mask (the start position is symmetric: there it changes nothing).
+    fn check_symmetries<G: TrainGame>(record: &Record) -> bool {
+        let mut changed = false;
+        let l = G::layout();
+        let a = l.num_actions();
+        let encode = |sym| {
+            let mut planes = vec![0.0; l.input_len()];
+            let mut policy = vec![0.0; a];
+            let mut legal = vec![false; a];
+            let mut value = vec![0.0; l.value_classes];
+            let slot = SampleSlot {
+                planes: &mut planes,
+                policy: &mut policy,
+                legal: &mut legal,
+                value: &mut value,
+            };
+            encode_record::<G>(record, sym, RuleOptions::default(), slot).unwrap();
+            (planes, policy, legal, value)
+        };
+        let (planes0, policy0, legal0, value0) = encode(0);
+        assert!(legal0.iter().filter(|&&x| x).count() >= record.policy_actions.len());
+        for (&i, &p) in record.policy_actions.iter().zip(record.policy_target.iter()) {
+            assert_eq!(policy0[i as usize], p);
+        }
+        for sym in 1..G::symmetries() {
+            let (planes, policy, legal, value) = encode(sym);
+            let mut want_planes = planes0.clone();
+            G::transform_planes(sym, &mut want_planes);
+            assert_eq!(planes, want_planes);
+            let mut want_policy = vec![0.0; a];
+            let mut want_legal = vec![false; a];
+            for i in 0..a {
+                want_policy[G::transform_action(sym, i)] = policy0[i];
+                want_legal[G::transform_action(sym, i)] = legal0[i];
+            }
+            assert_eq!(policy, want_policy);
+            assert_eq!(legal, want_legal);
+            assert_eq!(value, value0);
+            changed |= planes != planes0 && policy != policy0 && legal != legal0;
+        }
+        changed
+    }
+
+    #[test]
+    fn mirrored_targets_are_the_transformed_ones() {
+        assert_eq!(Camelot::symmetries(), 2);
+        let records = random_records::<Camelot>(7, 6);
+        let changed = records.iter().filter(|r| check_symmetries::<Camelot>(r)).count();
+        assert!(changed >= 4, "only {changed} positions changed under the mirror: vacuous");
+        for record in random_records::<TriCamelot>(8, 4) {
+            assert!(!check_symmetries::<TriCamelot>(&record));
+        }
+    }
+
+    #[test]
+    fn bad_records_are_errors() {
+        let good = uniform_record(&Camelot::initial(), vec![1.0, 0.0], true);
+        let l = Camelot::layout();
+        let mut planes = vec![0.0; l.input_len()];
+        let mut policy = vec![0.0; l.num_actions()];
+        let mut legal = vec![false; l.num_actions()];
+        let mut value = vec![0.0; 3];
+        let mut run = |r: &Record| {
+            let slot = SampleSlot {
+                planes: &mut planes,
+                policy: &mut policy,
+                legal: &mut legal,
+                value: &mut value,
+            };
+            encode_record::<Camelot>(r, 1, RuleOptions::default(), slot)
+        };
+        assert_eq!(run(&good), Ok(()));
+        let wrong_mover = Record { mover: 1, ..good.clone() };
+        assert!(matches!(run(&wrong_mover), Err(SampleError::WrongMover { .. })));
+        let garbage = Record { position: "camelot X nonsense".into(), ..good.clone() };
+        assert!(matches!(run(&garbage), Err(SampleError::Parse { .. })));
+        let illegal =
+            Record { policy_actions: vec![0].into(), policy_target: vec![1.0].into(), ..good };
+        assert!(matches!(run(&illegal), Err(SampleError::IllegalPolicyAction { action: 0 })));
+    }
+}

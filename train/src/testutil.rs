@@ -1,0 +1,99 @@
+//! Test helpers: records of real positions reached by random play, shards written with the
+//! record writer, scratch folders.
+
+use std::path::{Path, PathBuf};
+
+use games::{Game, Termination};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use selfplay::record::{GameRecord, PositionRow, Shard, write_shard};
+
+use crate::generations::generation_dir_name;
+use crate::targets::Record;
+
+/// A fresh, empty scratch folder unique to this process and `name`.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("train-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A position row of `state` with a uniform policy target over its legal actions.
+pub fn uniform_row<G: Game>(state: &G, result: Vec<f32>, full_search: bool) -> PositionRow {
+    let mut actions = Vec::new();
+    state.legal_actions(&mut actions);
+    let policy_actions: Vec<u16> = actions.iter().map(|&a| state.action_index(a) as u16).collect();
+    let n = policy_actions.len();
+    PositionRow {
+        game_id: 1,
+        ply: 0,
+        move_number: 0,
+        position: state.to_string(),
+        mover: state.to_move().0,
+        policy_actions,
+        policy_target: vec![1.0 / n as f32; n],
+        root_values: result.clone(),
+        net_values: result.clone(),
+        result,
+        full_search,
+    }
+}
+
+/// [`uniform_row`] as a [`Record`].
+pub fn uniform_record<G: Game>(state: &G, result: Vec<f32>, full_search: bool) -> Record {
+    uniform_row(state, result, full_search).into()
+}
+
+/// `n` rows from one random game of `G` (seeded): every decision until the game ends or `n`
+/// rows are collected; the result is a random winner, or a draw.
+pub fn random_rows<G: Game>(seed: u64, n: usize) -> Vec<PositionRow> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut result = vec![0.0; G::NUM_PLAYERS];
+    if rng.random_bool(0.2) {
+        result.fill(1.0 / G::NUM_PLAYERS as f32);
+    } else {
+        result[rng.random_range(0..G::NUM_PLAYERS)] = 1.0;
+    }
+    let mut state = G::initial();
+    let mut rows = Vec::new();
+    let mut actions = Vec::new();
+    while rows.len() < n {
+        state.legal_actions(&mut actions);
+        if actions.is_empty() {
+            break;
+        }
+        let mut row = uniform_row(&state, result.clone(), rng.random_bool(0.7));
+        row.ply = rows.len() as u32;
+        rows.push(row);
+        state.play(actions[rng.random_range(0..actions.len())]);
+    }
+    rows
+}
+
+/// [`random_rows`] as [`Record`]s.
+pub fn random_records<G: Game>(seed: u64, n: usize) -> Vec<Record> {
+    random_rows::<G>(seed, n).into_iter().map(Record::from).collect()
+}
+
+/// Writes shard 0 of generation `generation` under `<run>/games/gen-NNNN/` holding `rows`
+/// (game id 1), with `result` as the game's result. Returns the positions file.
+pub fn write_generation<G: Game>(run: &Path, generation: u32, rows: Vec<PositionRow>) -> PathBuf {
+    let dir = run.join("games").join(generation_dir_name(generation));
+    let result = rows[0].result.clone();
+    let game = GameRecord {
+        run: "test".into(),
+        generation,
+        game_id: 1,
+        variant: G::NAME.into(),
+        seed: 0,
+        start_position: "start".into(),
+        moves: vec![],
+        result,
+        termination: Termination::MoveLimit,
+        plies: 0,
+        model: "random".into(),
+    };
+    let shard = Shard { games: vec![game], positions: rows };
+    write_shard(&dir, 0, "test", generation, &shard).unwrap().positions
+}

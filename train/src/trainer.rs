@@ -1,0 +1,372 @@
+//! One generation of training: start from a checkpoint (or a given network), run
+//! `steps_per_generation` optimizer steps on batches sampled from the replay window, and save
+//! the result, with optimizer state and counters, as a new checkpoint folder.
+//!
+//! The new folder is written as `.<name>.tmp` beside its final place and renamed into place
+//! once complete (`net.json`, `weights.bpk`, `optimizer.{bpk,json}`, `training.toml`), so a
+//! folder named `gen-NNNN` is always a whole checkpoint. A generation interrupted mid-training
+//! writes nothing; resuming retrains it from the previous checkpoint (the self-play data is
+//! on disk), with the same batches since they depend only on the seed, the generation and the
+//! window.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use games::ENCODING_VERSION;
+use model::{DeviceKind, ModelError, Net, NetConfig, Trainer, checkpoint, masked_softmax};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use selfplay::net::net_shape;
+use serde::{Deserialize, Serialize};
+
+use crate::config::TrainConfig;
+use crate::dataset::{Batch, DatasetError, ReplayWindow};
+use crate::targets::{TrainGame, argmax, entropy};
+
+/// The counters file of a checkpoint folder.
+pub const COUNTERS_FILE: &str = "training.toml";
+
+/// Everything that can stop a generation's training; each names the file, folder or step.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    #[error("checkpoint {}: {source}", dir.display())]
+    Checkpoint { dir: PathBuf, source: ModelError },
+    #[error("checkpoint {} holds a network for another game or encoding ({found} planes, {found_actions} actions; expected {expected} planes, {expected_actions} actions)", dir.display())]
+    WrongShape {
+        dir: PathBuf,
+        found: usize,
+        found_actions: usize,
+        expected: usize,
+        expected_actions: usize,
+    },
+    #[error("network: {0}")]
+    Net(ModelError),
+    #[error("generation {generation}, step {step}: {source}")]
+    Step { generation: u32, step: u32, source: ModelError },
+    #[error("generation {generation}, step {step}: training diverged (loss {loss})")]
+    Diverged { generation: u32, step: u32, loss: f32 },
+    #[error("generation {generation}: interrupted at step {step}; no checkpoint written")]
+    Interrupted { generation: u32, step: u32 },
+    #[error("checkpoint folder {} already exists; refusing to overwrite it", path.display())]
+    CheckpointExists { path: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: {message}", path.display())]
+    Counters { path: PathBuf, message: String },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
+    move |source| TrainError::Io { path: path.to_path_buf(), source }
+}
+
+/// Run-long counters, saved with every checkpoint as `training.toml`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Counters {
+    /// The generation whose training produced the checkpoint (`None` before any).
+    pub generation: Option<u32>,
+    /// Optimizer steps and samples since the start of the run.
+    pub total_steps: u64,
+    pub total_samples: u64,
+}
+
+impl Counters {
+    /// Reads `dir/training.toml`; a checkpoint without one (say, a fresh network saved by
+    /// hand) starts the counters at zero.
+    pub fn load(dir: &Path) -> Result<Counters, TrainError> {
+        let path = dir.join(COUNTERS_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => toml::from_str(&text)
+                .map_err(|e| TrainError::Counters { path, message: e.to_string() }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Counters::default()),
+            Err(source) => Err(TrainError::Io { path, source }),
+        }
+    }
+
+    fn save(&self, dir: &Path) -> Result<(), TrainError> {
+        let path = dir.join(COUNTERS_FILE);
+        let text = toml::to_string(self)
+            .map_err(|e| TrainError::Counters { path: path.clone(), message: e.to_string() })?;
+        std::fs::write(&path, text).map_err(io_error(&path))
+    }
+}
+
+/// Where the network to train comes from.
+#[derive(Debug)]
+// Built once per generation: boxing the network would buy nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum StartFrom {
+    /// A checkpoint folder; its optimizer state and counters are restored when present.
+    Checkpoint(PathBuf),
+    /// A network (e.g. [`fresh_net`] for the first generation): fresh optimizer, zero counters.
+    Net(Net),
+}
+
+/// A randomly initialised network of the named preset for game `G`, on `device`.
+pub fn fresh_net<G: TrainGame>(preset: &str, device: DeviceKind) -> Result<Net, TrainError> {
+    let config = NetConfig::preset(preset, net_shape::<G>()).map_err(TrainError::Net)?;
+    Net::new(&config, &device.device().map_err(TrainError::Net)?).map_err(TrainError::Net)
+}
+
+/// What [`train_generation`] is asked to do (besides the window and the settings).
+#[derive(Debug)]
+pub struct GenerationJob<'a> {
+    pub start: StartFrom,
+    /// The checkpoint folder to create (e.g. `<run>/models/gen-0004`); must not exist yet.
+    pub out_dir: PathBuf,
+    /// The generation being trained: it seeds the batches, drives a step-decay schedule and is
+    /// recorded in the counters.
+    pub generation: u32,
+    /// The run's seed.
+    pub seed: u64,
+    pub device: DeviceKind,
+    /// Checked before every step: once set, training stops with [`TrainError::Interrupted`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// What one step did, for a progress bar and `metrics.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepMetrics {
+    pub generation: u32,
+    /// 1-based within the generation.
+    pub step: u32,
+    /// 1-based over the run (from the checkpoint's counters).
+    pub total_step: u64,
+    /// Batch-mean losses before the step (nats): `total = policy + value_weight × value`;
+    /// `policy` is the mean over the full-search rows.
+    pub loss_total: f32,
+    pub loss_policy: f32,
+    pub loss_value: f32,
+    /// Mean entropy (nats) of the policy targets of the batch's full-search rows.
+    pub target_entropy: f32,
+    /// Probe steps only (see `train.probe_every`), measured before the step in inference mode:
+    /// the mean entropy of the network's policy over the legal actions, and the fraction of
+    /// positions whose most likely value class is the target's.
+    pub net_entropy: Option<f32>,
+    pub value_accuracy: Option<f32>,
+    /// Fraction of the batch with a full search (policy targets).
+    pub full_search_fraction: f32,
+    pub learning_rate: f64,
+    /// Batch size over this step's wall time (sampling, probe and optimizer step).
+    pub samples_per_sec: f64,
+}
+
+/// What a generation's training did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerationSummary {
+    pub generation: u32,
+    pub steps: u32,
+    pub batch_size: usize,
+    /// Means over the generation's steps.
+    pub loss_total: f32,
+    pub loss_policy: f32,
+    pub loss_value: f32,
+    /// Mean over the probe steps (None without any).
+    pub value_accuracy: Option<f32>,
+    /// The rate of the last step.
+    pub learning_rate: f64,
+    pub samples_per_sec: f64,
+    pub seconds: f64,
+    /// The window trained on.
+    pub window_positions: usize,
+    pub window_generations: Vec<u32>,
+    /// The counters saved with the checkpoint.
+    pub counters: Counters,
+    pub checkpoint: PathBuf,
+}
+
+/// Trains one generation and writes the new checkpoint into `job.out_dir` (see module docs).
+///
+/// The batches are drawn from `StdRng::seed_from_u64(batch_seed(seed, generation))`: the same
+/// seed, generation and window give the same batches. `on_step` runs after every step.
+pub fn train_generation<G: TrainGame>(
+    job: GenerationJob<'_>,
+    window: &ReplayWindow<G>,
+    config: &TrainConfig,
+    mut on_step: impl FnMut(&StepMetrics),
+) -> Result<GenerationSummary, TrainError> {
+    let GenerationJob { start, out_dir, generation, seed, device, stop } = job;
+    let out_dir = out_dir.as_path();
+    if out_dir.exists() {
+        return Err(TrainError::CheckpointExists { path: out_dir.to_path_buf() });
+    }
+    let mut trainer;
+    let mut counters;
+    match start {
+        StartFrom::Net(net) => {
+            check_shape::<G>(&net, out_dir)?;
+            trainer = Trainer::new(net, device, &config.optimizer).map_err(TrainError::Net)?;
+            counters = Counters::default();
+        }
+        StartFrom::Checkpoint(dir) => {
+            let ckpt_err = |source| TrainError::Checkpoint { dir: dir.clone(), source };
+            let plain = device.device().map_err(TrainError::Net)?;
+            let net =
+                checkpoint::load_on(&dir, G::NAME, ENCODING_VERSION, &plain).map_err(ckpt_err)?.net;
+            check_shape::<G>(&net, &dir)?;
+            trainer = Trainer::new(net, device, &config.optimizer).map_err(TrainError::Net)?;
+            if dir.join(model::optimizer::OPTIMIZER_META_FILE).exists() {
+                trainer.load_optimizer(&dir).map_err(ckpt_err)?;
+            }
+            counters = Counters::load(&dir)?;
+        }
+    }
+    trainer.value_weight = config.value_weight;
+
+    let steps = config.steps_per_generation;
+    let mut rng = StdRng::seed_from_u64(batch_seed(seed, generation));
+    let started = Instant::now();
+    let (mut sum_total, mut sum_policy, mut sum_value) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut accuracy_sum, mut probes) = (0.0f64, 0u32);
+    let mut learning_rate = config.lr_schedule.rate(config.learning_rate, generation, 0, steps);
+    for step in 0..steps {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(TrainError::Interrupted { generation, step });
+        }
+        let t0 = Instant::now();
+        let batch = window.sample_batch(&mut rng, config.batch_size, config.augment)?;
+        learning_rate = config.lr_schedule.rate(config.learning_rate, generation, step, steps);
+        let step_err = |source| TrainError::Step { generation, step: step + 1, source };
+        let probe = if config.probe_every > 0 && step % config.probe_every == 0 {
+            Some(probe_batch(&trainer, &batch, device).map_err(step_err)?)
+        } else {
+            None
+        };
+        let loss = trainer.step(&batch.as_train_batch(), learning_rate).map_err(step_err)?;
+        if !loss.total.is_finite() {
+            return Err(TrainError::Diverged { generation, step: step + 1, loss: loss.total });
+        }
+        counters.total_steps += 1;
+        counters.total_samples += batch.size as u64;
+        sum_total += f64::from(loss.total);
+        sum_policy += f64::from(loss.policy);
+        sum_value += f64::from(loss.value);
+        if let Some((_, accuracy)) = probe {
+            accuracy_sum += f64::from(accuracy);
+            probes += 1;
+        }
+        let (target_entropy, full) = target_entropy(&batch);
+        on_step(&StepMetrics {
+            generation,
+            step: step + 1,
+            total_step: counters.total_steps,
+            loss_total: loss.total,
+            loss_policy: loss.policy,
+            loss_value: loss.value,
+            target_entropy,
+            net_entropy: probe.map(|p| p.0),
+            value_accuracy: probe.map(|p| p.1),
+            full_search_fraction: full,
+            learning_rate,
+            samples_per_sec: batch.size as f64 / t0.elapsed().as_secs_f64(),
+        });
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    counters.generation = Some(generation);
+    save_checkpoint::<G>(&trainer, &counters, out_dir)?;
+
+    let mean = |sum: f64| if steps == 0 { 0.0 } else { (sum / f64::from(steps)) as f32 };
+    Ok(GenerationSummary {
+        generation,
+        steps,
+        batch_size: config.batch_size,
+        loss_total: mean(sum_total),
+        loss_policy: mean(sum_policy),
+        loss_value: mean(sum_value),
+        value_accuracy: (probes > 0).then(|| (accuracy_sum / f64::from(probes)) as f32),
+        learning_rate,
+        samples_per_sec: f64::from(steps) * config.batch_size as f64 / seconds.max(1e-9),
+        seconds,
+        window_positions: window.len(),
+        window_generations: window.generations().to_vec(),
+        counters,
+        checkpoint: out_dir.to_path_buf(),
+    })
+}
+
+/// The seed of generation `generation`'s batches in a run seeded `seed`.
+pub fn batch_seed(seed: u64, generation: u32) -> u64 {
+    // splitmix64 of the pair, so that neighbouring seeds and generations are unrelated streams.
+    let mut z = seed ^ (u64::from(generation) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn check_shape<G: TrainGame>(net: &Net, dir: &Path) -> Result<(), TrainError> {
+    let want = net_shape::<G>();
+    let got = &net.config().shape;
+    if *got == want {
+        return Ok(());
+    }
+    Err(TrainError::WrongShape {
+        dir: dir.to_path_buf(),
+        found: got.planes,
+        found_actions: got.num_actions(),
+        expected: want.planes,
+        expected_actions: want.num_actions(),
+    })
+}
+
+/// Mean target entropy over the full-search rows, and their fraction of the batch.
+fn target_entropy(batch: &Batch) -> (f32, f32) {
+    let a = batch.policy_target.len() / batch.size;
+    let rows: Vec<f32> = batch
+        .policy_target
+        .chunks(a)
+        .zip(&batch.policy_weight)
+        .filter(|(_, w)| **w > 0.0)
+        .map(|(row, _)| entropy(row))
+        .collect();
+    let mean = if rows.is_empty() { 0.0 } else { rows.iter().sum::<f32>() / rows.len() as f32 };
+    (mean, rows.len() as f32 / batch.size as f32)
+}
+
+/// The network's mean policy entropy over legal actions and its value accuracy on `batch`, in
+/// inference mode.
+fn probe_batch(
+    trainer: &Trainer,
+    batch: &Batch,
+    device: DeviceKind,
+) -> Result<(f32, f32), ModelError> {
+    let prediction = trainer.predictor(device)?.predict(&batch.planes, batch.size)?;
+    let a = batch.legal.len() / batch.size;
+    let v = batch.value_target.len() / batch.size;
+    let (mut entropy_sum, mut hits) = (0.0f32, 0usize);
+    for i in 0..batch.size {
+        let legal: Vec<usize> = (0..a).filter(|&k| batch.legal[i * a + k]).collect();
+        let logits = prediction.policy_row(i).expect("row in batch");
+        entropy_sum += entropy(&masked_softmax(logits, &legal));
+        let values = prediction.value_row(i).expect("row in batch");
+        hits += usize::from(argmax(values) == argmax(&batch.value_target[i * v..(i + 1) * v]));
+    }
+    let n = batch.size as f32;
+    Ok((entropy_sum / n, hits as f32 / n))
+}
+
+/// Writes the checkpoint into a temporary sibling folder, then renames it to `out_dir`.
+fn save_checkpoint<G: TrainGame>(
+    trainer: &Trainer,
+    counters: &Counters,
+    out_dir: &Path,
+) -> Result<(), TrainError> {
+    let name = out_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = out_dir.with_file_name(format!(".{name}.tmp"));
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(io_error(&tmp))?;
+    }
+    let ckpt_err = |source| TrainError::Checkpoint { dir: tmp.clone(), source };
+    checkpoint::save(&tmp, trainer.net(), G::NAME, ENCODING_VERSION).map_err(ckpt_err)?;
+    trainer.save_optimizer(&tmp).map_err(ckpt_err)?;
+    counters.save(&tmp)?;
+    if out_dir.exists() {
+        return Err(TrainError::CheckpointExists { path: out_dir.to_path_buf() });
+    }
+    std::fs::rename(&tmp, out_dir).map_err(io_error(out_dir))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,273 @@
+use std::sync::atomic::AtomicBool;
+
+use games::{Camelot, Encode, Game, RuleOptions, TriCamelot};
+use model::{OptimizerConfig, Predictor};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::*;
+use crate::dataset::Batch;
+use crate::generations::generation_dir_name;
+use crate::targets::Record;
+use crate::testutil::{random_records, random_rows, scratch_dir, write_generation};
+
+/// `n` real positions with one-hot policy targets on a random legal action and one-hot
+/// value targets: a batch a network can learn by heart.
+fn fixed_batch<G: TrainGame>(n: usize, seed: u64) -> Batch {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut records: Vec<Record> = Vec::new();
+    let mut game = 0;
+    while records.len() < n {
+        records.extend(random_records::<G>(seed * 100 + game, n - records.len()));
+        game += 1;
+    }
+    for r in &mut records {
+        let pick = rng.random_range(0..r.policy_actions.len());
+        r.policy_actions = vec![r.policy_actions[pick]].into();
+        r.policy_target = vec![1.0].into();
+        r.full_search = true;
+    }
+    let refs: Vec<&Record> = records.iter().collect();
+    Batch::encode::<G>(&refs, &vec![0; n], RuleOptions::default()).unwrap()
+}
+
+fn trainer<G: TrainGame>() -> Trainer {
+    let net = fresh_net::<G>("b4c32", DeviceKind::Cpu).unwrap();
+    Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap()
+}
+
+#[test]
+fn one_step_lowers_the_loss_and_a_few_hundred_overfit() {
+    let batch = fixed_batch::<Camelot>(16, 1);
+    let mut t = trainer::<Camelot>();
+    let first = t.step(&batch.as_train_batch(), 1e-3).unwrap();
+    let second = t.step(&batch.as_train_batch(), 1e-3).unwrap();
+    assert!(second.total < first.total, "{first:?} → {second:?}");
+    let mut last = second;
+    for _ in 0..200 {
+        last = t.step(&batch.as_train_batch(), 2e-3).unwrap();
+    }
+    assert!(last.total < 0.15 * first.total, "{first:?} → {last:?}");
+    assert!(last.policy < 0.15 * first.policy, "{first:?} → {last:?}");
+}
+
+#[test]
+fn cheap_search_rows_contribute_no_policy_loss() {
+    let run = scratch_dir("no-policy");
+    let mut rows = random_rows::<TriCamelot>(9, 6);
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.full_search = i < 2;
+    }
+    write_generation::<TriCamelot>(&run, 0, rows);
+    let w = ReplayWindow::<TriCamelot>::load(&run, 1, RuleOptions::default()).unwrap();
+    let t = trainer::<TriCamelot>();
+    let cheap_only = w.encode_batch(vec![2, 3, 4, 5], vec![0; 4]).unwrap();
+    let loss = t.evaluate(&cheap_only.as_train_batch()).unwrap();
+    assert_eq!(loss.policy, 0.0);
+    assert!(loss.value > 0.0);
+    // Mixing in cheap rows leaves the policy loss at the full rows' mean.
+    let full_only = t.evaluate(&w.encode_batch(vec![0, 1], vec![0; 2]).unwrap().as_train_batch());
+    let mixed = t.evaluate(&w.encode_batch(vec![0, 2, 1, 3], vec![0; 4]).unwrap().as_train_batch());
+    let (full_only, mixed) = (full_only.unwrap(), mixed.unwrap());
+    assert!(full_only.policy > 1.0);
+    assert!((full_only.policy - mixed.policy).abs() < 1e-4, "{full_only:?} vs {mixed:?}");
+}
+
+fn small_config() -> TrainConfig {
+    TrainConfig { batch_size: 8, steps_per_generation: 3, probe_every: 2, ..TrainConfig::default() }
+}
+
+fn outputs(dir: &Path) -> Vec<f32> {
+    let net = checkpoint::load(dir, "camelot", ENCODING_VERSION).unwrap().net;
+    let l = Camelot::layout();
+    let mut planes = vec![0.0; l.input_len()];
+    Camelot::initial().encode(&mut planes);
+    let p = Predictor::new(&net, DeviceKind::Cpu).unwrap().predict(&planes, 1).unwrap();
+    [p.policy_logits, p.values].concat()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+#[test]
+fn checkpoints_round_trip_with_optimizer_state_and_counters() {
+    let run = scratch_dir("checkpoints");
+    write_generation::<Camelot>(&run, 0, random_rows::<Camelot>(21, 12));
+    let window = ReplayWindow::<Camelot>::load(&run, 4, RuleOptions::default()).unwrap();
+    let config = small_config();
+    let models = run.join("models");
+    let job = |start, out: &'static str| GenerationJob {
+        start,
+        out_dir: models.join(out),
+        generation: 0,
+        seed: 5,
+        device: DeviceKind::Cpu,
+        stop: None,
+    };
+
+    let mut seen = Vec::new();
+    let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
+    let first = train_generation(job(StartFrom::Net(net), "gen-0001"), &window, &config, |m| {
+        seen.push(m.clone())
+    })
+    .unwrap();
+    assert_eq!(
+        seen.iter().map(|m| (m.step, m.total_step)).collect::<Vec<_>>(),
+        [(1, 1), (2, 2), (3, 3)]
+    );
+    assert!(seen[0].value_accuracy.is_some() && seen[1].value_accuracy.is_none());
+    assert!(seen[2].net_entropy.is_some_and(|e| e > 0.0));
+    assert!(seen.iter().all(|m| m.loss_total.is_finite() && m.samples_per_sec > 0.0));
+    assert_eq!(first.counters, Counters { generation: Some(0), total_steps: 3, total_samples: 24 });
+
+    let gen1 = models.join("gen-0001");
+    let loaded = checkpoint::load(&gen1, "camelot", ENCODING_VERSION).unwrap();
+    assert_eq!(loaded.meta.variant, "camelot");
+    assert_eq!(loaded.meta.encoding_version, ENCODING_VERSION);
+    assert_eq!(loaded.meta.config.shape, net_shape::<Camelot>());
+    assert!(gen1.join(model::optimizer::OPTIMIZER_FILE).is_file());
+    assert_eq!(Counters::load(&gen1).unwrap(), first.counters);
+    assert!(!models.join(".gen-0001.tmp").exists());
+
+    // Resuming restores the optimizer state: without it the same batches give other weights.
+    let fresh_optim = models.join("no-optimizer");
+    copy_dir(&gen1, &fresh_optim);
+    std::fs::remove_file(fresh_optim.join(model::optimizer::OPTIMIZER_FILE)).unwrap();
+    std::fs::remove_file(fresh_optim.join(model::optimizer::OPTIMIZER_META_FILE)).unwrap();
+    let mut resumed = Vec::new();
+    let second = train_generation(
+        job(StartFrom::Checkpoint(gen1.clone()), "gen-0002"),
+        &window,
+        &config,
+        |m| resumed.push(m.clone()),
+    )
+    .unwrap();
+    assert_eq!(resumed.iter().map(|m| m.total_step).collect::<Vec<_>>(), [4, 5, 6]);
+    assert_eq!(second.counters.total_samples, 48);
+    let mut restarted = Vec::new();
+    train_generation(job(StartFrom::Checkpoint(fresh_optim), "gen-0002b"), &window, &config, |m| {
+        restarted.push(m.clone())
+    })
+    .unwrap();
+    // Same start and batch: same first loss; different moments: different weights after.
+    assert!((resumed[0].loss_total - restarted[0].loss_total).abs() < 1e-4);
+    assert_eq!(restarted[0].total_step, 4);
+    let (a, b) = (outputs(&models.join("gen-0002")), outputs(&models.join("gen-0002b")));
+    let diff = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+    assert!(diff > 1e-4, "optimizer state made no difference ({diff})");
+
+    // A corrupt optimizer file is an error naming it; an existing folder is never overwritten.
+    let broken = models.join("broken");
+    copy_dir(&gen1, &broken);
+    std::fs::write(broken.join(model::optimizer::OPTIMIZER_FILE), b"garbage").unwrap();
+    let e =
+        train_generation(job(StartFrom::Checkpoint(broken), "gen-0003"), &window, &config, |_| {})
+            .unwrap_err();
+    assert!(e.to_string().contains(model::optimizer::OPTIMIZER_FILE), "{e}");
+    let e = train_generation(
+        job(StartFrom::Checkpoint(gen1.clone()), "gen-0002"),
+        &window,
+        &config,
+        |_| {},
+    )
+    .unwrap_err();
+    assert!(matches!(e, TrainError::CheckpointExists { .. }), "{e}");
+
+    // A checkpoint of the other game is refused.
+    let tri_job = GenerationJob {
+        start: StartFrom::Checkpoint(gen1),
+        out_dir: models.join("gen-0009"),
+        generation: 0,
+        seed: 5,
+        device: DeviceKind::Cpu,
+        stop: None,
+    };
+    let e = train_generation(tri_job, &write_tri_window(), &config, |_| {}).unwrap_err();
+    assert!(
+        matches!(e, TrainError::Checkpoint { source: ModelError::WrongVariant { .. }, .. }),
+        "{e}"
+    );
+}
+
+fn write_tri_window() -> ReplayWindow<TriCamelot> {
+    let run = scratch_dir("tri-window");
+    write_generation::<TriCamelot>(&run, 0, random_rows::<TriCamelot>(4, 6));
+    ReplayWindow::load(&run, 1, RuleOptions::default()).unwrap()
+}
+
+#[test]
+fn an_interrupted_generation_writes_nothing() {
+    let window = write_tri_window();
+    let out = scratch_dir("interrupt").join(generation_dir_name(1));
+    let stop = AtomicBool::new(true);
+    let job = GenerationJob {
+        start: StartFrom::Net(fresh_net::<TriCamelot>("b4c32", DeviceKind::Cpu).unwrap()),
+        out_dir: out.clone(),
+        generation: 0,
+        seed: 1,
+        device: DeviceKind::Cpu,
+        stop: Some(&stop),
+    };
+    let e = train_generation(job, &window, &small_config(), |_| {}).unwrap_err();
+    assert!(matches!(e, TrainError::Interrupted { step: 0, .. }), "{e}");
+    assert!(!out.exists());
+}
+
+/// Training throughput (not a check): `TRAIN_BENCH_BATCH=256 cargo test --release -p train --
+/// --ignored --nocapture throughput` prints samples/s for b4c32 and b6c64 on both games, with
+/// and without the probe on every step.
+#[test]
+#[ignore]
+fn throughput() {
+    fn run<G: TrainGame>(preset: &str, batch: usize) {
+        let run = scratch_dir(&format!("bench-{}", G::NAME));
+        let rows: Vec<_> = (0..8).flat_map(|g| random_rows::<G>(g, 40)).collect();
+        write_generation::<G>(&run, 0, rows);
+        let window = ReplayWindow::<G>::load(&run, 1, RuleOptions::default()).unwrap();
+        for probe_every in [0, 1] {
+            let config = TrainConfig {
+                batch_size: batch,
+                steps_per_generation: 6,
+                probe_every,
+                ..TrainConfig::default()
+            };
+            let out = run.join(format!("models-{preset}-{probe_every}"));
+            let job = GenerationJob {
+                start: StartFrom::Net(fresh_net::<G>(preset, DeviceKind::Cpu).unwrap()),
+                out_dir: out,
+                generation: 0,
+                seed: 1,
+                device: DeviceKind::Cpu,
+                stop: None,
+            };
+            let mut rates = Vec::new();
+            train_generation(job, &window, &config, |m| rates.push(m.samples_per_sec)).unwrap();
+            let steady = &rates[1..];
+            let mean = steady.iter().sum::<f64>() / steady.len() as f64;
+            println!(
+                "{} {preset} batch {batch} probe_every {probe_every}: {mean:.0} samples/s",
+                G::NAME
+            );
+        }
+        let t = Instant::now();
+        let mut rng = StdRng::seed_from_u64(0);
+        for _ in 0..5 {
+            window.sample_batch(&mut rng, batch, true).unwrap();
+        }
+        println!(
+            "{} sampling alone: {:.0} samples/s",
+            G::NAME,
+            5.0 * batch as f64 / t.elapsed().as_secs_f64()
+        );
+    }
+    let batch = std::env::var("TRAIN_BENCH_BATCH").ok().and_then(|b| b.parse().ok()).unwrap_or(256);
+    for preset in ["b4c32", "b6c64"] {
+        run::<Camelot>(preset, batch);
+        run::<TriCamelot>(preset, batch);
+    }
+}
