@@ -39,6 +39,8 @@ enum Command {
     Show(input::PositionArgs),
     /// Train: generations of self-play and training from a random network (resumable).
     Run(commands::run::RunArgs),
+    /// Only the training stage: train the newest model of a run directory on its replay window.
+    Train(commands::train::TrainArgs),
     /// Play self-play games and write them as parquet shards.
     Selfplay(commands::selfplay::SelfPlayArgs),
     /// Measure speed: `bench rules` (perft and random playouts).
@@ -66,6 +68,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Show(pos) => commands::show::show(&pos),
         Command::Run(args) => commands::run::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
+        Command::Train(args) => commands::train::run(args),
         Command::Bench { what } => commands::bench::run(what),
     }
 }

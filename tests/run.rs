@@ -210,3 +210,20 @@ fn broken_configs_and_checkpoints_are_named() {
     assert!(text(&o.stderr).contains("another configuration"), "{}", text(&o.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn train_runs_only_the_training_stage() {
+    let dir = scratch("train-only");
+    let cfg = config("smoke-tricamelot.toml");
+    let d = dir.to_str().unwrap();
+    assert!(run(&["run", "--config", &cfg, "--run-dir", d, "--generations", "1"]).status.success());
+    let o = run(&["train", "--config", &cfg, "--run-dir", d]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("gen-0002"), "{}", text(&o.stdout));
+    assert!(dir.join("models/gen-0002/net.json").is_file());
+    assert!(!dir.join("games/gen-0001").exists(), "no self-play");
+    let o = run(&["train", "--config", &cfg, "--run-dir", "/nonexistent/run"]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("/nonexistent/run/models"), "{}", text(&o.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

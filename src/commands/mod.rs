@@ -7,3 +7,4 @@ pub mod run;
 mod run_dir;
 pub mod selfplay;
 pub mod show;
+pub mod train;

@@ -141,47 +141,8 @@ where
 
         // Training on the replay window.
         let t = Instant::now();
-        let window = ReplayWindow::<State<V>>::load(
-            run_dir,
-            config.train.window_generations,
-            config.game.rule_options(),
-        )?;
-        let bar = progress::bar(u64::from(config.train.steps_per_generation), "train");
-        let mut log_error = None;
-        let result = train_generation(
-            GenerationJob {
-                start: StartFrom::Checkpoint(model_dir),
-                out_dir: models.join(generation_dir_name(g + 1)),
-                generation: g,
-                seed: config.run.seed,
-                device: config.net.device,
-                stop: Some(interrupt::stop_flag()),
-            },
-            &window,
-            &config.train,
-            |m| {
-                bar.set_position(u64::from(m.step));
-                bar.set_message(format!(
-                    "loss {:.3} (policy {:.3}, value {:.3}), {:.0} samples/s",
-                    m.loss_total, m.loss_policy, m.loss_value, m.samples_per_sec
-                ));
-                if log_error.is_none() {
-                    log_error = steps_log.append(&m.csv_row()).err();
-                }
-            },
-        );
-        bar.finish_and_clear();
-        let summary: GenerationSummary = match result {
-            Ok(s) => s,
-            Err(TrainError::Interrupted { .. }) => {
-                overall.abandon();
-                bail!(interrupted(run_dir, "training", g));
-            }
-            Err(e) => return Err(e.into()),
-        };
-        if let Some(e) = log_error {
-            return Err(e.into());
-        }
+        let summary = train_stage::<V>(run_dir, config, g, &mut steps_log)
+            .inspect_err(|_| overall.abandon())?;
         let train_secs = t.elapsed().as_secs_f64();
         let row = GenerationRow::new::<V>(&games_dir, &stats, selfplay_secs, train_secs, &summary)?;
         gen_log.append(&row.csv_row(&summary))?;
@@ -191,6 +152,59 @@ where
     overall.finish_and_clear();
     println!("{}", run_dir::report(run_dir, generations)?);
     Ok(())
+}
+
+/// Trains generation `g`: from `models/gen-g` on the replay window to `models/gen-(g+1)`, with a
+/// progress bar and a `metrics.csv` row per step.
+pub fn train_stage<V: Variant>(
+    run_dir: &Path,
+    config: &RunConfig,
+    g: u32,
+    steps_log: &mut CsvLog,
+) -> Result<GenerationSummary>
+where
+    State<V>: Encode + TrainGame,
+{
+    let models = run_dir.join("models");
+    let window = ReplayWindow::<State<V>>::load(
+        run_dir,
+        config.train.window_generations,
+        config.game.rule_options(),
+    )?;
+    let bar = progress::bar(u64::from(config.train.steps_per_generation), "train");
+    let mut log_error = None;
+    let result = train_generation(
+        GenerationJob {
+            start: StartFrom::Checkpoint(models.join(generation_dir_name(g))),
+            out_dir: models.join(generation_dir_name(g + 1)),
+            generation: g,
+            seed: config.run.seed,
+            device: config.net.device,
+            stop: Some(interrupt::stop_flag()),
+        },
+        &window,
+        &config.train,
+        |m| {
+            bar.set_position(u64::from(m.step));
+            bar.set_message(format!(
+                "loss {:.3} (policy {:.3}, value {:.3}), {:.0} samples/s",
+                m.loss_total, m.loss_policy, m.loss_value, m.samples_per_sec
+            ));
+            if log_error.is_none() {
+                log_error = steps_log.append(&m.csv_row()).err();
+            }
+        },
+    );
+    bar.finish_and_clear();
+    let summary = match result {
+        Ok(s) => s,
+        Err(TrainError::Interrupted { .. }) => bail!(interrupted(run_dir, "training", g)),
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(e) = log_error {
+        return Err(e.into());
+    }
+    Ok(summary)
 }
 
 fn interrupted(run_dir: &Path, stage: &str, g: u32) -> String {

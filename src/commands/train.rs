@@ -1,0 +1,63 @@
+//! `train`: only the training stage, on an existing run directory: the newest model
+//! `models/gen-G` is trained on the replay window into `models/gen-(G+1)`.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use games::{Encode, State, Variant};
+use train::{CsvLog, RunConfig, StepMetrics, TrainGame, VariantName, newest_checkpoint};
+
+use super::run::train_stage;
+use super::selfplay::load_config;
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Run configuration (TOML): the [game], [net] and [train] sections are used.
+    #[arg(long)]
+    pub config: PathBuf,
+    /// The run directory (with models/ and games/).
+    #[arg(long)]
+    pub run_dir: PathBuf,
+}
+
+pub fn run(args: TrainArgs) -> Result<()> {
+    let config = load_config(&args.config)?;
+    match config.game.variant {
+        VariantName::Camelot => train_variant::<games::CamelotRules>(&args, &config),
+        VariantName::Tricamelot => train_variant::<games::TriCamelotRules>(&args, &config),
+    }
+}
+
+fn train_variant<V: Variant>(args: &TrainArgs, config: &RunConfig) -> Result<()>
+where
+    State<V>: Encode + TrainGame,
+{
+    let models = args.run_dir.join("models");
+    let Some((g, dir)) =
+        newest_checkpoint(&models).with_context(|| format!("reading {}", models.display()))?
+    else {
+        bail!("{} holds no model: start the run with `camelot-zero run` first", models.display());
+    };
+    let mut steps = CsvLog::open_resuming(
+        &args.run_dir.join(train::STEP_METRICS_FILE),
+        StepMetrics::CSV_HEADER,
+        g,
+    )?;
+    let s = train_stage::<V>(&args.run_dir, config, g, &mut steps)?;
+    println!(
+        "trained {} into {}: {} steps of {}, loss {:.3} (policy {:.3}, value {:.3}), {:.0} samples/s, {:.0} s, window {} positions of generations {:?}",
+        dir.display(),
+        s.checkpoint.display(),
+        s.steps,
+        s.batch_size,
+        s.loss_total,
+        s.loss_policy,
+        s.loss_value,
+        s.samples_per_sec,
+        s.seconds,
+        s.window_positions,
+        s.window_generations
+    );
+    Ok(())
+}
