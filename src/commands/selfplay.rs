@@ -134,7 +134,7 @@ where
         |g| writer.push(&g).map(|_| ()).map_err(|e| e.to_string()),
         |s| {
             bar.set_position(s.games);
-            bar.set_message(short_status(s));
+            bar.set_message(short_status(s, V::NUM_PLAYERS));
         },
     )?;
     writer.flush()?;
@@ -142,14 +142,17 @@ where
     Ok(stats)
 }
 
-fn short_status(s: &SelfPlayStats) -> String {
+fn short_status(s: &SelfPlayStats, num_players: usize) -> String {
     let secs = s.wall_time.as_secs_f64().max(1e-9);
+    let wins: Vec<String> = s.wins[..num_players].iter().map(|w| w.to_string()).collect();
     format!(
-        "{:.0} moves/s, {:.0} evals/s, cache {:.0}%, mean {:.0} moves",
+        "{:.0} moves/s, {:.0} evals/s, cache {:.0}%, mean {:.0} moves, wins {} draws {}",
         s.moves as f64 / secs,
         s.evaluations_per_second(),
         100.0 * s.cache_hit_rate(),
-        s.mean_moves()
+        s.mean_moves(),
+        wins.join("/"),
+        s.draws
     )
 }
 

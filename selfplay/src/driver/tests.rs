@@ -190,3 +190,28 @@ fn a_failing_game_handler_stops_the_session_with_its_message() {
         play(&session, &|_| UniformEvaluator, |_| Err("disk full".into()), |_| {}).unwrap_err();
     assert_eq!(err.to_string(), "disk full");
 }
+
+/// The same check with a network at random weights (the evaluator self-play really uses).
+#[cfg(feature = "net")]
+#[test]
+fn games_with_a_random_network_replay_through_the_rules() {
+    use crate::net::NetEvaluator;
+    let config = SelfPlayConfig { games_in_flight: 2, max_moves: 20, ..SelfPlayConfig::default() };
+    let net = |_: usize| NetEvaluator::<Camelot>::random("b4c32", model::DeviceKind::Cpu, 3).unwrap();
+    let (games, stats) = run::<Camelot, _>(&config, &mcts(8), 2, 1, net);
+    assert_eq!(stats.games, 2);
+    for g in &games {
+        let _: CamelotPosition = replay(g);
+    }
+    let net = |_: usize| NetEvaluator::<TriCamelot>::random("b4c32", model::DeviceKind::Cpu, 3).unwrap();
+    let (games, _) = run::<TriCamelot, _>(&config, &mcts(8), 2, 1, net);
+    for g in &games {
+        let _: games::TriCamelotPosition = replay(g);
+        assert!(g.decisions.iter().any(|d| d.net_values != draw_values_for(3)));
+    }
+}
+
+#[cfg(feature = "net")]
+fn draw_values_for(n: usize) -> Values {
+    crate::draw_values(n)
+}
