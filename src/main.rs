@@ -35,6 +35,9 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search a position: the best actions with visits, prior and values, and the principal
+    /// variation (`--raw`: the network's output only).
+    Analyze(commands::analyze::AnalyzeArgs),
     /// Draw a position in the terminal.
     Show(input::PositionArgs),
     /// Train: generations of self-play and training from a random network (resumable).
@@ -43,6 +46,8 @@ enum Command {
     Train(commands::train::TrainArgs),
     /// Play self-play games and write them as parquet shards.
     Selfplay(commands::selfplay::SelfPlayArgs),
+    /// Play a match between players (checkpoints, mcts, greedy, random) and report Elo.
+    Arena(commands::arena::ArenaArgs),
     /// Measure speed: `bench rules` (perft and random playouts).
     Bench {
         #[command(subcommand)]
@@ -66,9 +71,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Moves(pos) => commands::rules::moves(&pos),
         Command::Perft { pos, depth, divide } => commands::rules::perft(&pos, depth, divide),
         Command::Show(pos) => commands::show::show(&pos),
+        Command::Analyze(args) => commands::analyze::run(args),
         Command::Run(args) => commands::run::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Train(args) => commands::train::run(args),
+        Command::Arena(args) => commands::arena::run(args),
         Command::Bench { what } => commands::bench::run(what),
     }
 }

@@ -157,3 +157,24 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
     assert!(stderr(&o).contains("/nonexistent/gen-0001"), "{}", stderr(&o));
     std::fs::remove_dir_all(&tmp).unwrap();
 }
+
+#[test]
+fn analyze_prints_the_search_and_the_raw_network_output() {
+    let o = run(&["analyze", "start", "--variant", "camelot", "--sims", "50", "--top", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("White to move") && out.contains("principal variation: "), "{out}");
+    let table: Vec<&str> =
+        out.lines().skip_while(|l| !l.starts_with("action")).skip(1).take(3).collect();
+    let visits: u32 =
+        table.iter().map(|l| l.split_whitespace().nth(1).unwrap().parse::<u32>().unwrap()).sum();
+    assert!(visits > 0 && visits <= 50, "{out}");
+    let o = run(&["analyze", "start", "--variant", "tricamelot", "--raw"]);
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1 + 36, "a values line and one line per legal leg: {out}");
+    let total: f64 =
+        out.lines().skip(1).map(|l| l.split(' ').nth(2).unwrap().parse::<f64>().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-3);
+    let o = run(&["analyze", "start", "--variant", "camelot", "--model", "/nonexistent/gen-0001"]);
+    assert_eq!(o.status.code(), Some(2));
+}

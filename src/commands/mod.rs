@@ -1,5 +1,7 @@
 //! One module per subcommand (or group of related subcommands).
 
+pub mod analyze;
+pub mod arena;
 pub mod bench;
 mod bench_net;
 pub mod rules;
