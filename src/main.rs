@@ -46,8 +46,6 @@ enum Command {
     Train(commands::train::TrainArgs),
     /// Play self-play games and write them as parquet shards.
     Selfplay(commands::selfplay::SelfPlayArgs),
-    /// Play a match between players (checkpoints, mcts, greedy, random) and report Elo.
-    Arena(commands::arena::ArenaArgs),
     /// Measure speed: `bench rules` (perft and random playouts).
     Bench {
         #[command(subcommand)]
@@ -75,7 +73,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Run(args) => commands::run::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Train(args) => commands::train::run(args),
-        Command::Arena(args) => commands::arena::run(args),
         Command::Bench { what } => commands::bench::run(what),
     }
 }

@@ -1,7 +1,6 @@
 //! One module per subcommand (or group of related subcommands).
 
 pub mod analyze;
-pub mod arena;
 pub mod bench;
 mod bench_net;
 pub mod rules;
