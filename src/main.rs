@@ -38,6 +38,8 @@ enum Command {
     /// Search a position: the best actions with visits, prior and values, and the principal
     /// variation (`--raw`: the network's output only).
     Analyze(commands::analyze::AnalyzeArgs),
+    /// Play against the model in the terminal (moves in official notation; undo, save, quit).
+    Play(commands::play::PlayArgs),
     /// Draw a position in the terminal.
     Show(input::PositionArgs),
     /// Train: generations of self-play and training from a random network (resumable).
@@ -46,6 +48,8 @@ enum Command {
     Train(commands::train::TrainArgs),
     /// Play self-play games and write them as parquet shards.
     Selfplay(commands::selfplay::SelfPlayArgs),
+    /// Play a match between players (checkpoints, mcts, greedy, random) and report Elo.
+    Arena(commands::arena::ArenaArgs),
     /// Measure speed: `bench rules` (perft and random playouts).
     Bench {
         #[command(subcommand)]
@@ -70,9 +74,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Perft { pos, depth, divide } => commands::rules::perft(&pos, depth, divide),
         Command::Show(pos) => commands::show::show(&pos),
         Command::Analyze(args) => commands::analyze::run(args),
+        Command::Play(args) => commands::play::run(args),
         Command::Run(args) => commands::run::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Train(args) => commands::train::run(args),
+        Command::Arena(args) => commands::arena::run(args),
         Command::Bench { what } => commands::bench::run(what),
     }
 }

@@ -178,3 +178,28 @@ fn analyze_prints_the_search_and_the_raw_network_output() {
     let o = run(&["analyze", "start", "--variant", "camelot", "--model", "/nonexistent/gen-0001"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn play_takes_moves_rejects_illegal_ones_undoes_and_saves() {
+    use std::io::Write;
+    let saved = std::env::temp_dir().join(format!("cz-play-{}.txt", std::process::id()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_camelot-zero"))
+        .args(["play", "start", "--variant", "camelot", "--sims", "8"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = format!("C6-C4\nC6-B5\nundo\nD7-D5-B7\nsave {}\nquit\n", saved.display());
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("illegal move `C6-C4`") && out.contains("legal moves: C6-B5"), "{out}");
+    assert!(out.contains("Black plays "), "{out}");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], CAMELOT_START);
+    assert_eq!(lines[1], "D7-D5-B7", "C6-B5 and its reply were undone: {text}");
+    assert_eq!(lines.len(), 3, "D7-D5-B7 and Black's reply: {text}");
+    std::fs::remove_file(saved).unwrap();
+}

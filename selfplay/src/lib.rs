@@ -17,6 +17,7 @@
 //! assert!(summary.root_values.0[0] > 0.9); // per seat: X (seat 0) is winning
 //! ```
 
+pub mod arena;
 pub mod cache;
 pub mod driver;
 pub mod evaluator;

@@ -1,0 +1,86 @@
+//! The arena: matches between players of Camelot or Tri-Camelot, with results per player and
+//! seat, scores, Elo differences with 95% confidence intervals, and every game as a `games`
+//! record.
+//!
+//! - [`spec`]: [`PlayerSpec`], a player as written on the command line (`random`, `greedy`,
+//!   `mcts:sims=N`, `<checkpoint dir>:sims=N`);
+//! - [`player`]: [`ArenaPlayer`], a loaded player;
+//! - [`greedy`]: the one-ply greedy player;
+//! - [`seats`]: seat rotation (all `n!` orders of the players) and opening seeds;
+//! - [`play`]: [`play_match`], games in lockstep with batched network evaluations;
+//! - [`rollout`]: the `mcts` player's random playouts;
+//! - [`report`]: [`MatchReport`], tallies and the results table;
+//! - [`elo`]: Elo from a score and its confidence interval;
+//! - [`game`]: [`ArenaGame`] and its parquet record.
+//!
+//! ```
+//! use games::CamelotRules;
+//! use selfplay::arena::{ArenaPlayer, MatchConfig, MatchReport, PlayerSpec, play_match};
+//!
+//! let specs: Vec<PlayerSpec> = ["greedy", "random"].iter().map(|s| s.parse().unwrap()).collect();
+//! let mut players: Vec<ArenaPlayer<CamelotRules>> = specs
+//!     .iter()
+//!     .map(|s| ArenaPlayer::from_spec(s, &mut |_| Err("no networks here".into())).unwrap())
+//!     .collect();
+//! let config = MatchConfig { games: 4, seed: 3, ..MatchConfig::default() };
+//! let (games, _stats) = play_match(&mut players, &config, |_| {}).unwrap();
+//! let names: Vec<String> = specs.iter().map(|s| s.short_name()).collect();
+//! let report = MatchReport::new(&names, &["White", "Black"], &games);
+//! assert_eq!(report.players[0].overall.games(), 4);
+//! println!("{}", report.table());
+//! ```
+
+pub mod elo;
+pub mod game;
+pub mod greedy;
+pub mod play;
+pub mod player;
+pub mod report;
+pub mod rollout;
+pub mod seats;
+mod slot;
+pub mod spec;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::mcts::SearchError;
+use crate::record::RecordError;
+
+pub use elo::{Elo, EloInterval, elo_interval};
+pub use game::{ARENA_RUN, ArenaGame, write_games};
+pub use greedy::{GoalDistances, greedy_move};
+pub use play::{DEFAULT_OPENING_MOVES, MatchConfig, MatchStats, play_match};
+pub use player::{ArenaPlayer, BoxedEvaluator, Kind};
+pub use report::{GameResult, MatchReport, PairLine, PlayerLine, Tally, seat_result};
+pub use rollout::MoveRollouts;
+pub use seats::{arrangements, seating};
+pub use spec::{DEFAULT_SIMS, PlayerSpec, SpecError};
+
+/// Why a match could not be set up or played.
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error("{variant} needs {expected} players, got {got}")]
+    PlayerCount { variant: &'static str, expected: usize, got: usize },
+    #[error("a match needs at least one game")]
+    NoGames,
+    #[error("checkpoint {} does not exist (or is not a directory)", .0.display())]
+    MissingCheckpoint(PathBuf),
+    #[error("loading checkpoint {}: {message}", dir.display())]
+    Load { dir: PathBuf, message: String },
+    /// A player without a network was asked to evaluate (a bug in the match loop).
+    #[error("player {0} has no network to evaluate with")]
+    NoEvaluator(usize),
+    #[error("the evaluator of player {player} returned {got} evaluations for {expected} states")]
+    EvaluationCount { player: usize, expected: usize, got: usize },
+    #[error("search: {0}")]
+    Search(#[from] SearchError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+}

@@ -1,0 +1,117 @@
+//! [`ArenaPlayer`]: a loaded contestant, and how a match sees it ([`Kind`]).
+
+use std::path::Path;
+
+use games::{State, Variant};
+
+use super::ArenaError;
+use super::spec::PlayerSpec;
+use crate::evaluator::Evaluator;
+
+/// A network evaluator as the arena holds it (used from the match's own thread only).
+pub type BoxedEvaluator<V> = Box<dyn Evaluator<State<V>>>;
+
+/// A contestant ready to play variant `V`.
+pub enum ArenaPlayer<V: Variant> {
+    /// MCTS guided by a network, `sims` simulations per searched decision.
+    Network { evaluator: BoxedEvaluator<V>, sims: u32 },
+    /// MCTS with a uniform prior and random-rollout values, `sims` simulations.
+    Mcts { sims: u32 },
+    /// A uniformly random legal move.
+    Random,
+    /// One-ply greedy ([`super::greedy`]).
+    Greedy,
+}
+
+/// What a game in flight needs to know about a player (no evaluator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Searches with `sims` simulations; leaves are evaluated by the player's network
+    /// (batched across games) or, with `rollouts`, by random playouts inside the game.
+    Search {
+        sims: u32,
+        rollouts: bool,
+    },
+    Random,
+    Greedy,
+}
+
+impl<V: Variant> ArenaPlayer<V> {
+    /// Builds the player of `spec`. A checkpoint is checked to be a directory, then handed to
+    /// `load` (which reads it into an evaluator; its error message is kept).
+    pub fn from_spec(
+        spec: &PlayerSpec,
+        load: &mut dyn FnMut(&Path) -> Result<BoxedEvaluator<V>, String>,
+    ) -> Result<Self, ArenaError> {
+        Ok(match spec {
+            PlayerSpec::Checkpoint { dir, sims } => {
+                if !dir.is_dir() {
+                    return Err(ArenaError::MissingCheckpoint(dir.clone()));
+                }
+                let evaluator =
+                    load(dir).map_err(|message| ArenaError::Load { dir: dir.clone(), message })?;
+                ArenaPlayer::Network { evaluator, sims: *sims }
+            }
+            PlayerSpec::Mcts { sims } => ArenaPlayer::Mcts { sims: *sims },
+            PlayerSpec::Random => ArenaPlayer::Random,
+            PlayerSpec::Greedy => ArenaPlayer::Greedy,
+        })
+    }
+
+    /// How games in flight treat this player.
+    pub fn kind(&self) -> Kind {
+        match self {
+            ArenaPlayer::Network { sims, .. } => Kind::Search { sims: *sims, rollouts: false },
+            ArenaPlayer::Mcts { sims } => Kind::Search { sims: *sims, rollouts: true },
+            ArenaPlayer::Random => Kind::Random,
+            ArenaPlayer::Greedy => Kind::Greedy,
+        }
+    }
+
+    /// The network evaluator, for a network player.
+    pub fn evaluator(&mut self) -> Option<&mut BoxedEvaluator<V>> {
+        match self {
+            ArenaPlayer::Network { evaluator, .. } => Some(evaluator),
+            _ => None,
+        }
+    }
+}
+
+impl<V: Variant> std::fmt::Debug for ArenaPlayer<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.kind())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::UniformEvaluator;
+    use games::CamelotRules;
+
+    fn uniform(_: &Path) -> Result<BoxedEvaluator<CamelotRules>, String> {
+        Ok(Box::new(UniformEvaluator))
+    }
+
+    #[test]
+    fn specs_become_players_and_a_missing_checkpoint_is_reported_when_loading() {
+        let build = |s: &str| {
+            ArenaPlayer::<CamelotRules>::from_spec(&s.parse().unwrap(), &mut uniform)
+                .map(|p| p.kind())
+        };
+        assert_eq!(build("random").unwrap(), Kind::Random);
+        assert_eq!(build("greedy").unwrap(), Kind::Greedy);
+        assert_eq!(build("mcts:sims=5").unwrap(), Kind::Search { sims: 5, rollouts: true });
+        let missing = "no/such/gen-0001:sims=3";
+        assert!(missing.parse::<PlayerSpec>().is_ok(), "parsing does not look at the disk");
+        let Err(ArenaError::MissingCheckpoint(dir)) = build(missing) else { panic!("loaded") };
+        assert_eq!(dir, Path::new("no/such/gen-0001"));
+        let here = format!("{}:sims=7", std::env::temp_dir().display());
+        let here = if here.contains('/') { here } else { format!("./{here}") };
+        assert_eq!(build(&here).unwrap(), Kind::Search { sims: 7, rollouts: false });
+        let spec: PlayerSpec = here.parse().unwrap();
+        let err = ArenaPlayer::<CamelotRules>::from_spec(&spec, &mut |_| Err("broken".into()))
+            .unwrap_err();
+        assert!(err.to_string().contains("broken"), "{err}");
+    }
+}

@@ -1,0 +1,205 @@
+//! One arena game in flight: the state, the search of the player to move, and the game's own
+//! random streams (so a game is the same whatever else is in flight).
+
+use games::{Game, GameOver, Move, State, Termination, Values, Variant};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+
+use super::game::ArenaGame;
+use super::greedy::{GoalDistances, greedy_move};
+use super::player::Kind;
+use super::rollout::MoveRollouts;
+use super::seats;
+use crate::evaluator::{Evaluation, Evaluator, draw_values};
+use crate::mcts::choose_action;
+use crate::mcts::{Leaf, MctsConfig, RootNoise, Search, SearchError, TemperatureSchedule};
+
+/// What the slots of a match share.
+pub(crate) struct Table<'a> {
+    /// The players' kinds, by player index.
+    pub kinds: &'a [Kind],
+    /// The search options every searching player starts from (simulations, root noise and
+    /// temperature are replaced: fixed count, none, 0).
+    pub mcts: &'a MctsConfig,
+    pub distances: &'a GoalDistances,
+    pub max_moves: u32,
+    /// Complete moves per random playout of the `mcts` players (a playout cut off is a draw).
+    pub rollout_moves: usize,
+}
+
+/// What a game needs next.
+pub(crate) enum Step<V: Variant> {
+    /// Player `player`'s network must evaluate this leaf; hand it back with [`Slot::apply`].
+    Evaluate { player: usize, leaf: Leaf<State<V>> },
+    /// The game is over.
+    Finished,
+}
+
+pub(crate) struct Slot<V: Variant> {
+    game_id: u64,
+    seed: u64,
+    seating: Vec<usize>,
+    start_position: String,
+    state: State<V>,
+    rng: StdRng,
+    rollouts: MoveRollouts,
+    /// The search of the move in progress (kept across its legs, dropped when it completes).
+    search: Option<Search<State<V>>>,
+    moves: Vec<String>,
+    over: Option<(Values, Termination)>,
+}
+
+impl<V: Variant> Slot<V> {
+    /// Game `game_id` of a match seeded by `seed`: seated by [`seats::seating`], with its round's
+    /// `opening_moves` uniformly random complete moves already played.
+    pub fn new(
+        game_id: u64,
+        seed: u64,
+        start: State<V>,
+        opening_moves: u32,
+        table: &Table<'_>,
+    ) -> Self {
+        let game_seed = seats::game_seed(seed, game_id);
+        let mut slot = Slot {
+            game_id,
+            seed: game_seed,
+            seating: seats::seating(V::NUM_PLAYERS, game_id),
+            start_position: start.to_string(),
+            state: start,
+            rng: StdRng::seed_from_u64(game_seed),
+            rollouts: MoveRollouts::new(table.rollout_moves, game_seed ^ 0x7011),
+            search: None,
+            moves: Vec::new(),
+            over: None,
+        };
+        let mut opening = StdRng::seed_from_u64(seats::opening_seed(seed, V::NUM_PLAYERS, game_id));
+        slot.check_end(table);
+        for _ in 0..opening_moves {
+            if slot.over.is_some() {
+                break;
+            }
+            let Some(m) = slot.state.moves().choose(&mut opening).cloned() else { break };
+            slot.play_move(&m, table);
+        }
+        slot
+    }
+
+    /// The player index of the seat to move.
+    fn player_to_move(&self) -> usize {
+        self.seating[self.state.to_move().index()]
+    }
+
+    /// Plays until player input from a network is needed or the game ends. Random and greedy
+    /// players move at once; a rollout player's leaves are evaluated here.
+    pub fn step(&mut self, table: &Table<'_>) -> Result<Step<V>, SearchError> {
+        loop {
+            if self.over.is_some() {
+                return Ok(Step::Finished);
+            }
+            let player = self.player_to_move();
+            match table.kinds[player] {
+                Kind::Random => {
+                    let m = self.state.moves().choose(&mut self.rng).cloned();
+                    let m = m.ok_or(SearchError::GameOver)?;
+                    self.play_move(&m, table);
+                }
+                Kind::Greedy => {
+                    let m = greedy_move(&self.state, table.distances, &mut self.rng).cloned();
+                    let m = m.ok_or(SearchError::GameOver)?;
+                    self.play_move(&m, table);
+                }
+                Kind::Search { sims, rollouts } => {
+                    if self.search.is_none() {
+                        let config = MctsConfig {
+                            simulations: sims,
+                            root_noise: RootNoise::None,
+                            temperature: TemperatureSchedule::Constant(0.0),
+                            ..table.mcts.clone()
+                        };
+                        self.search = Some(Search::new(self.state.clone(), config)?);
+                    }
+                    let search = self.search.as_mut().expect("just set");
+                    if let Some(a) = search.forced_action() {
+                        self.play_action(a, table)?;
+                        continue;
+                    }
+                    if !search.is_done() {
+                        let Some(leaf) = search.gather(&mut self.rng) else { continue };
+                        if !rollouts {
+                            return Ok(Step::Evaluate { player, leaf });
+                        }
+                        let mut evals = self.rollouts.evaluate(std::slice::from_ref(&leaf.state));
+                        let eval = evals
+                            .pop()
+                            .ok_or(SearchError::EvaluatorCount { expected: 1, got: 0 })?;
+                        search.apply(leaf, eval)?;
+                        continue;
+                    }
+                    let summary = search.summary()?;
+                    let action =
+                        choose_action(&summary, 0.0, &mut self.rng).ok_or(SearchError::GameOver)?;
+                    self.play_action(action, table)?;
+                }
+            }
+        }
+    }
+
+    /// Hands a network evaluation back to the search that asked for it.
+    pub fn apply(&mut self, leaf: Leaf<State<V>>, eval: Evaluation) -> Result<(), SearchError> {
+        self.search.as_mut().ok_or(SearchError::StaleLeaf)?.apply(leaf, eval)
+    }
+
+    /// Plays one leg (or end-move) chosen by a search.
+    fn play_action(&mut self, action: games::Action, table: &Table<'_>) -> Result<(), SearchError> {
+        if !self.state.is_legal(action) {
+            return Err(SearchError::IllegalAction(self.state.action_to_string(action)));
+        }
+        self.state.play(action);
+        match self.state.last_move() {
+            Some(m) => {
+                self.search = None;
+                self.moves.push(m);
+                self.check_end(table);
+            }
+            None => {
+                if let Some(search) = self.search.as_mut() {
+                    search.advance(action)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays a whole move (random and greedy players, openings).
+    fn play_move(&mut self, m: &Move, table: &Table<'_>) {
+        self.state.play_move(m);
+        self.search = None;
+        self.moves.push(m.notation(&V::tables().geometry));
+        self.check_end(table);
+    }
+
+    fn check_end(&mut self, table: &Table<'_>) {
+        if let Some(GameOver { termination, .. }) = self.state.outcome() {
+            let values = self.state.returns().unwrap_or_else(|| draw_values(V::NUM_PLAYERS));
+            self.over = Some((values, termination));
+        } else if self.moves.len() as u32 >= table.max_moves {
+            self.over = Some((draw_values(V::NUM_PLAYERS), Termination::MoveLimit));
+        }
+    }
+
+    /// The finished game (call after [`Step::Finished`]).
+    pub fn finish(self) -> ArenaGame {
+        let (values, termination) =
+            self.over.unwrap_or((draw_values(V::NUM_PLAYERS), Termination::MoveLimit));
+        ArenaGame {
+            game_id: self.game_id,
+            seed: self.seed,
+            seating: self.seating,
+            start_position: self.start_position,
+            moves: self.moves,
+            result: values.0[..V::NUM_PLAYERS].to_vec(),
+            termination,
+        }
+    }
+}

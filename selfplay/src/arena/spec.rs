@@ -1,0 +1,202 @@
+//! [`PlayerSpec`]: a contestant as written on the command line.
+//!
+//! | text | player |
+//! |---|---|
+//! | `random` | a uniformly random legal (complete) move |
+//! | `greedy` | one ply: most captures, then closest to its goal castle ([`super::greedy`]) |
+//! | `mcts:sims=N` | MCTS with a uniform prior and random-rollout values, `N` simulations |
+//! | `<dir>:sims=N` | a checkpoint directory (a path with a `/`), searched with `N` simulations |
+//!
+//! `sims=` may be left out (then [`DEFAULT_SIMS`]). A checkpoint is only a path here: whether it
+//! exists is found out when it is loaded ([`super::ArenaError::MissingCheckpoint`]).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// Simulations of a searching player whose spec gives no `sims=`.
+pub const DEFAULT_SIMS: u32 = 64;
+
+/// A contestant, parsed but not loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// A checkpoint directory (e.g. `data/run/models/gen-0007`) searched with `sims` simulations.
+    Checkpoint { dir: PathBuf, sims: u32 },
+    /// Uniform prior, random-rollout values, `sims` simulations.
+    Mcts { sims: u32 },
+    /// A uniformly random legal move.
+    Random,
+    /// One-ply greedy: captures, then castle progress.
+    Greedy,
+}
+
+/// Why a player spec does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SpecError {
+    #[error("empty player spec")]
+    Empty,
+    #[error(
+        "unknown player kind `{0}` (expected random, greedy, mcts:sims=N, or a checkpoint \
+         directory path containing `/`, e.g. data/run/models/gen-0007:sims=200)"
+    )]
+    UnknownKind(String),
+    #[error("bad `{0}` in a player spec: sims must be a whole number of at least 1")]
+    BadSims(String),
+    #[error("unknown option `{option}` for player `{kind}` (only sims=N)")]
+    UnknownOption { kind: String, option: String },
+    #[error("player `{0}` takes no options")]
+    NoOptions(String),
+}
+
+impl PlayerSpec {
+    /// Simulations per searched decision, for the searching players.
+    pub fn sims(&self) -> Option<u32> {
+        match self {
+            PlayerSpec::Checkpoint { sims, .. } | PlayerSpec::Mcts { sims } => Some(*sims),
+            PlayerSpec::Random | PlayerSpec::Greedy => None,
+        }
+    }
+
+    /// The checkpoint directory, for a checkpoint player.
+    pub fn checkpoint(&self) -> Option<&Path> {
+        match self {
+            PlayerSpec::Checkpoint { dir, .. } => Some(dir),
+            _ => None,
+        }
+    }
+
+    /// The short name used in tables and in records: the checkpoint's last path component
+    /// (e.g. `gen-0007:sims=64`), otherwise the spec as written in canonical form.
+    pub fn short_name(&self) -> String {
+        match self {
+            PlayerSpec::Checkpoint { dir, sims } => {
+                let name = dir.file_name().map_or_else(
+                    || dir.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                format!("{name}:sims={sims}")
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+/// Canonical text, which parses back to the same spec.
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Checkpoint { dir, sims } => write!(f, "{}:sims={sims}", dir.display()),
+            PlayerSpec::Mcts { sims } => write!(f, "mcts:sims={sims}"),
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
+        }
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        // Options follow the last `:` when what follows looks like `key=value` (so a path with a
+        // `:` of its own still works).
+        let (base, options) = match s.rsplit_once(':') {
+            Some((base, opts)) if opts.contains('=') || opts.is_empty() => (base, Some(opts)),
+            _ => (s, None),
+        };
+        let sims = |kind: &str| -> Result<u32, SpecError> {
+            let Some(opts) = options else { return Ok(DEFAULT_SIMS) };
+            let mut sims = DEFAULT_SIMS;
+            for opt in opts.split(',') {
+                match opt.split_once('=') {
+                    Some(("sims", n)) => {
+                        sims = n
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|&n| n >= 1)
+                            .ok_or_else(|| SpecError::BadSims(opt.to_string()))?;
+                    }
+                    _ => {
+                        return Err(SpecError::UnknownOption {
+                            kind: kind.to_string(),
+                            option: opt.to_string(),
+                        });
+                    }
+                }
+            }
+            Ok(sims)
+        };
+        match base {
+            "random" | "greedy" if options.is_some() => Err(SpecError::NoOptions(base.into())),
+            "random" => Ok(PlayerSpec::Random),
+            "greedy" => Ok(PlayerSpec::Greedy),
+            "mcts" => Ok(PlayerSpec::Mcts { sims: sims("mcts")? }),
+            path if path.contains('/') || path.contains(std::path::MAIN_SEPARATOR) => {
+                Ok(PlayerSpec::Checkpoint { dir: PathBuf::from(path), sims: sims(path)? })
+            }
+            other => Err(SpecError::UnknownKind(other.to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<PlayerSpec, SpecError> {
+        s.parse()
+    }
+
+    #[test]
+    fn every_kind_parses_and_prints_back() {
+        let cases = [
+            ("random", PlayerSpec::Random),
+            ("greedy", PlayerSpec::Greedy),
+            ("mcts:sims=32", PlayerSpec::Mcts { sims: 32 }),
+            (
+                "data/run/models/gen-0007:sims=200",
+                PlayerSpec::Checkpoint { dir: "data/run/models/gen-0007".into(), sims: 200 },
+            ),
+        ];
+        for (text, spec) in cases {
+            assert_eq!(parse(text), Ok(spec.clone()), "{text}");
+            assert_eq!(spec.to_string(), text);
+            assert_eq!(parse(&spec.to_string()), Ok(spec));
+        }
+        assert_eq!(parse("mcts"), Ok(PlayerSpec::Mcts { sims: DEFAULT_SIMS }));
+        let ckpt = parse("./gen-0003").unwrap();
+        assert_eq!(ckpt.sims(), Some(DEFAULT_SIMS));
+        assert_eq!(ckpt.checkpoint(), Some(Path::new("./gen-0003")));
+        let weird = parse("runs/a:b/gen-0001:sims=4").unwrap();
+        assert_eq!(weird.checkpoint(), Some(Path::new("runs/a:b/gen-0001")));
+    }
+
+    #[test]
+    fn short_names_are_what_records_carry() {
+        assert_eq!(
+            parse("data/r/models/gen-0007:sims=64").unwrap().short_name(),
+            "gen-0007:sims=64"
+        );
+        assert_eq!(parse("mcts:sims=8").unwrap().short_name(), "mcts:sims=8");
+        assert_eq!(PlayerSpec::Random.short_name(), "random");
+    }
+
+    #[test]
+    fn bad_specs_are_named() {
+        assert_eq!(parse(""), Err(SpecError::Empty));
+        assert_eq!(parse("alphabeta"), Err(SpecError::UnknownKind("alphabeta".into())));
+        assert_eq!(parse("mcts:sims=0"), Err(SpecError::BadSims("sims=0".into())));
+        assert_eq!(parse("mcts:sims=abc"), Err(SpecError::BadSims("sims=abc".into())));
+        assert_eq!(parse("mcts:sims=-3"), Err(SpecError::BadSims("sims=-3".into())));
+        assert_eq!(parse("mcts:sims="), Err(SpecError::BadSims("sims=".into())));
+        assert!(matches!(parse("mcts:depth=3"), Err(SpecError::UnknownOption { .. })));
+        assert_eq!(parse("random:sims=3"), Err(SpecError::NoOptions("random".into())));
+        let msg = parse("alphabeta").unwrap_err().to_string();
+        assert!(msg.contains("alphabeta") && msg.contains("mcts:sims=N"), "{msg}");
+    }
+}

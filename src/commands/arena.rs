@@ -1,0 +1,193 @@
+//! `arena`: a match between two players (Camelot) or three (Tri-Camelot), with a results table,
+//! Elo differences with 95% confidence intervals, and every game written as a parquet `games`
+//! record (see `selfplay::arena`).
+//!
+//! ```sh
+//! camelot-zero arena --a data/run/models/gen-0007:sims=200 --b random --games 100
+//! camelot-zero arena --a mcts:sims=64 --b greedy --c random --variant tricamelot --games 60
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use games::{Encode, State, Variant};
+use model::DeviceKind;
+use selfplay::arena::{
+    ArenaPlayer, BoxedEvaluator, DEFAULT_OPENING_MOVES, MatchConfig, MatchReport, PlayerSpec,
+    play_match, write_games,
+};
+use selfplay::net::NetEvaluator;
+use selfplay::{CachedEvaluator, MctsConfig};
+use train::{RunConfig, VariantName};
+
+use super::selfplay::load_config;
+use crate::evaluators::load_predictor;
+use crate::input::{BadInput, VariantArg};
+use crate::progress;
+
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// First player: `random`, `greedy`, `mcts:sims=N` (uniform prior, random-rollout values)
+    /// or a checkpoint directory with a simulation count, e.g. data/run/models/gen-0007:sims=200.
+    #[arg(long)]
+    pub a: String,
+    /// Second player (same forms as --a).
+    #[arg(long)]
+    pub b: String,
+    /// Third player, for Tri-Camelot.
+    #[arg(long)]
+    pub c: Option<String>,
+    /// Number of games. Seats alternate (Camelot) or cycle through all 6 orders (Tri-Camelot),
+    /// so a multiple of 2 (or 6) plays every seating equally often.
+    #[arg(long)]
+    pub games: u64,
+    /// The game (default: the config's, else tricamelot with --c and camelot without).
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
+    /// A run configuration (TOML): its [game] variant and rule options, [net] device, [mcts]
+    /// search options (simulations come from the player specs) and [selfplay] eval_cache.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Seed of the openings and of every random choice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Directory for the parquet `games` records (default: a new temporary directory).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Complete moves played at random at the start of each game (shared by the games of a
+    /// round, so each opening is played from every side).
+    #[arg(long, default_value_t = DEFAULT_OPENING_MOVES)]
+    pub opening_moves: u32,
+    /// Complete moves after which a game is scored as a draw (move-limit).
+    #[arg(long, default_value_t = 400)]
+    pub max_moves: u32,
+    /// Games played at once (the batch size of a network player's evaluations).
+    #[arg(long, default_value_t = 64)]
+    pub games_in_flight: usize,
+}
+
+pub fn run(args: ArenaArgs) -> Result<()> {
+    let config = args.config.as_deref().map(load_config).transpose()?;
+    let from_config = config.as_ref().map(|c| match c.game.variant {
+        VariantName::Camelot => VariantArg::Camelot,
+        VariantName::Tricamelot => VariantArg::Tricamelot,
+    });
+    let variant = match (args.variant, from_config) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(BadInput(format!(
+                "--variant {a:?} contradicts the config's variant {b:?}"
+            ))
+            .into());
+        }
+        (Some(v), _) | (None, Some(v)) => v,
+        (None, None) if args.c.is_some() => VariantArg::Tricamelot,
+        (None, None) => VariantArg::Camelot,
+    };
+    match variant {
+        VariantArg::Camelot => run_variant::<games::CamelotRules>(&args, config.as_ref()),
+        VariantArg::Tricamelot => run_variant::<games::TriCamelotRules>(&args, config.as_ref()),
+    }
+}
+
+/// Parses the player specs (bad ones are bad input).
+fn specs(args: &ArenaArgs, players: usize, variant: &str) -> Result<Vec<PlayerSpec>> {
+    let mut texts = vec![("--a", &args.a), ("--b", &args.b)];
+    if let Some(c) = &args.c {
+        texts.push(("--c", c));
+    }
+    if texts.len() != players {
+        let hint = if players == 3 { "give a third with --c" } else { "leave out --c" };
+        return Err(BadInput(format!(
+            "{variant} is played by {players} players but {} were given ({hint})",
+            texts.len()
+        ))
+        .into());
+    }
+    texts
+        .into_iter()
+        .map(|(flag, t)| {
+            t.parse::<PlayerSpec>().map_err(|e| BadInput(format!("{flag}: {e}")).into())
+        })
+        .collect()
+}
+
+fn run_variant<V: Variant>(args: &ArenaArgs, config: Option<&RunConfig>) -> Result<()>
+where
+    State<V>: Encode,
+{
+    let specs = specs(args, V::NUM_PLAYERS, V::NAME)?;
+    if args.games == 0 {
+        return Err(BadInput("--games must be at least 1".into()).into());
+    }
+    let device = config.map_or(DeviceKind::Cpu, |c| c.net.device);
+    let cache = config.map_or(0, |c| c.selfplay.eval_cache);
+    let mut load = |dir: &Path| -> Result<BoxedEvaluator<V>, String> {
+        let predictor = load_predictor::<State<V>>(dir, device).map_err(|e| format!("{e:#}"))?;
+        let net = NetEvaluator::<State<V>>::new(predictor).map_err(|e| e.to_string())?;
+        Ok(if cache > 0 { Box::new(CachedEvaluator::new(net, cache)) } else { Box::new(net) })
+    };
+    let mut players = specs
+        .iter()
+        .map(|s| ArenaPlayer::<V>::from_spec(s, &mut load).map_err(|e| BadInput(e.to_string())))
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = specs.iter().map(PlayerSpec::short_name).collect();
+    let match_config = MatchConfig {
+        games: args.games,
+        seed: args.seed,
+        opening_moves: args.opening_moves,
+        max_moves: args.max_moves.max(1),
+        games_in_flight: args.games_in_flight.max(1),
+        mcts: config.map_or_else(MctsConfig::default, |c| c.mcts.clone()),
+        options: config.map_or_else(Default::default, |c| c.game.rule_options()),
+        ..MatchConfig::default()
+    };
+    let out = args.out.clone().unwrap_or_else(default_out);
+    eprintln!(
+        "{}: {} games, {} (seed {}, {} random opening moves); records to {}",
+        V::NAME,
+        args.games,
+        names.join(" vs "),
+        args.seed,
+        args.opening_moves,
+        out.display()
+    );
+    let bar = progress::bar(args.games, "arena");
+    let mut scores = vec![0.0f64; names.len()];
+    let (games, stats) = play_match(&mut players, &match_config, |g| {
+        for (p, s) in scores.iter_mut().enumerate() {
+            *s += f64::from(g.score_of(p));
+        }
+        let shown: Vec<String> = scores
+            .iter()
+            .enumerate()
+            .map(|(p, s)| format!("{} {s:.1}", (b'A' + p as u8) as char))
+            .collect();
+        bar.inc(1);
+        bar.set_message(shown.join(" / "));
+    })
+    .map_err(anyhow::Error::from)?;
+    bar.finish_and_clear();
+    let paths = write_games(&out, V::NAME, &names, &games)
+        .with_context(|| format!("writing the games to {}", out.display()))?;
+    let report = MatchReport::new(&names, V::PLAYER_NAMES, &games);
+    print!("{}", report.table());
+    let secs = stats.wall_time.as_secs_f64().max(1e-9);
+    println!(
+        "{:.1} s ({:.2} games/s), {} network evaluations in {} batches; games in {}",
+        secs,
+        games.len() as f64 / secs,
+        stats.evaluations,
+        stats.batches,
+        paths.games.display()
+    );
+    Ok(())
+}
+
+/// A fresh directory under the system's temporary directory.
+fn default_out() -> PathBuf {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    std::env::temp_dir().join(format!("camelot-zero-arena-{stamp}-{}", std::process::id()))
+}
