@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::config::NetConfig;
 use crate::device::DeviceKind;
+use crate::engine::InferenceEngine;
 use crate::error::{ModelError, Result};
 use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
@@ -28,16 +29,28 @@ pub struct ForwardBench {
     pub positions_per_s: f64,
 }
 
-/// Forward-pass throughput of a freshly initialised `config` network on `kind`, for each batch
-/// size, spending about `seconds` on each.
+/// Forward-pass throughput of a freshly initialised `config` network on `kind` with that
+/// device's default engine ([`InferenceEngine::default_for`]), for each batch size, spending
+/// about `seconds` on each.
 pub fn bench_forward(
     config: &NetConfig,
     kind: DeviceKind,
     batch_sizes: &[usize],
     seconds: f64,
 ) -> Result<Vec<ForwardBench>> {
+    bench_forward_with(config, kind, InferenceEngine::default_for(kind), batch_sizes, seconds)
+}
+
+/// [`bench_forward`] with an explicit inference engine.
+pub fn bench_forward_with(
+    config: &NetConfig,
+    kind: DeviceKind,
+    engine: InferenceEngine,
+    batch_sizes: &[usize],
+    seconds: f64,
+) -> Result<Vec<ForwardBench>> {
     let budget = budget(seconds)?;
-    let predictor = Predictor::new(&Net::new(config, &kind.device()?)?, kind)?;
+    let predictor = Predictor::with_engine(&Net::new(config, &kind.device()?)?, kind, engine)?;
     let per_position = config.shape.input_len();
     batch_sizes
         .iter()

@@ -15,8 +15,8 @@ use burn::tensor::{Device, Int, Tensor};
 /// The convolution has no bias: the batch norm's shift does that job.
 #[derive(Module, Debug)]
 pub struct ConvBn {
-    conv: Conv2d,
-    bn: BatchNorm,
+    pub(crate) conv: Conv2d,
+    pub(crate) bn: BatchNorm,
 }
 
 impl ConvBn {
@@ -39,7 +39,7 @@ impl ConvBn {
 /// Gathers the board cells out of a grid-shaped tensor.
 ///
 /// x: [B, C, H, W], cells: [N] flat grid indices → [B, C, N]
-fn gather_cells(x: Tensor<4>, cells: Tensor<1, Int>) -> Tensor<3> {
+pub(crate) fn gather_cells(x: Tensor<4>, cells: Tensor<1, Int>) -> Tensor<3> {
     let [b, c, h, w] = x.dims();
     x.reshape([b, c, h * w]).select(2, cells)
 }
@@ -47,9 +47,9 @@ fn gather_cells(x: Tensor<4>, cells: Tensor<1, Int>) -> Tensor<3> {
 /// The convolutional policy head: one logit per (cell, channel), plus an end-move logit.
 #[derive(Module, Debug)]
 pub struct PolicyHead {
-    hidden: ConvBn,
-    out: Conv2d,
-    end_move: Linear,
+    pub(crate) hidden: ConvBn,
+    pub(crate) out: Conv2d,
+    pub(crate) end_move: Linear,
 }
 
 impl PolicyHead {
@@ -84,9 +84,9 @@ impl PolicyHead {
 /// The value head: outcome-class logits from the board's cells.
 #[derive(Module, Debug)]
 pub struct ValueHead {
-    reduce: ConvBn,
-    hidden: Linear,
-    out: Linear,
+    pub(crate) reduce: ConvBn,
+    pub(crate) hidden: Linear,
+    pub(crate) out: Linear,
 }
 
 impl ValueHead {

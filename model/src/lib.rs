@@ -7,7 +7,11 @@
 //!   `[B, cells × policy_channels + 1]` (action `cell * policy_channels + channel`, last =
 //!   end-move) and value logits `[B, value_classes]`.
 //! * [`Predictor`] + [`masked_softmax`]: inference with plain slices in and `Vec<f32>` out; no
-//!   burn type crosses that boundary.
+//!   burn type crosses that boundary. It runs on one [`InferenceEngine`]: burn's forward pass,
+//!   or (the CPU default) the [`native`] engine, im2col + SGEMM on plain buffers with batch
+//!   norms folded in.
+//! * [`onnx`]: ONNX export (burn's exporter) with named inputs/outputs and a symbolic batch
+//!   axis, plus a reference input/output pair for checking another runtime.
 //! * [`DeviceKind`]: `cpu` (burn's pure-Rust `flex` backend) or `gpu` (`wgpu`, behind the
 //!   `gpu` cargo feature).
 //! * [`checkpoint`]: `net.json` + `weights.bpk` folders with typed load errors.
@@ -21,21 +25,26 @@ pub mod bench;
 pub mod checkpoint;
 pub mod config;
 pub mod device;
+pub mod engine;
 pub mod error;
 mod files;
 mod heads;
+pub mod native;
 pub mod net;
+pub mod onnx;
 pub mod optimizer;
 pub mod predict;
 pub mod testing;
 pub mod train_step;
 
-pub use bench::{ForwardBench, bench_forward, bench_train};
+pub use bench::{ForwardBench, bench_forward, bench_forward_with, bench_train};
 pub use checkpoint::{Checkpoint, CheckpointMeta};
 pub use config::{NetConfig, NetShape, Preset};
 pub use device::DeviceKind;
+pub use engine::InferenceEngine;
 pub use error::{ModelError, Result};
 pub use files::FileDigest;
+pub use native::NativeNet;
 pub use net::Net;
 pub use optimizer::{OptimizerConfig, OptimizerKind};
 pub use predict::{Prediction, Predictor, masked_softmax};

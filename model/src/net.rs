@@ -11,8 +11,8 @@ use crate::heads::{ConvBn, PolicyHead, ValueHead};
 /// Two 3×3 conv + batch-norm layers with an identity skip: `relu(x + bn(conv(relu(bn(conv(x))))))`.
 #[derive(Module, Debug)]
 pub struct ResidualBlock {
-    first: ConvBn,
-    second: ConvBn,
+    pub(crate) first: ConvBn,
+    pub(crate) second: ConvBn,
 }
 
 impl ResidualBlock {
@@ -38,13 +38,13 @@ impl ResidualBlock {
 /// running averages.
 #[derive(Module, Debug)]
 pub struct Net {
-    input: ConvBn,
-    tower: Vec<ResidualBlock>,
-    policy: PolicyHead,
-    value: ValueHead,
+    pub(crate) input: ConvBn,
+    pub(crate) tower: Vec<ResidualBlock>,
+    pub(crate) policy: PolicyHead,
+    pub(crate) value: ValueHead,
     /// The board cells' flat grid indices, [N]. A constant: moved with the net, never saved
     /// (it is rebuilt from the config).
-    cells: Tensor<1, Int>,
+    pub(crate) cells: Tensor<1, Int>,
     #[module(skip)]
     config: NetConfig,
 }

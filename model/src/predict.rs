@@ -9,7 +9,9 @@ use burn::tensor::{Device, Tensor, TensorData};
 
 use crate::config::NetConfig;
 use crate::device::DeviceKind;
+use crate::engine::InferenceEngine;
 use crate::error::{ModelError, Result};
+use crate::native::NativeNet;
 use crate::net::Net;
 
 /// The network's answer for a batch of positions.
@@ -41,23 +43,61 @@ fn row(data: &[f32], batch: usize, i: usize) -> Option<&[f32]> {
     data.get(i * width..(i + 1) * width)
 }
 
-/// A network in inference mode on one device.
+/// A network in inference mode on one device, behind one [`InferenceEngine`].
+///
+/// `Clone` is cheap for the native engine (the folded weights are shared through an `Arc`),
+/// and clones may predict on different threads at once.
 #[derive(Debug, Clone)]
 pub struct Predictor {
-    net: Net,
-    device: Device,
+    engine: Engine,
+}
+
+#[derive(Debug, Clone)]
+enum Engine {
+    Burn { net: Box<Net>, device: Device },
+    Native(NativeNet),
 }
 
 impl Predictor {
-    /// Puts `net` in inference mode (running batch-norm statistics, no autodiff) on `kind`.
+    /// Puts `net` in inference mode (running batch-norm statistics, no autodiff) on `kind`,
+    /// with that device's default engine ([`InferenceEngine::default_for`]: native on the CPU,
+    /// burn on the GPU).
     pub fn new(net: &Net, kind: DeviceKind) -> Result<Self> {
-        let device = kind.device()?;
-        Ok(Predictor { net: net.valid().to_device(&device), device })
+        Self::with_engine(net, kind, InferenceEngine::default_for(kind))
+    }
+
+    /// [`new`](Self::new) with an explicit engine. The native engine runs on the CPU only:
+    /// asking for it with [`DeviceKind::Gpu`] is [`ModelError::InvalidArgument`].
+    pub fn with_engine(net: &Net, kind: DeviceKind, engine: InferenceEngine) -> Result<Self> {
+        let engine = match (engine, kind) {
+            (InferenceEngine::Native, DeviceKind::Cpu) => Engine::Native(NativeNet::from_net(net)?),
+            (InferenceEngine::Native, DeviceKind::Gpu) => {
+                return Err(ModelError::InvalidArgument(
+                    "the native inference engine runs on the CPU only".into(),
+                ));
+            }
+            (InferenceEngine::Burn, _) => {
+                let device = kind.device()?;
+                Engine::Burn { net: Box::new(net.valid().to_device(&device)), device }
+            }
+        };
+        Ok(Predictor { engine })
+    }
+
+    /// The engine in use.
+    pub fn engine(&self) -> InferenceEngine {
+        match self.engine {
+            Engine::Burn { .. } => InferenceEngine::Burn,
+            Engine::Native(_) => InferenceEngine::Native,
+        }
     }
 
     /// The config of the network inside.
     pub fn config(&self) -> &NetConfig {
-        self.net.config()
+        match &self.engine {
+            Engine::Burn { net, .. } => net.config(),
+            Engine::Native(native) => native.config(),
+        }
     }
 
     /// Evaluates `batch` positions.
@@ -74,10 +114,38 @@ impl Predictor {
         if planes.len() != expected {
             return Err(ModelError::InputSize { what: "planes", expected, got: planes.len() });
         }
-        let dims = [batch, shape.planes, shape.height, shape.width];
-        let x = Tensor::<4>::from_data(TensorData::new(planes.to_vec(), dims), &self.device);
-        let (policy, value) = self.net.forward(x);
-        Ok(Prediction { batch, policy_logits: to_vec(policy)?, values: to_vec(softmax(value, 1))? })
+        match &self.engine {
+            Engine::Burn { net, device } => {
+                let dims = [batch, shape.planes, shape.height, shape.width];
+                let x = Tensor::<4>::from_data(TensorData::new(planes.to_vec(), dims), device);
+                let (policy, value) = net.forward(x);
+                Ok(Prediction {
+                    batch,
+                    policy_logits: to_vec(policy)?,
+                    values: to_vec(softmax(value, 1))?,
+                })
+            }
+            Engine::Native(native) => {
+                let (policy_logits, mut values) = native.forward(planes, batch)?;
+                for row in values.chunks_exact_mut(shape.value_classes) {
+                    softmax_in_place(row);
+                }
+                Ok(Prediction { batch, policy_logits, values })
+            }
+        }
+    }
+}
+
+/// Softmax of one row, in place (the maximum is subtracted first).
+fn softmax_in_place(row: &mut [f32]) {
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for x in row.iter_mut() {
+        *x = (*x - max).exp();
+        sum += *x;
+    }
+    for x in row.iter_mut() {
+        *x /= sum;
     }
 }
 

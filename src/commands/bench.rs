@@ -13,8 +13,11 @@ use super::rules::parallel_divide;
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
-    /// Network speed for both variants' real shapes: forward positions/s at several batch
-    /// sizes and training samples/s.
+    /// Network speed for both variants' real shapes: forward positions/s of the native engine
+    /// and of burn side by side at several batch sizes, and training samples/s. With
+    /// `--export DIR`, instead writes each variant's randomly initialised network as ONNX
+    /// (`DIR/<variant>-<preset>.onnx`, symbolic batch) with a reference input/output pair
+    /// (`.reference.json`) for `scripts/bench_onnxruntime.py`.
     Net {
         /// Network preset.
         #[arg(long, default_value = "b6c64")]
@@ -28,6 +31,9 @@ pub enum BenchCommand {
         /// Seconds per measurement.
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
+        /// Write ONNX files and reference pairs into this folder instead of measuring.
+        #[arg(long)]
+        export: Option<std::path::PathBuf>,
     },
     /// Self-play throughput against the raw batched forward pass of the same network at the same
     /// batch size (the share of time the search, rules, encoding and records cost).
@@ -57,8 +63,8 @@ pub enum BenchCommand {
 pub fn run(what: BenchCommand) -> Result<()> {
     match what {
         BenchCommand::Rules { depth, seconds } => rules(depth, seconds),
-        BenchCommand::Net { preset, batch, train_batch, seconds } => {
-            super::bench_net::net(&preset, &batch, train_batch, seconds)
+        BenchCommand::Net { preset, batch, train_batch, seconds, export } => {
+            super::bench_net::net(&preset, &batch, train_batch, seconds, export.as_deref())
         }
         BenchCommand::Selfplay { config, games, seconds } => {
             super::bench_net::selfplay(&config, games, seconds)

@@ -5,7 +5,9 @@ use std::path::Path;
 
 use anyhow::Result;
 use games::{Camelot, Encode, State, TriCamelot, Variant};
-use model::{DeviceKind, NetConfig, bench_forward, bench_train};
+use model::{
+    DeviceKind, InferenceEngine, Net, NetConfig, bench_forward, bench_forward_with, bench_train,
+};
 use selfplay::ShardWriter;
 use selfplay::net::net_shape;
 use train::{RunConfig, VariantName};
@@ -13,17 +15,44 @@ use train::{RunConfig, VariantName};
 use super::selfplay::{load_config, play_games, summary};
 use crate::evaluators::{EvaluatorFactory, Source};
 
-pub fn net(preset: &str, batches: &[usize], train_batch: usize, seconds: f64) -> Result<()> {
-    for (name, shape) in
-        [("camelot", net_shape::<Camelot>()), ("tricamelot", net_shape::<TriCamelot>())]
-    {
+pub fn net(
+    preset: &str,
+    batches: &[usize],
+    train_batch: usize,
+    seconds: f64,
+    export: Option<&Path>,
+) -> Result<()> {
+    let shapes = [("camelot", net_shape::<Camelot>()), ("tricamelot", net_shape::<TriCamelot>())];
+    if let Some(dir) = export {
+        for (name, shape) in shapes {
+            let config = NetConfig::preset(preset, shape)?;
+            let net = Net::new(&config, &DeviceKind::Cpu.device()?)?;
+            let stem = format!("{name}-{preset}");
+            let (onnx, reference) = model::onnx::export_with_reference(&net, dir, &stem, 4)?;
+            println!("{name} {preset}: {} and {}", onnx.display(), reference.display());
+        }
+        return Ok(());
+    }
+    for (name, shape) in shapes {
         let config = NetConfig::preset(preset, shape)?;
-        let forward = bench_forward(&config, DeviceKind::Cpu, batches, seconds)?;
-        let figures: Vec<String> = forward
-            .iter()
-            .map(|f| format!("batch {}: {:.0}", f.batch, f.positions_per_s))
-            .collect();
-        println!("{name} {preset} forward positions/s: {}", figures.join(", "));
+        let native = bench_forward_with(
+            &config,
+            DeviceKind::Cpu,
+            InferenceEngine::Native,
+            batches,
+            seconds,
+        )?;
+        let burn =
+            bench_forward_with(&config, DeviceKind::Cpu, InferenceEngine::Burn, batches, seconds)?;
+        for (n, b) in native.iter().zip(&burn) {
+            println!(
+                "{name} {preset} forward batch {}: native {:.0}, burn {:.0} positions/s ({:.2}x)",
+                n.batch,
+                n.positions_per_s,
+                b.positions_per_s,
+                n.positions_per_s / b.positions_per_s
+            );
+        }
         let train = bench_train(&config, DeviceKind::Cpu, train_batch, seconds)?;
         println!("{name} {preset} training: {train:.0} samples/s at batch {train_batch}");
     }

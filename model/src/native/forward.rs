@@ -1,0 +1,177 @@
+//! The native forward pass over a chunk of positions, in reusable scratch buffers.
+//!
+//! Same arithmetic as [`Net::forward`](crate::Net::forward), with batch norms folded into the
+//! convolutions and activations kept channels-last (`[positions × H × W, C]`).
+
+use crate::error::Result;
+use crate::native::kernels::{Taps, add_bias, fill_bias, gemm_acc, relu};
+use crate::native::weights::{Dense, FoldedConv, Weights};
+
+/// Per-call working memory. Buffers only grow, so after the first call at the largest chunk
+/// size nothing is allocated.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    /// The input transposed to channels-last, `[n × HW, planes]`.
+    input: Vec<f32>,
+    /// im2col of the current layer's input, `[n × HW, 9 × max(planes, C)]`.
+    cols: Vec<f32>,
+    /// The trunk activation, `[n × HW, C]`.
+    trunk: Vec<f32>,
+    /// The residual blocks' middle activation, `[n × HW, C]`.
+    mid: Vec<f32>,
+    /// The trunk at the board cells, `[n × N, C]`.
+    cells: Vec<f32>,
+    /// Both heads' 1×1 features at the cells, `[n × N, Ph + Vc]`.
+    heads: Vec<f32>,
+    /// Policy logits per cell, `[n × N, P]`.
+    moves: Vec<f32>,
+    /// Value head input, `[n, N × Vc]`.
+    value_in: Vec<f32>,
+    /// Value hidden layer, `[n, hidden]`.
+    value_hidden: Vec<f32>,
+}
+
+/// `buf[..len]`, growing `buf` if it is shorter.
+fn take(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
+    if buf.len() < len {
+        buf.resize(len, 0.0);
+    }
+    &mut buf[..len]
+}
+
+/// `out[rows, d_out] = x[rows, d_in] (row stride lda) · W + b`.
+fn dense(x: &[f32], lda: usize, layer: &Dense, rows: usize, out: &mut [f32]) -> Result<()> {
+    fill_bias(out, &layer.bias);
+    gemm_acc(x, lda, &layer.weight, out, (rows, layer.d_in, layer.d_out))
+}
+
+/// One "same" convolution accumulated onto `out` (which holds the bias, and the skip
+/// connection where there is one): `out += im2col(x) · W`.
+fn conv_acc(
+    x: &[f32],
+    layer: &FoldedConv,
+    taps: &Taps,
+    rows: usize,
+    cols: &mut Vec<f32>,
+    out: &mut [f32],
+) -> Result<()> {
+    let k = layer.kernel * layer.kernel * layer.c_in;
+    let cols = take(cols, rows * k);
+    taps.im2col(x, layer.c_in, cols);
+    gemm_acc(cols, k, &layer.weight, out, (rows, k, layer.c_out))
+}
+
+/// Evaluates `n` positions.
+///
+/// * `planes`: `[n, planes, H, W]` (the input layout, channels first);
+/// * `policy`: `[n, N × P + 1]` policy logits, written;
+/// * `value`: `[n, V]` value logits (not softmaxed), written.
+///
+/// The caller checks the slice lengths.
+pub(crate) fn forward_chunk(
+    w: &Weights,
+    taps: &Taps,
+    s: &mut Scratch,
+    planes: &[f32],
+    n: usize,
+    policy: &mut [f32],
+    value: &mut [f32],
+) -> Result<()> {
+    let shape = &w.config.shape;
+    let grid = shape.height * shape.width;
+    let rows = n * grid;
+    let c = w.config.channels;
+
+    // [n, planes, HW] → [n × HW, planes]
+    let pl = shape.planes;
+    let input = take(&mut s.input, rows * pl);
+    for (image, out) in planes.chunks_exact(pl * grid).zip(input.chunks_exact_mut(pl * grid)) {
+        for (p, plane) in image.chunks_exact(grid).enumerate() {
+            for (g, &v) in plane.iter().enumerate() {
+                out[g * pl + p] = v;
+            }
+        }
+    }
+
+    let trunk = take(&mut s.trunk, rows * c);
+    fill_bias(trunk, &w.input.bias);
+    conv_acc(input, &w.input, taps, rows, &mut s.cols, trunk)?;
+    relu(trunk);
+
+    let mid = take(&mut s.mid, rows * c);
+    for [first, second] in &w.tower {
+        fill_bias(mid, &first.bias);
+        conv_acc(trunk, first, taps, rows, &mut s.cols, mid)?;
+        relu(mid);
+        add_bias(trunk, &second.bias); // trunk now holds skip + bias
+        conv_acc(mid, second, taps, rows, &mut s.cols, trunk)?;
+        relu(trunk);
+    }
+
+    heads(w, s, n, policy, value)
+}
+
+/// The policy and value heads on the trunk in `s.trunk`.
+fn heads(
+    w: &Weights,
+    s: &mut Scratch,
+    n: usize,
+    policy: &mut [f32],
+    value: &mut [f32],
+) -> Result<()> {
+    let shape = &w.config.shape;
+    let grid = shape.height * shape.width;
+    let c = w.config.channels;
+    let cells = shape.cells.len();
+    let rows = n * cells;
+
+    // Gather the board cells: [n × HW, C] → [n × N, C].
+    let at_cells = take(&mut s.cells, rows * c);
+    let trunk = &s.trunk[..n * grid * c];
+    for (image, out) in trunk.chunks_exact(grid * c).zip(at_cells.chunks_exact_mut(cells * c)) {
+        for (&g, row) in shape.cells.iter().zip(out.chunks_exact_mut(c)) {
+            let g = usize::from(g) * c;
+            row.copy_from_slice(&image[g..g + c]);
+        }
+    }
+
+    // Both heads' 1×1 conv + folded batch norm + ReLU: [n × N, Ph + Vc].
+    let hc = w.heads.c_out;
+    let heads = take(&mut s.heads, rows * hc);
+    fill_bias(heads, &w.heads.bias);
+    gemm_acc(at_cells, c, &w.heads.weight, heads, (rows, c, hc))?;
+    relu(heads);
+
+    // Policy: per-cell logits, then the end-move logit from the cell-averaged features.
+    let ph = w.end_move.d_in;
+    let p = w.policy_out.d_out;
+    let moves = take(&mut s.moves, rows * p);
+    dense(heads, hc, &w.policy_out, rows, moves)?;
+    let actions = cells * p + 1;
+    let scale = 1.0 / cells as f32;
+    for ((out, image_moves), image_heads) in policy
+        .chunks_exact_mut(actions)
+        .zip(moves.chunks_exact(cells * p))
+        .zip(heads.chunks_exact(cells * hc))
+    {
+        out[..cells * p].copy_from_slice(image_moves);
+        let mut end = w.end_move.bias[0];
+        for j in 0..ph {
+            let sum: f32 = image_heads.chunks_exact(hc).map(|row| row[j]).sum();
+            end += sum * scale * w.end_move.weight[j];
+        }
+        out[cells * p] = end;
+    }
+
+    // Value: [n, N × Vc] → hidden (ReLU) → logits.
+    let vc = hc - ph;
+    let value_in = take(&mut s.value_in, rows * vc);
+    for (row, out) in heads.chunks_exact(hc).zip(value_in.chunks_exact_mut(vc)) {
+        out.copy_from_slice(&row[ph..]);
+    }
+    let hidden = w.value_hidden.d_out;
+    let value_hidden = take(&mut s.value_hidden, n * hidden);
+    dense(value_in, cells * vc, &w.value_hidden, n, value_hidden)?;
+    relu(value_hidden);
+    dense(value_hidden, hidden, &w.value_out, n, value)
+}
