@@ -9,7 +9,7 @@ use games::{Encode, Game, RuleOptions, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
 use selfplay::mcts::tree::{NodeId, Tree};
-use selfplay::{Evaluator, MctsConfig, RootNoise, Search, Selection, TemperatureSchedule};
+use selfplay::{Evaluator, MctsConfig, Search};
 
 use crate::evaluators::{EvaluatorFactory, Source};
 use crate::input::{BadInput, PositionArgs, with_variant};
@@ -73,13 +73,7 @@ where
         }
         return Ok(());
     }
-    let config = MctsConfig {
-        simulations: args.sims.max(1),
-        root_noise: RootNoise::None,
-        selection: Selection::Puct,
-        temperature: TemperatureSchedule::Constant(0.0),
-        ..MctsConfig::default()
-    };
+    let config = MctsConfig::analysis(args.sims);
     let mut search = Search::new(state.clone(), config)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
     let summary = search.run(&mut evaluator, &mut rng)?;

@@ -12,7 +12,7 @@ use clap::Args;
 use games::{Encode, Game, Position, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
-use selfplay::{MctsConfig, RootNoise, Search, Selection, TemperatureSchedule, choose_action};
+use selfplay::{MctsConfig, Search, choose_action};
 
 use super::show::render;
 use crate::evaluators::{EvaluatorFactory, Source};
@@ -50,13 +50,7 @@ where
     let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
         .map_err(|e| BadInput(format!("{e:#}")))?;
     let mut evaluator = factory.make::<State<V>>();
-    let config = MctsConfig {
-        simulations: args.sims.max(1),
-        root_noise: RootNoise::None,
-        selection: Selection::Puct,
-        temperature: TemperatureSchedule::Constant(0.0),
-        ..MctsConfig::default()
-    };
+    let config = MctsConfig::analysis(args.sims);
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
     // History of positions between moves (the start first) and the moves played.
     let mut history: Vec<Position<V>> = vec![start.clone()];

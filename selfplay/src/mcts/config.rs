@@ -181,6 +181,18 @@ pub enum ConfigError {
 }
 
 impl MctsConfig {
+    /// Settings for analysing or playing a position rather than generating training data:
+    /// `simulations` of PUCT, no root noise, the most visited action (temperature 0).
+    pub fn analysis(simulations: u32) -> Self {
+        MctsConfig {
+            simulations: simulations.max(1),
+            root_noise: RootNoise::None,
+            selection: Selection::Puct,
+            temperature: TemperatureSchedule::Constant(0.0),
+            ..MctsConfig::default()
+        }
+    }
+
     /// Checks every option; [`Search::new`](super::Search::new) calls it.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.simulations == 0 {
