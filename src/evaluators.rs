@@ -76,3 +76,20 @@ pub fn load_predictor<G: Encode>(dir: &Path, device: DeviceKind) -> Result<Predi
         .with_context(|| format!("checkpoint {}", dir.display()))?;
     Ok(predictor)
 }
+
+/// Loads checkpoints as arena players' evaluators (with an evaluation cache when `cache > 0`);
+/// the error is the message of why a checkpoint could not be used.
+pub fn arena_loader<V: games::Variant>(
+    device: DeviceKind,
+    cache: usize,
+) -> impl FnMut(&Path) -> Result<selfplay::arena::BoxedEvaluator<V>, String>
+where
+    games::State<V>: Encode,
+{
+    move |dir: &Path| {
+        let predictor =
+            load_predictor::<games::State<V>>(dir, device).map_err(|e| format!("{e:#}"))?;
+        let net = NetEvaluator::<games::State<V>>::new(predictor).map_err(|e| e.to_string())?;
+        Ok(if cache > 0 { Box::new(CachedEvaluator::new(net, cache)) } else { Box::new(net) })
+    }
+}

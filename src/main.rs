@@ -1,11 +1,14 @@
 //! `camelot-zero`: the command-line front end. Each subcommand lives in `commands/`; this file
 //! only parses arguments and maps errors to exit codes (2 for bad input, 1 for anything else).
 
+mod charts;
 mod commands;
 mod evaluators;
 mod input;
 mod interrupt;
 mod progress;
+mod report;
+mod stats;
 
 use std::process::ExitCode;
 
@@ -50,6 +53,15 @@ enum Command {
     Selfplay(commands::selfplay::SelfPlayArgs),
     /// Play a match between players (checkpoints, mcts, greedy, random) and report Elo.
     Arena(commands::arena::ArenaArgs),
+    /// Charts (PNG, SVG) and a self-contained HTML page of a run's progress.
+    Report(commands::report::ReportArgs),
+    /// Write a checkpoint as ONNX or safetensors, with a JSON sidecar describing its use.
+    Export(commands::export::ExportArgs),
+    /// Statistics of recorded games: `stats openings` (opening tree) and `stats summary`.
+    Stats {
+        #[command(subcommand)]
+        what: commands::stats::StatsCommand,
+    },
     /// Measure speed: `bench rules` (perft and random playouts).
     Bench {
         #[command(subcommand)]
@@ -79,6 +91,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Arena(args) => commands::arena::run(args),
+        Command::Report(args) => commands::report::run(args),
+        Command::Export(args) => commands::export::run(args),
+        Command::Stats { what } => commands::stats::run(what),
         Command::Bench { what } => commands::bench::run(what),
     }
 }

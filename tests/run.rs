@@ -76,6 +76,21 @@ fn check_finished(run_dir: &Path, generations: usize, games: u64) {
     let unique: BTreeSet<_> = keys.iter().collect();
     assert_eq!(unique.len(), keys.len(), "a training step logged twice");
     assert!(run_dir.join("config.toml").is_file() && run_dir.join("run-info.toml").is_file());
+    // The smoke configs have a ladder: every trained model was measured, and its row says so.
+    let header: Vec<&str> = rows.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for (g, line) in rows.lines().skip(1).enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        let ladder = run_dir.join(format!("models/gen-{:04}/ladder.toml", g + 1));
+        let saved = std::fs::read_to_string(&ladder).unwrap();
+        assert!(saved.contains(&format!("generation = {}", g + 1)), "{saved}");
+        assert_eq!(cells[col("ladder_opponent")], g.to_string(), "without gating: the previous");
+        let rating: f64 = cells[col("rating")].parse().unwrap();
+        assert!(rating.is_finite());
+        let score: f64 = cells[col("score_vs_baseline")].parse().unwrap();
+        assert!((0.0..=1.0).contains(&score));
+        assert!(run_dir.join(format!("ladder/gen-{:04}/games-000001.parquet", g + 1)).is_file());
+    }
 }
 
 #[test]
@@ -225,5 +240,58 @@ fn train_runs_only_the_training_stage() {
     let o = run(&["train", "--config", &cfg, "--run-dir", "/nonexistent/run"]);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("/nonexistent/run/models"), "{}", text(&o.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn with_gating_self_play_uses_the_newest_promoted_model() {
+    let dir = scratch("gating");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("gating.toml");
+    // With 2 ladder games the score against the best is 0, 1/4, 1/2, 3/4 or 1: a threshold of
+    // 3/4 promotes some models and not others; the check below holds either way.
+    let text_cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
+        .unwrap()
+        .replace("generations = 2", "generations = 4")
+        .replace("gating = \"off\"", "gating = { threshold = { score = 0.75 } }");
+    std::fs::write(&cfg, text_cfg).unwrap();
+    let run_dir = dir.join("run");
+    let o =
+        run(&["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let mut best = 0;
+    for g in 1..=4u32 {
+        let saved = std::fs::read_to_string(run_dir.join(format!("models/gen-{g:04}/ladder.toml")))
+            .unwrap();
+        let value = |key: &str| -> String {
+            saved
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{key} = ")))
+                .unwrap_or_else(|| panic!("{key} in {saved}"))
+                .to_string()
+        };
+        assert_eq!(value("opponent"), best.to_string(), "gen {g} plays the best before it");
+        let score: f64 = saved
+            .split("[vs_opponent]")
+            .nth(1)
+            .and_then(|t| t.lines().find_map(|l| l.strip_prefix("score = ")))
+            .unwrap()
+            .parse()
+            .unwrap();
+        let promoted = value("promoted") == "true";
+        assert_eq!(promoted, score >= 0.75, "{saved}");
+        if promoted {
+            best = g;
+        }
+        if g < 4 {
+            // Generation g's self-play was played by the best model after gen-g's ladder.
+            let games = run_dir.join(format!("games/gen-{g:04}"));
+            for shard in selfplay::list_shards(&games).unwrap() {
+                for game in selfplay::read_games(&shard.games).unwrap() {
+                    assert_eq!(game.model, format!("gen-{best:04}"), "generation {g}");
+                }
+            }
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

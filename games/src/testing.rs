@@ -44,6 +44,26 @@ pub fn random_playout<G: Game>(mut state: G, rng: &mut impl Rng, max_actions: us
     (state, max_actions)
 }
 
+/// Leg-level states along `games` random playouts from the start, each cut at a random length
+/// below `max_actions`: every state visited (many of them in mid-move) and the last one (which
+/// may be over). The same seed gives the same states.
+pub fn random_states<V: Variant>(games: usize, max_actions: usize, seed: u64) -> Vec<State<V>> {
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut actions = Vec::new();
+    for _ in 0..games {
+        let mut s = State::<V>::initial();
+        for _ in 0..rng.random_range(0..max_actions.max(1)) {
+            s.legal_actions(&mut actions);
+            let Some(&a) = actions.choose(&mut rng) else { break };
+            out.push(s.clone());
+            s.play(a);
+        }
+        out.push(s);
+    }
+    out
+}
+
 /// The position with every piece moved by `cell_map` and handed to `player_map[owner]`, the
 /// player to move mapped the same way (castle-move counts are kept per mapped player).
 pub fn transform<V: Variant>(

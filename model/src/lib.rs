@@ -12,6 +12,8 @@
 //!   norms folded in.
 //! * [`onnx`]: ONNX export (burn's exporter) with named inputs/outputs and a symbolic batch
 //!   axis, plus a reference input/output pair for checking another runtime.
+//! * [`named_weights`]: the weights under PyTorch-style names (`trunk.block3.conv1.weight`) and
+//!   as a `.safetensors` file.
 //! * [`DeviceKind`]: `cpu` (burn's pure-Rust `flex` backend) or `gpu` (`wgpu`, behind the
 //!   `gpu` cargo feature).
 //! * [`checkpoint`]: `net.json` + `weights.bpk` folders with typed load errors.
@@ -29,6 +31,7 @@ pub mod engine;
 pub mod error;
 mod files;
 mod heads;
+pub mod named_weights;
 pub mod native;
 pub mod net;
 pub mod onnx;
@@ -43,7 +46,7 @@ pub use config::{NetConfig, NetShape, Preset};
 pub use device::DeviceKind;
 pub use engine::InferenceEngine;
 pub use error::{ModelError, Result};
-pub use files::FileDigest;
+pub use files::{FileDigest, write_atomic};
 pub use native::NativeNet;
 pub use net::Net;
 pub use optimizer::{OptimizerConfig, OptimizerKind};

@@ -145,6 +145,51 @@ pub fn export_with_reference(
     Ok((onnx_path, reference_path))
 }
 
+/// One dimension of a graph input or output: a fixed size or a named symbolic axis.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dim {
+    Fixed(i64),
+    Symbolic(String),
+}
+
+/// A graph input or output of an ONNX file: its name, element type (ONNX `TensorProto`
+/// data type code; 1 = float32) and dimensions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Boundary {
+    pub name: String,
+    pub elem_type: i32,
+    pub dims: Vec<Dim>,
+}
+
+/// The graph inputs and outputs of the ONNX file `bytes`, in order.
+pub fn boundaries(bytes: &[u8]) -> Result<(Vec<Boundary>, Vec<Boundary>)> {
+    let bad = |message: String| ModelError::Encode { what: "onnx", message };
+    let model = ModelProto::parse_from_bytes(bytes).map_err(|e| bad(e.to_string()))?;
+    let graph = model.graph.as_ref().ok_or_else(|| bad("the model has no graph".into()))?;
+    let describe = |values: &[onnx_ir::ValueInfoProto]| -> Vec<Boundary> {
+        values
+            .iter()
+            .map(|v| {
+                let tensor = v.type_.tensor_type();
+                let dims = tensor
+                    .shape
+                    .dim
+                    .iter()
+                    .map(|d| {
+                        if d.has_dim_param() {
+                            Dim::Symbolic(d.dim_param().to_string())
+                        } else {
+                            Dim::Fixed(d.dim_value())
+                        }
+                    })
+                    .collect();
+                Boundary { name: v.name.clone(), elem_type: tensor.elem_type, dims }
+            })
+            .collect()
+    };
+    Ok((describe(&graph.input), describe(&graph.output)))
+}
+
 /// A zero input batch `[batch, planes, H, W]` for tracing.
 fn zeros(net: &Net, batch: usize) -> Tensor<4> {
     let s = &net.config().shape;
@@ -219,6 +264,13 @@ mod tests {
             assert_eq!(inputs, [INPUT_NAME]);
             assert_eq!(outputs, [POLICY_NAME, VALUE_NAME]);
         }
+        let (inputs, outputs) = boundaries(&export_dynamic_bytes(&net).unwrap()).unwrap();
+        let batch = Dim::Symbolic("batch".into());
+        assert_eq!(inputs[0].dims, [batch.clone(), Dim::Fixed(13), Dim::Fixed(11), Dim::Fixed(11)]);
+        assert_eq!(outputs[0].dims, [batch.clone(), Dim::Fixed(877)]);
+        assert_eq!((outputs[1].elem_type, &outputs[1].dims[..]), (1, &[batch, Dim::Fixed(4)][..]));
+        let (inputs, _) = boundaries(&export_bytes(&net, 4).unwrap()).unwrap();
+        assert_eq!(inputs[0].dims[0], Dim::Fixed(4));
         assert!(matches!(export_bytes(&net, 0), Err(ModelError::InvalidArgument(_))));
     }
 

@@ -29,7 +29,6 @@ pub mod shards;
 pub mod testing;
 
 pub use cache::{CacheStats, CachedEvaluator};
-pub use shards::{ShardWriter, recorded_game_ids};
 pub use driver::{
     Decision, DriverError, FinishedGame, PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError,
     SelfPlayStats, Session,
@@ -43,3 +42,4 @@ pub use record::{
     GameRecord, PositionRow, RecordError, SCHEMA_VERSION, Shard, ShardListing, ShardPaths,
     list_shards, read_games, read_positions, read_shard, scan_shards, write_shard,
 };
+pub use shards::{ShardWriter, recorded_game_ids};

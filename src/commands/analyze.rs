@@ -67,7 +67,11 @@ where
             .join(" ")
     };
     if args.raw {
-        println!("values {}", seats(&raw.values));
+        // Six decimals: scripts/check_onnx.py compares other runtimes' outputs to 1e-4.
+        let values: Vec<String> = (0..V::NUM_PLAYERS)
+            .map(|p| format!("{}={:.6}", V::PLAYER_LETTERS[p], raw.values.0[p]))
+            .collect();
+        println!("values {}", values.join(" "));
         for (a, p) in legal.iter().zip(&raw.policy) {
             println!("{} {} {:.6}", state.action_to_string(*a), state.action_index(*a), p);
         }

@@ -7,22 +7,21 @@
 //! camelot-zero arena --a mcts:sims=64 --b greedy --c random --variant tricamelot --games 60
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
 use games::{Encode, State, Variant};
 use model::DeviceKind;
+use selfplay::MctsConfig;
 use selfplay::arena::{
-    ArenaPlayer, BoxedEvaluator, DEFAULT_OPENING_MOVES, MatchConfig, MatchReport, PlayerSpec,
-    play_match, write_games,
+    ArenaPlayer, DEFAULT_OPENING_MOVES, MatchConfig, MatchReport, PlayerSpec, play_match,
+    write_games,
 };
-use selfplay::net::NetEvaluator;
-use selfplay::{CachedEvaluator, MctsConfig};
 use train::{RunConfig, VariantName};
 
 use super::selfplay::load_config;
-use crate::evaluators::load_predictor;
+use crate::evaluators::arena_loader;
 use crate::input::{BadInput, VariantArg};
 use crate::progress;
 
@@ -122,11 +121,7 @@ where
     }
     let device = config.map_or(DeviceKind::Cpu, |c| c.net.device);
     let cache = config.map_or(0, |c| c.selfplay.eval_cache);
-    let mut load = |dir: &Path| -> Result<BoxedEvaluator<V>, String> {
-        let predictor = load_predictor::<State<V>>(dir, device).map_err(|e| format!("{e:#}"))?;
-        let net = NetEvaluator::<State<V>>::new(predictor).map_err(|e| e.to_string())?;
-        Ok(if cache > 0 { Box::new(CachedEvaluator::new(net, cache)) } else { Box::new(net) })
-    };
+    let mut load = arena_loader::<V>(device, cache);
     let mut players = specs
         .iter()
         .map(|s| ArenaPlayer::<V>::from_spec(s, &mut load).map_err(|e| BadInput(e.to_string())))

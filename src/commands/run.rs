@@ -11,7 +11,10 @@
 //!   not been interrupted);
 //! - an interrupted training restarts from the generation's model and optimizer state, with the
 //!   same batches (seeded by run seed and generation);
-//! - `metrics.csv` and `generations.csv` drop rows of generations that are redone.
+//! - `metrics.csv` and `generations.csv` drop rows of generations that are redone;
+//! - with a `[ladder]`, each new model plays a short arena after its training
+//!   ([`super::ladder`]); a ladder cut short is played again, and with gating self-play uses
+//!   the newest promoted model.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -27,6 +30,7 @@ use train::{
     generation_dir_name, newest_checkpoint,
 };
 
+use super::ladder::{LadderResult, run_ladder, self_play_model};
 use super::run_dir::{self, GenerationRow};
 use super::selfplay::{load_config, play_games};
 use crate::evaluators::{EvaluatorFactory, Source};
@@ -97,18 +101,24 @@ where
         &GenerationRow::header(),
         newest,
     )?;
+    if config.ladder.measures(newest, generations)
+        && LadderResult::read(&models.join(generation_dir_name(newest)))?.is_none()
+    {
+        // The run stopped between a model's training and its ladder.
+        let result = run_ladder::<V>(run_dir, config, newest)?;
+        println!("{}", result.line());
+    }
     let overall = progress::bar(u64::from(generations), "run");
     overall.set_position(u64::from(newest));
     let run_name = run_dir.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
     for g in newest..generations {
         overall.set_message(format!("generation {g}"));
-        let model_dir = models.join(generation_dir_name(g));
-
-        // Self-play with the newest model.
+        // Self-play with the newest (promoted, with gating) model.
+        let (player, model_dir) = self_play_model(&models, g)?;
         let t = Instant::now();
         let games_dir = run_dir.join("games").join(generation_dir_name(g));
         let factory = EvaluatorFactory::new::<State<V>>(
-            &Source::Checkpoint(model_dir.clone()),
+            &Source::Checkpoint(model_dir),
             config.net.device,
             config.selfplay.eval_cache,
         )?;
@@ -121,7 +131,7 @@ where
             &run_name,
             g,
             V::NAME,
-            &generation_dir_name(g),
+            &generation_dir_name(player),
             V::NUM_PLAYERS,
             config.run.games_per_shard as usize,
         )?;
@@ -144,9 +154,21 @@ where
         let summary = train_stage::<V>(run_dir, config, g, &mut steps_log)
             .inspect_err(|_| overall.abandon())?;
         let train_secs = t.elapsed().as_secs_f64();
+
+        // The ladder of the new model.
+        let ladder = if config.ladder.measures(g + 1, generations) {
+            Some(run_ladder::<V>(run_dir, config, g + 1).inspect_err(|_| overall.abandon())?)
+        } else {
+            None
+        };
         let row = GenerationRow::new::<V>(&games_dir, &stats, selfplay_secs, train_secs, &summary)?;
-        gen_log.append(&row.csv_row(&summary))?;
-        overall.suspend(|| println!("{}", row.line(g, V::NUM_PLAYERS, &summary)));
+        gen_log.append(&row.csv_row(&summary, ladder.as_ref()))?;
+        overall.suspend(|| {
+            println!("{}", row.line(g, V::NUM_PLAYERS, &summary));
+            if let Some(l) = &ladder {
+                println!("{}", l.line());
+            }
+        });
         overall.inc(1);
     }
     overall.finish_and_clear();

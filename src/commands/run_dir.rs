@@ -7,9 +7,10 @@
 //!   run-info.toml       program version, git revision, time of the last start
 //!   games/gen-NNNN/     self-play shards of generation NNNN (parquet: games-*, positions-*)
 //!   models/gen-NNNN/    the network trained after generation NNNN-1 (gen-0000: random), with
-//!                       optimizer state and counters
+//!                       optimizer state, counters and its ladder.toml (with a [ladder])
+//!   ladder/gen-NNNN/    the ladder games of model gen-NNNN (parquet games records)
 //!   metrics.csv         one row per training step
-//!   generations.csv     one row per generation: self-play and training figures
+//!   generations.csv     one row per generation: self-play, training and ladder figures
 //! ```
 
 use std::collections::BTreeMap;
@@ -19,6 +20,8 @@ use anyhow::{Context, Result, bail};
 use games::Variant;
 use selfplay::{SelfPlayStats, list_shards, read_games};
 use train::{GenerationSummary, RunConfig};
+
+use super::ladder::LadderResult;
 
 /// Creates the run directory, or checks that an existing one was started with the same
 /// configuration (`run.generations` may differ: it is the total a run is extended to).
@@ -42,6 +45,7 @@ pub fn prepare(run_dir: &Path, config: &RunConfig) -> Result<()> {
                 ("selfplay", saved.selfplay != normalised.selfplay),
                 ("train", saved.train != normalised.train),
                 ("run", saved.run != normalised.run),
+                ("ladder", saved.ladder != normalised.ladder),
             ]
             .into_iter()
             .filter_map(|(name, d)| d.then_some(name))
@@ -117,6 +121,7 @@ impl GenerationRow {
             "selfplay_share",
         ]);
         h.extend(GenerationSummary::CSV_HEADER.iter().skip(1));
+        h.extend(LadderResult::CSV_HEADER);
         h
     }
 
@@ -158,7 +163,12 @@ impl GenerationRow {
         Ok(row)
     }
 
-    pub fn csv_row(&self, summary: &GenerationSummary) -> Vec<String> {
+    /// The row; the ladder cells are empty for a generation whose model was not measured.
+    pub fn csv_row(
+        &self,
+        summary: &GenerationSummary,
+        ladder: Option<&LadderResult>,
+    ) -> Vec<String> {
         let training = summary.csv_row();
         let mut r = vec![
             training[0].clone(),
@@ -182,6 +192,7 @@ impl GenerationRow {
             format!("{:.3}", self.selfplay_share()),
         ]);
         r.extend(training.into_iter().skip(1));
+        r.extend(LadderResult::csv_cells(ladder));
         r
     }
 

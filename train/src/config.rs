@@ -1,5 +1,5 @@
 //! The run configuration: one commented TOML file per run (see `configs/`), with sections
-//! `[game]`, `[net]`, `[mcts]`, `[selfplay]`, `[train]` and `[run]`. Unknown keys are errors
+//! `[game]`, `[net]`, `[mcts]`, `[selfplay]`, `[train]`, `[run]` and `[ladder]`. Unknown keys are errors
 //! (serde's `deny_unknown_fields`, reported by the TOML parser with the key and line), and every
 //! value is range-checked by [`RunConfig::validate`], whose errors name `section.key`.
 
@@ -11,6 +11,7 @@ use selfplay::{MctsConfig, SelfPlayConfig};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::ladder::LadderConfig;
 use crate::schedule::LrSchedule;
 
 /// Everything a run needs, as written in its TOML file.
@@ -27,6 +28,8 @@ pub struct RunConfig {
     pub train: TrainConfig,
     #[serde(default)]
     pub run: RunSection,
+    #[serde(default)]
+    pub ladder: LadderConfig,
 }
 
 /// Which game, with which rule options.
@@ -221,6 +224,7 @@ impl RunConfig {
         };
         self.selfplay.validate(players).map_err(|e| (format!("selfplay.{}", e.key), e.problem))?;
         self.train.validate()?;
+        self.ladder.validate()?;
         let r = &self.run;
         if r.games_per_generation == 0 {
             return bad("run.games_per_generation", "must be at least 1");

@@ -7,10 +7,12 @@
 //! * [`trainer`]: [`train_generation`] (checkpoint in, checkpoint with optimizer state out).
 //! * [`metrics`]: append-only `metrics.csv` / `generations.csv` ([`CsvLog`]).
 //! * [`generations`]: the `gen-NNNN` folder names.
+//! * [`ladder`]: the `[ladder]` section (arena after each generation, gating).
 
 pub mod config;
 pub mod dataset;
 pub mod generations;
+pub mod ladder;
 pub mod metrics;
 pub mod schedule;
 pub mod targets;
@@ -24,6 +26,7 @@ pub use config::{
 };
 pub use dataset::{Batch, DatasetError, ReplayWindow};
 pub use generations::{generation_dir_name, list_generation_dirs, newest_checkpoint};
+pub use ladder::{Gating, LadderConfig};
 pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FILE};
 pub use schedule::LrSchedule;
 pub use targets::{Record, SampleError, TrainGame};

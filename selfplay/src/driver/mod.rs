@@ -106,10 +106,11 @@ where
                     stats.actions += game.actions as u64;
                     stats.decisions += game.decisions.len() as u64;
                     if handler_error.is_none()
-                        && let Err(e) = on_game(*game) {
-                            // Stop starting games; the ones in flight finish and are dropped.
-                            handler_error = Some(e);
-                        }
+                        && let Err(e) = on_game(*game)
+                    {
+                        // Stop starting games; the ones in flight finish and are dropped.
+                        handler_error = Some(e);
+                    }
                 }
                 Message::Batch { worker, evaluations, seconds, cache } => {
                     stats.evaluations += evaluations;

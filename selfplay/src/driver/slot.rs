@@ -111,13 +111,15 @@ impl<G: Game> Slot<G> {
             full_search: summary.kind == SearchKind::Full,
         });
         if let Resign::Threshold { value, min_moves, .. } = config.resign
-            && move_number >= min_moves && summary.root_values.0[mover.index()] < value {
-                if !self.playthrough {
-                    self.resign(mover);
-                    return Ok(());
-                }
-                self.log.would_have_resigned.get_or_insert((mover, move_number));
+            && move_number >= min_moves
+            && summary.root_values.0[mover.index()] < value
+        {
+            if !self.playthrough {
+                self.resign(mover);
+                return Ok(());
             }
+            self.log.would_have_resigned.get_or_insert((mover, move_number));
+        }
         let temperature = self.search.config().temperature.at(move_number);
         let action =
             choose_action(&summary, temperature, &mut self.rng).ok_or(SearchError::GameOver)?;
@@ -158,9 +160,10 @@ impl<G: Game> Slot<G> {
     /// Playout cap randomization: full or fast search for the next decision.
     fn set_budget(&mut self, config: &SelfPlayConfig) {
         if let PlayoutCap::Randomized { full_fraction, fast_simulations } = config.playout_cap
-            && self.rng.random::<f32>() >= full_fraction {
-                self.search.set_budget(fast_simulations, SearchKind::Fast);
-            }
+            && self.rng.random::<f32>() >= full_fraction
+        {
+            self.search.set_budget(fast_simulations, SearchKind::Fast);
+        }
     }
 
     /// The finished game and its outcome (None for a move-limit draw).

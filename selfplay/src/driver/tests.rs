@@ -29,10 +29,16 @@ fn run<G: Game, E: Evaluator<G>>(
     let session =
         Session { config, mcts, game_ids: (0..games).collect(), seed, start: &start, stop: None };
     let mut out = Vec::new();
-    let stats = play(&session, &make, |g| {
-        let _: () = out.push(g);
-        Ok(())
-    }, |_| {}).unwrap();
+    let stats = play(
+        &session,
+        &make,
+        |g| {
+            let _: () = out.push(g);
+            Ok(())
+        },
+        |_| {},
+    )
+    .unwrap();
     out.sort_by_key(|g| g.game_id);
     (out, stats)
 }
@@ -197,13 +203,15 @@ fn a_failing_game_handler_stops_the_session_with_its_message() {
 fn games_with_a_random_network_replay_through_the_rules() {
     use crate::net::NetEvaluator;
     let config = SelfPlayConfig { games_in_flight: 2, max_moves: 20, ..SelfPlayConfig::default() };
-    let net = |_: usize| NetEvaluator::<Camelot>::random("b4c32", model::DeviceKind::Cpu, 3).unwrap();
+    let net =
+        |_: usize| NetEvaluator::<Camelot>::random("b4c32", model::DeviceKind::Cpu, 3).unwrap();
     let (games, stats) = run::<Camelot, _>(&config, &mcts(8), 2, 1, net);
     assert_eq!(stats.games, 2);
     for g in &games {
         let _: CamelotPosition = replay(g);
     }
-    let net = |_: usize| NetEvaluator::<TriCamelot>::random("b4c32", model::DeviceKind::Cpu, 3).unwrap();
+    let net =
+        |_: usize| NetEvaluator::<TriCamelot>::random("b4c32", model::DeviceKind::Cpu, 3).unwrap();
     let (games, _) = run::<TriCamelot, _>(&config, &mcts(8), 2, 1, net);
     for g in &games {
         let _: games::TriCamelotPosition = replay(g);

@@ -1,0 +1,148 @@
+//! [`line_chart`]: several named series of `(x, y)` points on shared axes, with a legend.
+
+use std::path::Path;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::render::{Drawing, FONT, PALETTE, padded_range, render};
+use super::{ChartError, Series};
+
+/// Series with at most this many points also get a dot at each point.
+const MAX_MARKED_POINTS: usize = 60;
+
+/// Draws `series` as lines (each in its own colour, named in a legend) into `path`, a `.png` or
+/// `.svg` file, replacing it.
+///
+/// The axes span every finite point of every series with a small margin; points with a
+/// non-finite coordinate are left out, and a chart without any point is drawn with empty axes
+/// (`0..1`). An extension other than `png`/`svg` is [`ChartError::UnsupportedFormat`] and nothing
+/// is written.
+pub fn line_chart(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Series],
+) -> Result<(), ChartError> {
+    let finite: Vec<Series> = series
+        .iter()
+        .map(|s| {
+            let points = s.points.iter().copied().filter(|(x, y)| x.is_finite() && y.is_finite());
+            Series::new(s.name.clone(), points.collect())
+        })
+        .collect();
+    render(path, &LinePlot { title, x_label, y_label, series: &finite })
+}
+
+struct LinePlot<'a> {
+    title: &'a str,
+    x_label: &'a str,
+    y_label: &'a str,
+    series: &'a [Series],
+}
+
+impl LinePlot<'_> {
+    fn points(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        self.series.iter().flat_map(|s| s.points.iter().copied())
+    }
+
+    /// The legend goes where the data is not: bottom right when the right half of the chart's
+    /// points lie mostly in the upper half of the y range.
+    fn legend_position(&self, x: (f64, f64), y: (f64, f64)) -> SeriesLabelPosition {
+        let x_mid = (x.0 + x.1) / 2.0;
+        let y_mid = (y.0 + y.1) / 2.0;
+        let (high, total) = self
+            .points()
+            .filter(|p| p.0 >= x_mid)
+            .fold((0, 0), |(h, t), p| (h + usize::from(p.1 > y_mid), t + 1));
+        if 2 * high > total {
+            SeriesLabelPosition::LowerRight
+        } else {
+            SeriesLabelPosition::UpperRight
+        }
+    }
+}
+
+impl Drawing for LinePlot<'_> {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+        let x = padded_range(self.points().map(|p| p.0), 0.02);
+        let y = padded_range(self.points().map(|p| p.1), 0.06);
+        let mut chart = ChartBuilder::on(area)
+            .caption(self.title, (FONT, 26))
+            .margin(16)
+            .x_label_area_size(48)
+            .y_label_area_size(72)
+            .build_cartesian_2d(x.0..x.1, y.0..y.1)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(self.x_label)
+            .y_desc(self.y_label)
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        for (i, series) in self.series.iter().enumerate() {
+            let color = PALETTE[i % PALETTE.len()];
+            let line = LineSeries::new(series.points.iter().copied(), color.stroke_width(2));
+            chart.draw_series(line).map_err(err)?.label(series.name.as_str()).legend(
+                move |(lx, ly)| PathElement::new([(lx, ly), (lx + 24, ly)], color.stroke_width(3)),
+            );
+            if series.points.len() <= MAX_MARKED_POINTS {
+                let dots = series.points.iter().map(|&p| Circle::new(p, 3, color.filled()));
+                chart.draw_series(dots).map_err(err)?;
+            }
+        }
+        if !self.series.is_empty() {
+            chart
+                .configure_series_labels()
+                .position(self.legend_position(x, y))
+                .label_font((FONT, 15))
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK.mix(0.4))
+                .draw()
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("charts-line-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn writes_png_and_svg_with_the_legend() {
+        let series = [
+            Series::new("policy loss", vec![(0.0, 2.0), (1.0, 1.5), (2.0, f64::NAN), (3.0, 1.1)]),
+            Series::new("value loss", vec![(0.0, 0.9), (1.0, 0.8), (3.0, 0.6)]),
+        ];
+        let png = scratch("loss.png");
+        line_chart(&png, "Losses", "generation", "nats", &series).unwrap();
+        assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
+        let svg = scratch("loss.svg");
+        line_chart(&svg, "Losses", "generation", "nats", &series).unwrap();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(
+            text.contains("<svg") && text.contains("policy loss") && text.contains("value loss")
+        );
+    }
+
+    #[test]
+    fn empty_series_and_other_extensions() {
+        line_chart(&scratch("empty.svg"), "Nothing", "x", "y", &[]).unwrap();
+        let jpg = scratch("chart.jpg");
+        let e = line_chart(&jpg, "t", "x", "y", &[]).unwrap_err();
+        assert!(matches!(e, ChartError::UnsupportedFormat { .. }), "{e}");
+        assert!(!jpg.exists());
+    }
+}

@@ -1,0 +1,279 @@
+//! What each chart of the report shows, taken from the run's data: the series of every figure,
+//! or the reason it has none (shown in the page instead of the chart).
+
+use crate::charts::Series;
+use crate::input::BadInput;
+
+use super::games::TERMINATIONS;
+use super::run_data::RunData;
+use super::table::Table;
+
+/// The `generations.csv` columns of the ladder that the Elo chart shows, with their legend
+/// names and whether their 95% interval (`<column>_low`, `<column>_high`) is drawn too when
+/// present: `rating` (the chained Elo, `gen-0000` = 0), the Elo against the config's baseline
+/// and against the previous model. Empty cells (generations without a ladder) are skipped.
+pub const ELO_COLUMNS: [(&str, &str, bool); 3] = [
+    ("rating", "rating (chained Elo)", false),
+    ("elo_vs_baseline", "Elo vs baseline", true),
+    ("elo_vs_opponent", "Elo vs previous model", false),
+];
+
+/// The text shown instead of the Elo chart when no generation has an Elo.
+pub const NO_ELO: &str = "no Elo recorded for this run";
+
+/// One chart of the report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// The file name without extension (`<stem>.png`, `<stem>.svg`) and the page anchor.
+    pub stem: &'static str,
+    pub title: &'static str,
+    pub x_label: &'static str,
+    pub y_label: &'static str,
+    /// What the chart shows, in a sentence under it.
+    pub caption: String,
+    /// The lines, or why there are none (then no files are written).
+    pub content: Result<Vec<Series>, String>,
+}
+
+/// Every figure of the report, in page order.
+pub fn figures(run: &RunData) -> Result<Vec<Figure>, BadInput> {
+    Ok(vec![
+        losses(run.steps.as_ref())?,
+        entropy(run.steps.as_ref())?,
+        elo(run)?,
+        lengths(run),
+        terminations(run),
+        speed(run)?,
+    ])
+}
+
+/// The non-empty series among `series`, or `why` if there is none.
+fn non_empty(series: Vec<Series>, why: &str) -> Result<Vec<Series>, String> {
+    let kept: Vec<Series> = series.into_iter().filter(|s| !s.points.is_empty()).collect();
+    if kept.is_empty() { Err(why.to_string()) } else { Ok(kept) }
+}
+
+/// The `(x, y)` points of columns `x` and `y` of `table`, leaving out rows where either is empty.
+fn points(table: &Table, x: &str, y: &str) -> Result<Vec<(f64, f64)>, BadInput> {
+    let xs = table.numbers(x)?;
+    let ys = table.numbers(y)?;
+    Ok(xs.into_iter().zip(ys).filter_map(|(x, y)| Some((x?, y?))).collect())
+}
+
+const NO_STEPS: &str = "no training steps yet";
+
+fn losses(steps: Option<&Table>) -> Result<Figure, BadInput> {
+    let content = match steps {
+        None => Err(NO_STEPS.to_string()),
+        Some(t) => {
+            let mut series = Vec::new();
+            for (column, name) in
+                [("loss_total", "total"), ("loss_policy", "policy"), ("loss_value", "value")]
+            {
+                series.push(Series::new(name, points(t, "total_step", column)?));
+            }
+            non_empty(series, NO_STEPS)
+        }
+    };
+    Ok(Figure {
+        stem: "losses",
+        title: "Training losses",
+        x_label: "training step",
+        y_label: "loss (nats)",
+        caption:
+            "Losses of every training step (metrics.csv), measured on the batch before the step: \
+                  policy cross-entropy, value loss and their weighted total."
+                .into(),
+        content,
+    })
+}
+
+fn entropy(steps: Option<&Table>) -> Result<Figure, BadInput> {
+    let content = match steps {
+        None => Err(NO_STEPS.to_string()),
+        Some(t) => {
+            let mut series = Vec::new();
+            for (column, name) in [
+                ("target_entropy", "search policy (training targets)"),
+                ("net_entropy", "network policy"),
+            ] {
+                if t.column(column).is_some() {
+                    series.push(Series::new(name, points(t, "total_step", column)?));
+                }
+            }
+            non_empty(series, "no policy entropy in metrics.csv")
+        }
+    };
+    Ok(Figure {
+        stem: "entropy",
+        title: "Policy entropy",
+        x_label: "training step",
+        y_label: "entropy (nats)",
+        caption: "Mean entropy of the search policies the batch trains on (every step) and of the \
+                  network's policy over the legal actions (every train.probe_every steps)."
+            .into(),
+        content,
+    })
+}
+
+fn elo(run: &RunData) -> Result<Figure, BadInput> {
+    let mut series = Vec::new();
+    if let Some(t) = &run.generations {
+        for (column, name, interval) in ELO_COLUMNS {
+            if t.column(column).is_none() {
+                continue;
+            }
+            series.push(Series::new(name, points(t, "generation", column)?));
+            if !interval {
+                continue;
+            }
+            for (end, which) in [("low", "95% low"), ("high", "95% high")] {
+                let bound = format!("{column}_{end}");
+                if t.column(&bound).is_some() {
+                    series.push(Series::new(
+                        format!("{name}, {which}"),
+                        points(t, "generation", &bound)?,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Figure {
+        stem: "elo",
+        title: "Elo per generation",
+        x_label: "generation (its newly trained model)",
+        y_label: "Elo",
+        caption: format!(
+            "The ladder's figures for the model each generation trained (generations.csv columns {}; \
+             the baseline's with its 95% interval).",
+            ELO_COLUMNS.map(|(c, _, _)| c).join(", ")
+        ),
+        content: non_empty(series, NO_ELO),
+    })
+}
+
+const NO_GAMES: &str = "no games recorded yet";
+
+fn lengths(run: &RunData) -> Figure {
+    let per_gen = |f: &dyn Fn(&super::games::GenerationGames) -> f64| {
+        run.games.iter().map(|g| (f64::from(g.generation), f(g))).collect::<Vec<_>>()
+    };
+    let series = vec![
+        Series::new("mean", per_gen(&|g| g.mean_length())),
+        Series::new("median", per_gen(&|g| g.length_quantile(0.5))),
+        Series::new("10th percentile", per_gen(&|g| g.length_quantile(0.1))),
+        Series::new("90th percentile", per_gen(&|g| g.length_quantile(0.9))),
+    ];
+    Figure {
+        stem: "game_length",
+        title: "Self-play game length",
+        x_label: "generation",
+        y_label: "complete moves",
+        caption: "Length of the self-play games of each generation (parquet game records).".into(),
+        content: non_empty(series, NO_GAMES),
+    }
+}
+
+fn terminations(run: &RunData) -> Figure {
+    let series = TERMINATIONS
+        .iter()
+        .filter(|t| run.games.iter().any(|g| g.terminations.get(**t).copied().unwrap_or(0) > 0))
+        .map(|t| {
+            let points =
+                run.games.iter().map(|g| (f64::from(g.generation), 100.0 * g.share(t))).collect();
+            Series::new(*t, points)
+        })
+        .collect();
+    Figure {
+        stem: "terminations",
+        title: "How self-play games ended",
+        x_label: "generation",
+        y_label: "% of the generation's games",
+        caption: "Share of each termination among the self-play games of each generation (parquet \
+                  game records); terminations that never occurred are left out."
+            .into(),
+        content: non_empty(series, NO_GAMES),
+    }
+}
+
+fn speed(run: &RunData) -> Result<Figure, BadInput> {
+    let content = match &run.generations {
+        None => Err(super::NO_GENERATIONS.to_string()),
+        Some(t) => non_empty(
+            vec![Series::new("evaluations/s", points(t, "generation", "evaluations_per_sec")?)],
+            super::NO_GENERATIONS,
+        ),
+    };
+    Ok(Figure {
+        stem: "speed",
+        title: "Self-play speed",
+        x_label: "generation",
+        y_label: "network evaluations / s",
+        caption:
+            "Positions evaluated per second of self-play in each generation (generations.csv)."
+                .into(),
+        content,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn run(generations: &str) -> RunData {
+        RunData {
+            dir: "r".into(),
+            config_text: String::new(),
+            variant: None,
+            run_info_text: None,
+            steps: None,
+            generations: Some(Table::parse(Path::new("generations.csv"), generations).unwrap()),
+            games: Vec::new(),
+        }
+    }
+
+    fn elo_of(generations: &str) -> Result<Vec<Series>, String> {
+        figures(&run(generations)).unwrap().into_iter().find(|f| f.stem == "elo").unwrap().content
+    }
+
+    #[test]
+    fn elo_comes_from_the_ladder_columns_when_they_have_values() {
+        let series = elo_of(
+            "generation,evaluations_per_sec,rating,elo_vs_baseline,elo_vs_baseline_low,elo_vs_baseline_high,elo_vs_opponent_low\n\
+             0,5,,,,,\n1,5,12.5,30,-10,70,3\n2,5,20,35,0,80,4\n",
+        )
+        .unwrap();
+        let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "rating (chained Elo)",
+                "Elo vs baseline",
+                "Elo vs baseline, 95% low",
+                "Elo vs baseline, 95% high"
+            ]
+        );
+        assert_eq!(series[0].points, [(1.0, 12.5), (2.0, 20.0)], "empty cells skipped");
+    }
+
+    #[test]
+    fn without_elo_values_the_chart_is_a_note() {
+        assert_eq!(elo_of("generation,evaluations_per_sec\n0,5\n"), Err(NO_ELO.to_string()));
+        assert_eq!(
+            elo_of("generation,evaluations_per_sec,rating\n0,5,\n"),
+            Err(NO_ELO.to_string())
+        );
+        let figs = figures(&run("generation,evaluations_per_sec\n")).unwrap();
+        let missing: Vec<&str> =
+            figs.iter().filter(|f| f.content.is_err()).map(|f| f.stem).collect();
+        assert_eq!(missing, ["losses", "entropy", "elo", "game_length", "terminations", "speed"]);
+    }
+
+    #[test]
+    fn a_bad_elo_cell_is_bad_input() {
+        let e = figures(&run("generation,evaluations_per_sec,rating\n0,5,high\n")).unwrap_err();
+        assert!(e.0.contains("column `rating` is \"high\""), "{}", e.0);
+    }
+}

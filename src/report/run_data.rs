@@ -1,0 +1,116 @@
+//! Everything the report shows, read from a run directory (see the README's "Run directory"):
+//! the configuration and run information as text, `metrics.csv`, `generations.csv` and the
+//! parquet game records.
+
+use std::path::{Path, PathBuf};
+
+use super::games::{GenerationGames, read_run_games};
+use super::table::Table;
+use crate::input::BadInput;
+
+/// The columns of `metrics.csv` the report needs.
+pub const STEP_COLUMNS: [&str; 5] =
+    ["generation", "total_step", "loss_total", "loss_policy", "loss_value"];
+/// The columns of `generations.csv` the report needs.
+pub const GENERATION_COLUMNS: [&str; 2] = ["generation", "evaluations_per_sec"];
+
+/// A run directory, read.
+#[derive(Clone, Debug)]
+pub struct RunData {
+    pub dir: PathBuf,
+    /// `config.toml` as written by `run`.
+    pub config_text: String,
+    /// `game.variant` of the configuration, if it names one.
+    pub variant: Option<String>,
+    /// `run-info.toml`, if present.
+    pub run_info_text: Option<String>,
+    /// `metrics.csv`, if present.
+    pub steps: Option<Table>,
+    /// `generations.csv`, if present.
+    pub generations: Option<Table>,
+    /// The game records of each generation that has any.
+    pub games: Vec<GenerationGames>,
+}
+
+impl RunData {
+    /// Reads the run directory `dir`. Bad input (exit status 2), with a message naming the path:
+    /// a missing directory, one without `config.toml` (not a run directory), a configuration
+    /// that is not TOML, a CSV file that is malformed or lacks a column the report needs, an
+    /// unreadable game record.
+    pub fn read(dir: &Path) -> Result<RunData, anyhow::Error> {
+        if !dir.exists() {
+            return Err(BadInput(format!("no run directory {}", dir.display())).into());
+        }
+        if !dir.is_dir() {
+            return Err(BadInput(format!("{} is not a directory", dir.display())).into());
+        }
+        let config_path = dir.join("config.toml");
+        if !config_path.is_file() {
+            return Err(BadInput(format!(
+                "{} is not a run directory: it has no config.toml (`camelot-zero run` writes one when it starts)",
+                dir.display()
+            ))
+            .into());
+        }
+        let config_text = read_text(&config_path)?;
+        let config: toml::Table = toml::from_str(&config_text).map_err(|e| {
+            let line = e.span().map_or(1, |s| config_text[..s.start].matches('\n').count() + 1);
+            BadInput(format!(
+                "{} is not valid TOML: line {line}: {}",
+                config_path.display(),
+                e.message()
+            ))
+        })?;
+        let variant = config
+            .get("game")
+            .and_then(|g| g.get("variant"))
+            .and_then(|v| v.as_str())
+            .map(str::to_string);
+        let info_path = dir.join("run-info.toml");
+        let run_info_text = if info_path.is_file() { Some(read_text(&info_path)?) } else { None };
+        let steps = Table::read(&dir.join(train::STEP_METRICS_FILE))?;
+        let generations = Table::read(&dir.join(train::GENERATION_METRICS_FILE))?;
+        for (table, columns) in
+            [(&steps, &STEP_COLUMNS[..]), (&generations, &GENERATION_COLUMNS[..])]
+        {
+            if let Some(t) = table {
+                for c in columns {
+                    t.required_numbers(c)?;
+                }
+            }
+        }
+        let games = read_run_games(dir)?;
+        Ok(RunData {
+            dir: dir.to_path_buf(),
+            config_text,
+            variant,
+            run_info_text,
+            steps,
+            generations,
+            games,
+        })
+    }
+
+    /// The number of finished generations (rows of `generations.csv`).
+    pub fn finished_generations(&self) -> usize {
+        self.generations.as_ref().map_or(0, |t| t.rows.len())
+    }
+
+    /// The run's name: the directory's last component.
+    pub fn name(&self) -> String {
+        self.dir
+            .canonicalize()
+            .unwrap_or_else(|_| self.dir.clone())
+            .file_name()
+            .map_or_else(|| self.dir.display().to_string(), |n| n.to_string_lossy().into_owned())
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, anyhow::Error> {
+    std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidData => {
+            BadInput(format!("{}: not a text file", path.display())).into()
+        }
+        _ => anyhow::Error::new(e).context(format!("reading {}", path.display())),
+    })
+}

@@ -1,0 +1,154 @@
+//! The `[ladder]` section of a run configuration: the short arena played after each
+//! generation (the new model against the previous one and against a fixed baseline), and
+//! optional gating of which model plays the next self-play.
+
+use selfplay::arena::PlayerSpec;
+use serde::{Deserialize, Serialize};
+
+/// The ladder after each generation. `games = 0` turns it off.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LadderConfig {
+    /// Games of each of the two matches (new model against the previous one, and against the
+    /// baseline); 0 = no ladder. A multiple of 2 (Camelot) or 6 (Tri-Camelot) plays every
+    /// seating equally often.
+    pub games: u32,
+    /// Run the ladder after every this many generations (and after the last one). Gating needs
+    /// 1.
+    pub every_generations: u32,
+    /// Simulations per decision of the networks' searches.
+    pub simulations: u32,
+    /// The fixed baseline: `random`, `greedy` or `mcts:sims=N` (as in `arena`).
+    pub baseline: String,
+    /// Complete moves after which a ladder game is a draw.
+    pub max_moves: u32,
+    /// Random complete moves at the start of each game (shared by the games of a round).
+    pub opening_moves: u32,
+    /// Which model plays the next generation's self-play.
+    pub gating: Gating,
+}
+
+/// Which model plays self-play: always the newest, or the newest one that beat its
+/// predecessor (AlphaGo Zero's evaluator). Training always continues from the newest weights.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Gating {
+    /// Every new model is promoted.
+    Off,
+    /// A new model is promoted only if its score against the current best (½ = even, draws
+    /// count ½, three players by head-to-head placement) is at least `score`.
+    Threshold { score: f64 },
+}
+
+impl Default for LadderConfig {
+    fn default() -> Self {
+        LadderConfig {
+            games: 0,
+            every_generations: 1,
+            simulations: 16,
+            baseline: "mcts:sims=16".into(),
+            max_moves: 400,
+            opening_moves: 4,
+            gating: Gating::Off,
+        }
+    }
+}
+
+impl LadderConfig {
+    /// Whether the ladder runs at all.
+    pub fn enabled(&self) -> bool {
+        self.games > 0
+    }
+
+    /// Whether model `gen-g` (g >= 1) is measured: every `every_generations`, and the last
+    /// (`last`) model of a run.
+    pub fn measures(&self, g: u32, last: u32) -> bool {
+        self.enabled() && g > 0 && (g % self.every_generations.max(1) == 0 || g == last)
+    }
+
+    /// The baseline as a player spec.
+    pub fn baseline_spec(&self) -> Result<PlayerSpec, String> {
+        let spec: PlayerSpec = self.baseline.parse().map_err(|e| format!("{e}"))?;
+        if spec.checkpoint().is_some() {
+            return Err(
+                "must be random, greedy or mcts:sims=N (a fixed player, not a checkpoint)".into()
+            );
+        }
+        Ok(spec)
+    }
+
+    /// Range checks; the error is (`ladder.key`, problem).
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let bad = |key: &str, problem: &str| Err((format!("ladder.{key}"), problem.to_string()));
+        if let Err(problem) = self.baseline_spec() {
+            return bad("baseline", &problem);
+        }
+        if self.simulations == 0 {
+            return bad("simulations", "must be at least 1");
+        }
+        if self.every_generations == 0 {
+            return bad("every_generations", "must be at least 1");
+        }
+        if self.max_moves == 0 {
+            return bad("max_moves", "must be at least 1");
+        }
+        if self.opening_moves >= self.max_moves {
+            return bad("opening_moves", "must be below max_moves");
+        }
+        if let Gating::Threshold { score } = self.gating {
+            if !(0.0..=1.0).contains(&score) {
+                return bad("gating.threshold.score", "must be between 0 and 1");
+            }
+            if !self.enabled() {
+                return bad("gating", "needs the ladder: set ladder.games above 0");
+            }
+            if self.every_generations != 1 {
+                return bad("every_generations", "must be 1 with gating (every model is judged)");
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<LadderConfig, String> {
+        let c: LadderConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        c.validate().map_err(|(k, p)| format!("{k}: {p}"))?;
+        Ok(c)
+    }
+
+    #[test]
+    fn gating_is_an_enum_and_its_preconditions_are_checked() {
+        let c = parse("games = 10\ngating = { threshold = { score = 0.55 } }").unwrap();
+        assert_eq!(c.gating, Gating::Threshold { score: 0.55 });
+        assert_eq!(parse("games = 10\ngating = \"off\"").unwrap().gating, Gating::Off);
+        let e = parse("gating = { threshold = { score = 0.55 } }").unwrap_err();
+        assert!(e.contains("ladder.gating") && e.contains("games"), "{e}");
+        let e = parse("games = 4\nevery_generations = 2\ngating = { threshold = { score = 0.5 } }")
+            .unwrap_err();
+        assert!(e.contains("every_generations"), "{e}");
+        let e = parse("games = 4\ngating = { threshold = { score = 1.5 } }").unwrap_err();
+        assert!(e.contains("score"), "{e}");
+    }
+
+    #[test]
+    fn the_baseline_is_a_fixed_player() {
+        assert!(parse("baseline = \"greedy\"").is_ok());
+        assert!(parse("baseline = \"random\"").is_ok());
+        let e = parse("baseline = \"data/run/models/gen-0001:sims=3\"").unwrap_err();
+        assert!(e.contains("ladder.baseline") && e.contains("checkpoint"), "{e}");
+        let e = parse("baseline = \"alphazero\"").unwrap_err();
+        assert!(e.contains("ladder.baseline") && e.contains("alphazero"), "{e}");
+    }
+
+    #[test]
+    fn which_generations_are_measured() {
+        let c = LadderConfig { games: 4, every_generations: 3, ..LadderConfig::default() };
+        let measured: Vec<u32> = (0..=10).filter(|&g| c.measures(g, 10)).collect();
+        assert_eq!(measured, vec![3, 6, 9, 10]);
+        assert!(!LadderConfig::default().measures(3, 10), "off by default");
+    }
+}
