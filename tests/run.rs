@@ -295,3 +295,40 @@ fn with_gating_self_play_uses_the_newest_promoted_model() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_interrupt_delivered_twice_at_once_still_stops_at_a_safe_point() {
+    // `timeout -s INT` sends SIGINT to the process and to its group: two signals at once must
+    // count as one Ctrl-C (finish the games in flight, write them, exit with a message), not as
+    // the second press that exits at once.
+    let dir = scratch("sigint");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("sigint.toml");
+    let text_cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
+        .unwrap()
+        .replace("games_per_generation = 8", "games_per_generation = 24")
+        .replace("games_per_shard = 4", "games_per_shard = 2")
+        .replace("games_in_flight = 8", "games_in_flight = 2");
+    std::fs::write(&cfg, text_cfg).unwrap();
+    let run_dir = dir.join("run");
+    let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
+    let child = bin().args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let marker = run_dir.join("games/gen-0000/games-000000.parquet");
+    let started = Instant::now();
+    while !marker.exists() && started.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    for _ in 0..2 {
+        let sent = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+        assert!(sent.success());
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert_ne!(out.status.code(), Some(130), "exited at once: {err}");
+    assert!(err.contains("interrupted during"), "{err}");
+    let o = run(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    check_finished(&run_dir, 2, 24);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
