@@ -2,30 +2,11 @@
 //! seed, every game is recorded with its players in seat order, three-player matches run, and
 //! bad player specs exit with status 2 and a one-line message.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_camelot-zero"))
-}
+mod common;
 
-fn config(name: &str) -> String {
-    format!("{}/configs/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cz-arena-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{config, run, scratch, text};
 
 /// Every recorded game of `dir`.
 fn records(dir: &Path) -> Vec<selfplay::GameRecord> {

@@ -4,29 +4,43 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_camelot-zero"))
+mod common;
+
+use common::{bin, config, run, scratch, text};
+
+/// Edits making a generation long enough (24 games, 2 per shard, 2 in flight) for a signal
+/// to land inside it.
+const LONG_GENERATION: [(&str, &str); 3] = [
+    ("games_per_generation = 8", "games_per_generation = 24"),
+    ("games_per_shard = 4", "games_per_shard = 2"),
+    ("games_in_flight = 8", "games_in_flight = 2"),
+];
+
+/// Writes `<dir>/<name>.toml`: configs/smoke-camelot.toml with each `(from, to)` replaced.
+fn smoke_camelot_with(dir: &Path, name: &str, edits: &[(&str, &str)]) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut text_cfg = std::fs::read_to_string(config("smoke-camelot.toml")).unwrap();
+    for (from, to) in edits {
+        assert!(text_cfg.contains(from), "smoke-camelot.toml has no `{from}`");
+        text_cfg = text_cfg.replace(from, to);
+    }
+    let cfg = dir.join(format!("{name}.toml"));
+    std::fs::write(&cfg, text_cfg).unwrap();
+    cfg
 }
 
-fn config(name: &str) -> String {
-    format!("{}/configs/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cz-run-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+/// Waits (at most 120 s) until `marker` exists or `child` has exited.
+fn wait_for(marker: &Path, child: &mut Child) {
+    let started = Instant::now();
+    while !marker.exists() && started.elapsed() < Duration::from_secs(120) {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Game ids per generation, asserting that no id is recorded twice.
@@ -127,26 +141,12 @@ fn smoke_runs_complete_for_both_variants_and_rerunning_only_reports() {
 fn a_killed_run_resumes_without_losing_or_duplicating_shards() {
     // Larger generations than the smoke config so that the kill lands inside one.
     let dir = scratch("resume");
-    std::fs::create_dir_all(&dir).unwrap();
-    let cfg = dir.join("resume.toml");
-    let text_cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
-        .unwrap()
-        .replace("games_per_generation = 8", "games_per_generation = 24")
-        .replace("games_per_shard = 4", "games_per_shard = 2")
-        .replace("games_in_flight = 8", "games_in_flight = 2");
-    std::fs::write(&cfg, text_cfg).unwrap();
+    let cfg = smoke_camelot_with(&dir, "resume", &LONG_GENERATION);
     let run_dir = dir.join("run");
     let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
     let mut child = bin().args(args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     // Kill it once generation 1 has written its first shard (i.e. in the middle of it).
-    let marker = run_dir.join("games/gen-0001/games-000000.parquet");
-    let started = Instant::now();
-    while !marker.exists() && started.elapsed() < Duration::from_secs(120) {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(&run_dir.join("games/gen-0001/games-000000.parquet"), &mut child);
     let killed_midway = child.try_wait().unwrap().is_none();
     child.kill().unwrap();
     child.wait().unwrap();
@@ -246,15 +246,16 @@ fn train_runs_only_the_training_stage() {
 #[test]
 fn with_gating_self_play_uses_the_newest_promoted_model() {
     let dir = scratch("gating");
-    std::fs::create_dir_all(&dir).unwrap();
-    let cfg = dir.join("gating.toml");
     // With 2 ladder games the score against the best is 0, 1/4, 1/2, 3/4 or 1: a threshold of
     // 3/4 promotes some models and not others; the check below holds either way.
-    let text_cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
-        .unwrap()
-        .replace("generations = 2", "generations = 4")
-        .replace("gating = \"off\"", "gating = { threshold = { score = 0.75 } }");
-    std::fs::write(&cfg, text_cfg).unwrap();
+    let cfg = smoke_camelot_with(
+        &dir,
+        "gating",
+        &[
+            ("generations = 2", "generations = 4"),
+            ("gating = \"off\"", "gating = { threshold = { score = 0.75 } }"),
+        ],
+    );
     let run_dir = dir.join("run");
     let o =
         run(&["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()]);
@@ -302,22 +303,11 @@ fn an_interrupt_delivered_twice_at_once_still_stops_at_a_safe_point() {
     // count as one Ctrl-C (finish the games in flight, write them, exit with a message), not as
     // the second press that exits at once.
     let dir = scratch("sigint");
-    std::fs::create_dir_all(&dir).unwrap();
-    let cfg = dir.join("sigint.toml");
-    let text_cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
-        .unwrap()
-        .replace("games_per_generation = 8", "games_per_generation = 24")
-        .replace("games_per_shard = 4", "games_per_shard = 2")
-        .replace("games_in_flight = 8", "games_in_flight = 2");
-    std::fs::write(&cfg, text_cfg).unwrap();
+    let cfg = smoke_camelot_with(&dir, "sigint", &LONG_GENERATION);
     let run_dir = dir.join("run");
     let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
-    let child = bin().args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
-    let marker = run_dir.join("games/gen-0000/games-000000.parquet");
-    let started = Instant::now();
-    while !marker.exists() && started.elapsed() < Duration::from_secs(120) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = bin().args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    wait_for(&run_dir.join("games/gen-0000/games-000000.parquet"), &mut child);
     let pid = child.id().to_string();
     for _ in 0..2 {
         let sent = Command::new("kill").args(["-INT", &pid]).status().unwrap();

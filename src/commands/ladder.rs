@@ -18,7 +18,7 @@ use anyhow::{Context, Result};
 use games::{Encode, State, Variant};
 use selfplay::arena::{
     ArenaGame, ArenaPlayer, Elo, EloInterval, MatchConfig, MatchReport, PlayerSpec, elo_interval,
-    play_match, write_games,
+    head_to_head, play_match, write_games,
 };
 use serde::{Deserialize, Serialize};
 use train::{Gating, RunConfig, generation_dir_name, list_generation_dirs};
@@ -98,21 +98,8 @@ fn first_player_scores(games: &[ArenaGame]) -> Vec<f64> {
     games
         .iter()
         .map(|g| {
-            let me = g.score_of(0);
             let others = g.result.len().max(2) - 1;
-            let sum: f64 = (1..=others)
-                .map(|p| {
-                    let them = g.score_of(p);
-                    if me > them {
-                        1.0
-                    } else if me < them {
-                        0.0
-                    } else {
-                        0.5
-                    }
-                })
-                .sum();
-            sum / others as f64
+            (1..=others).map(|p| head_to_head(g, 0, p)).sum::<f64>() / others as f64
         })
         .collect()
 }
@@ -183,10 +170,7 @@ impl LadderResult {
 
     fn write(&self, model_dir: &Path) -> Result<()> {
         let path = model_dir.join(LADDER_FILE);
-        let tmp = model_dir.join(format!(".{LADDER_FILE}.tmp"));
-        std::fs::write(&tmp, toml::to_string(self)?)
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
+        Ok(model::write_atomic(&path, toml::to_string(self)?.as_bytes())?)
     }
 }
 

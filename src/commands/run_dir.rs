@@ -58,7 +58,7 @@ pub fn prepare(run_dir: &Path, config: &RunConfig) -> Result<()> {
             );
         }
     } else {
-        write_atomic(&config_path, &toml::to_string(config)?)?;
+        model::write_atomic(&config_path, toml::to_string(config)?.as_bytes())?;
     }
     let started = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -68,13 +68,7 @@ pub fn prepare(run_dir: &Path, config: &RunConfig) -> Result<()> {
         env!("CARGO_PKG_VERSION"),
         env!("CAMELOT_ZERO_GIT_REVISION"),
     );
-    write_atomic(&run_dir.join("run-info.toml"), &info)
-}
-
-fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("toml.tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    Ok(model::write_atomic(&run_dir.join("run-info.toml"), info.as_bytes())?)
 }
 
 const TERMINATIONS: [&str; 6] =

@@ -89,7 +89,7 @@ pub fn write_report(run_dir: &Path, out: &Path) -> Result<ReportSummary> {
         drawn.push(DrawnFigure { figure, svg });
     }
     let page_path = out.join(PAGE_FILE);
-    write_atomic(&page_path, page(&run, &drawn).as_bytes())?;
+    model::write_atomic(&page_path, page(&run, &drawn).as_bytes())?;
     Ok(ReportSummary { page: page_path, charts, missing, generations: run.finished_generations() })
 }
 
@@ -110,12 +110,4 @@ fn remove_stale(path: &Path) -> Result<()> {
         }
         _ => Ok(()),
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder, renamed into place.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let name = path.file_name().map_or("file".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }

@@ -56,7 +56,7 @@ pub use game::{ARENA_RUN, ArenaGame, write_games};
 pub use greedy::{GoalDistances, greedy_move};
 pub use play::{DEFAULT_OPENING_MOVES, MatchConfig, MatchStats, play_match};
 pub use player::{ArenaPlayer, BoxedEvaluator, Kind};
-pub use report::{GameResult, MatchReport, PairLine, PlayerLine, Tally, seat_result};
+pub use report::{GameResult, MatchReport, PairLine, PlayerLine, Tally, head_to_head, seat_result};
 pub use rollout::MoveRollouts;
 pub use seats::{arrangements, seating};
 pub use spec::{DEFAULT_SIMS, PlayerSpec, SpecError};

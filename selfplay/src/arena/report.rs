@@ -108,8 +108,8 @@ pub struct MatchReport {
     pub mean_moves: f64,
 }
 
-/// Per-game score of `a` against `b`: 1 placed higher, ½ equal, 0 lower.
-fn head_to_head(game: &ArenaGame, a: usize, b: usize) -> f64 {
+/// Per-game score of player `a` against player `b`: 1 placed higher, ½ equal, 0 lower.
+pub fn head_to_head(game: &ArenaGame, a: usize, b: usize) -> f64 {
     let (ra, rb) = (game.score_of(a), game.score_of(b));
     if ra > rb {
         1.0

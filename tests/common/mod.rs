@@ -1,0 +1,36 @@
+//! Helpers shared by the binary's end-to-end tests (`mod common;` in each test file).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The built `camelot-zero` binary.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_camelot-zero"))
+}
+
+/// The path of `configs/<name>`.
+pub fn config(name: &str) -> String {
+    format!("{}/configs/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh (removed if present) scratch path under the temporary directory, named after the
+/// test file, `name` and the process.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "cz-{}-{name}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs the binary to completion.
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("runs")
+}
+
+/// Lossy UTF-8 of captured output.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
