@@ -152,6 +152,13 @@ pub trait Game: Clone + Send + Sync + fmt::Display + fmt::Debug + 'static {
         v.contains(&action)
     }
 
+    /// Each seat's material (Camelot and Tri-Camelot: the pieces it has on the board), for
+    /// adjudicating games cut short by a move limit; None (the default) for games without one.
+    /// Entries beyond `NUM_PLAYERS` are 0.
+    fn material(&self) -> Option<[u32; MAX_PLAYERS]> {
+        None
+    }
+
     /// The per-seat score shares of a finished game.
     fn returns(&self) -> Option<Values> {
         self.outcome().map(|o| o.outcome.values(Self::NUM_PLAYERS))

@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use crate::action::{Action, LegKind};
 use crate::board::Board;
 use crate::error::{ActionError, PositionError};
-use crate::game::{Game, GameOver, Player};
+use crate::game::{Game, GameOver, MAX_PLAYERS, Player};
 use crate::geometry::Cell;
 use crate::mv::Move;
 use crate::options::RuleOptions;
@@ -277,6 +277,16 @@ impl<V: Variant> Game for State<V> {
 
     fn last_move(&self) -> Option<String> {
         self.last.as_ref().map(|m| m.notation(&V::tables().geometry))
+    }
+
+    /// Pieces on the board per seat (Knights and Men alike, as the end-of-game rules count them),
+    /// including captures made so far by a move in progress.
+    fn material(&self) -> Option<[u32; MAX_PLAYERS]> {
+        let mut m = [0; MAX_PLAYERS];
+        for (seat, n) in m.iter_mut().enumerate().take(V::NUM_PLAYERS) {
+            *n = self.board.count(Player(seat as u8)) as u32;
+        }
+        Some(m)
     }
 
     fn action_to_string(&self, a: Action) -> String {

@@ -703,3 +703,17 @@ fn own_castle_leaving_knight_with_only_a_charge() {
     let pos = camelot("camelot W W:KF1,MF2,MA5 B:MF4,MA6 cm=0,0");
     assert_moves(&pos, &["F1-E2", "F1-F3xF5", "F1-G2"]);
 }
+
+/// Material (for move-limit adjudication, not a rule of the game): pieces per seat, Knights and
+/// Men alike, updated by each leg of a move in progress. White's Man on D6 must jump D7 and then
+/// D9 (two legs); after the first leg Black has lost one of his two pieces.
+#[test]
+fn material_counts_pieces_per_seat_between_legs() {
+    assert_eq!(Camelot::initial().material(), Some([14, 14, 0]));
+    let mut s: Camelot = "camelot W W:MD6,KA4 B:MD7,MD9 cm=0,0".parse().unwrap();
+    assert_eq!(s.material(), Some([2, 2, 0]));
+    let leg = s.parse_action("D6>D8").unwrap();
+    s.play(leg);
+    assert_eq!(s.last_move(), None, "the move goes on");
+    assert_eq!(s.material(), Some([2, 1, 0]));
+}

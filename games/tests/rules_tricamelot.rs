@@ -392,3 +392,11 @@ fn move_parse_errors() {
         assert!(matches!(start.parse_move(bad), Err(MoveError::Malformed(..))), "{bad}");
     }
 }
+
+/// Material (for move-limit adjudication): pieces per seat; 3 Knights and 5 Men each at the start.
+#[test]
+fn material_counts_pieces_per_seat() {
+    assert_eq!(TriCamelot::initial().material(), Some([8, 8, 8]));
+    let s: TriCamelot = "tricamelot G B:MH15 R: G:MG10,KG14".parse().unwrap();
+    assert_eq!(s.material(), Some([1, 0, 2]));
+}

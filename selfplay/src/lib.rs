@@ -30,8 +30,8 @@ pub mod testing;
 
 pub use cache::{CacheStats, CachedEvaluator};
 pub use driver::{
-    Decision, DriverError, FinishedGame, PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError,
-    SelfPlayStats, Session,
+    Decision, DriverError, FinishedGame, MoveLimit, PlayoutCap, Resign, SelfPlayConfig,
+    SelfPlayConfigError, SelfPlayStats, Session,
 };
 pub use evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values};
 pub use mcts::{

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::move_limit::MoveLimit;
+
 /// How the self-play driver plays games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -11,8 +13,10 @@ pub struct SelfPlayConfig {
     pub games_in_flight: usize,
     /// Workers, each with its own evaluator (network copy) and its own games.
     pub workers: usize,
-    /// Complete moves after which a game is adjudicated a draw (termination `move-limit`).
+    /// Complete moves after which a game is stopped (termination `move-limit`).
     pub max_moves: u32,
+    /// How a game stopped at `max_moves` is scored.
+    pub move_limit: MoveLimit,
     /// Playout cap randomization (Wu 2019): which moves get the full search.
     pub playout_cap: PlayoutCap,
     /// Resignation (2-player games only).
@@ -27,6 +31,7 @@ impl Default for SelfPlayConfig {
             games_in_flight: 32,
             workers: 1,
             max_moves: 300,
+            move_limit: MoveLimit::Draw,
             playout_cap: PlayoutCap::Off,
             resign: Resign::Off,
             eval_cache: 100_000,
@@ -77,6 +82,9 @@ impl SelfPlayConfig {
         }
         if self.max_moves == 0 {
             return err("max_moves", "must be at least 1");
+        }
+        if self.move_limit == (MoveLimit::Material { margin: 0 }) {
+            return err("move_limit.material.margin", "must be at least 1");
         }
         if let PlayoutCap::Randomized { full_fraction, fast_simulations } = self.playout_cap {
             if !(0.0..=1.0).contains(&full_fraction) {

@@ -12,6 +12,7 @@
 
 mod config;
 mod game_log;
+mod move_limit;
 mod slot;
 mod stats;
 
@@ -25,6 +26,7 @@ use thiserror::Error;
 
 pub use config::{PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError};
 pub use game_log::{Decision, FinishedGame};
+pub use move_limit::MoveLimit;
 pub use stats::SelfPlayStats;
 
 use crate::evaluator::{Evaluation, Evaluator};

@@ -143,7 +143,10 @@ impl<G: Game> Slot<G> {
             let values = state.returns().unwrap_or_else(|| draw_values(G::NUM_PLAYERS));
             self.over = Some((values, termination, Some(outcome)));
         } else if self.log.moves.len() as u32 >= config.max_moves {
-            self.over = Some((draw_values(G::NUM_PLAYERS), Termination::MoveLimit, None));
+            let outcome = config.move_limit.adjudicate(state);
+            let values =
+                outcome.map_or_else(|| draw_values(G::NUM_PLAYERS), |o| o.values(G::NUM_PLAYERS));
+            self.over = Some((values, Termination::MoveLimit, outcome));
         }
     }
 
@@ -166,7 +169,7 @@ impl<G: Game> Slot<G> {
         }
     }
 
-    /// The finished game and its outcome (None for a move-limit draw).
+    /// The finished game and its outcome (None for a draw, adjudicated or not).
     pub fn finish(mut self) -> (FinishedGame, Option<Outcome>) {
         let (values, termination, outcome) =
             self.over.take().expect("finish() after the game ended");

@@ -153,6 +153,45 @@ fn resignation_and_playthrough() {
     assert!(three.validate(3).is_err(), "resignation is for 2 players");
 }
 
+/// `move_limit = { material = .. }`: a capped game goes to the player clearly ahead in pieces,
+/// recomputed here by replaying the recorded moves; the others stay draws.
+#[test]
+fn material_adjudication_scores_capped_games_by_pieces() {
+    let margin = 2;
+    let config = SelfPlayConfig {
+        games_in_flight: 4,
+        max_moves: 40,
+        move_limit: MoveLimit::Material { margin },
+        ..SelfPlayConfig::default()
+    };
+    let (games, stats) = run::<Camelot, _>(&config, &mcts(4), 8, 3, |_| UniformEvaluator);
+    let mut decisive = 0;
+    for g in &games {
+        assert_eq!(g.termination, games::Termination::MoveLimit, "40 moves end no game here");
+        let mut pos: CamelotPosition = g.start_position.parse().unwrap();
+        for m in &g.moves {
+            let m = pos.parse_move(m).unwrap();
+            pos.play(&m);
+        }
+        let [w, b] = [0, 1].map(|p| pos.board().count(games::Player(p)) as u32);
+        let expected = if w >= b + margin {
+            Values([1.0, 0.0, 0.0])
+        } else if b >= w + margin {
+            Values([0.0, 1.0, 0.0])
+        } else {
+            crate::draw_values(2)
+        };
+        assert_eq!(g.result, expected, "{} vs {} pieces", w, b);
+        decisive += (expected != crate::draw_values(2)) as u64;
+    }
+    assert!(decisive > 0, "captures are compulsory: some game must be {margin} pieces apart");
+    assert_eq!(stats.wins.iter().sum::<u64>(), decisive);
+    assert_eq!(stats.draws, games.len() as u64 - decisive);
+
+    let zero = SelfPlayConfig { move_limit: MoveLimit::Material { margin: 0 }, ..config };
+    assert!(zero.validate(2).is_err());
+}
+
 #[test]
 fn move_limit_is_a_draw_and_stop_starts_no_new_games() {
     let config = SelfPlayConfig { games_in_flight: 2, max_moves: 3, ..SelfPlayConfig::default() };
