@@ -159,6 +159,13 @@ pub trait Game: Clone + Send + Sync + fmt::Display + fmt::Debug + 'static {
         None
     }
 
+    /// Each seat's progress, for adjudicating games cut short by a move limit (Camelot and
+    /// Tri-Camelot: each piece counts 1, plus up to 1 more the closer it stands to the seat's goal
+    /// castle); None (the default) for games without one. Entries beyond `NUM_PLAYERS` are 0.
+    fn progress(&self) -> Option<[f32; MAX_PLAYERS]> {
+        None
+    }
+
     /// The per-seat score shares of a finished game.
     fn returns(&self) -> Option<Values> {
         self.outcome().map(|o| o.outcome.values(Self::NUM_PLAYERS))

@@ -17,6 +17,7 @@ use crate::board::Board;
 use crate::error::{ActionError, PositionError};
 use crate::game::{Game, GameOver, MAX_PLAYERS, Player};
 use crate::geometry::Cell;
+use crate::goal_distance::GoalDistances;
 use crate::mv::Move;
 use crate::options::RuleOptions;
 use crate::position::Position;
@@ -287,6 +288,18 @@ impl<V: Variant> Game for State<V> {
             *n = self.board.count(Player(seat as u8)) as u32;
         }
         Some(m)
+    }
+
+    /// Pieces per seat, each weighted `1 + closeness` to the seat's goal castle
+    /// ([`GoalDistances::closeness`], 0 to 1).
+    fn progress(&self) -> Option<[f32; MAX_PLAYERS]> {
+        let distances = GoalDistances::new::<V>();
+        let mut p = [0.0; MAX_PLAYERS];
+        for (cell, piece) in self.board.pieces(V::tables().geometry.num_cells()) {
+            let seat = piece.owner.index();
+            p[seat] += 1.0 + distances.closeness(seat, cell);
+        }
+        Some(p)
     }
 
     fn action_to_string(&self, a: Action) -> String {

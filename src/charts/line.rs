@@ -76,15 +76,20 @@ impl Drawing for LinePlot<'_> {
             .y_label_area_size(72)
             .build_cartesian_2d(x.0..x.1, y.0..y.1)
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(self.x_label)
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(self.x_label)
             .y_desc(self.y_label)
             .label_style((FONT, 14))
             .axis_desc_style((FONT, 16))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()
-            .map_err(err)?;
+            .light_line_style(WHITE.mix(0.0));
+        // Generations and steps are whole numbers: no "2.5" between them.
+        let whole = |x: &f64| {
+            if (x - x.round()).abs() < 1e-9 { format!("{}", x.round()) } else { String::new() }
+        };
+        if self.points().all(|p| p.0.fract() == 0.0) {
+            mesh.x_label_formatter(&whole);
+        }
+        mesh.draw().map_err(err)?;
         for (i, series) in self.series.iter().enumerate() {
             let color = PALETTE[i % PALETTE.len()];
             let line = LineSeries::new(series.points.iter().copied(), color.stroke_width(2));
@@ -135,6 +140,33 @@ mod tests {
         assert!(
             text.contains("<svg") && text.contains("policy loss") && text.contains("value loss")
         );
+    }
+
+    /// The x tick labels of an SVG chart: the `<text>` contents that are numbers.
+    fn numeric_labels(svg: &str) -> Vec<String> {
+        svg.split("</text>")
+            .filter_map(|t| t.rsplit('>').next())
+            .filter(|t| !t.is_empty() && t.parse::<f64>().is_ok())
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn whole_number_x_values_get_whole_number_ticks() {
+        let svg = scratch("ticks.svg");
+        let series = [Series::new("rating", vec![(2.0, 10.0), (3.0, 40.0), (4.0, 35.0)])];
+        line_chart(&svg, "Elo", "model generation", "Elo", &series).unwrap();
+        let labels = numeric_labels(&std::fs::read_to_string(&svg).unwrap());
+        assert!(labels.iter().any(|l| l == "3"), "{labels:?}");
+        assert!(
+            labels.iter().all(|l| !l.contains(".5")),
+            "no tick between generations: {labels:?}"
+        );
+        // Fractional x values keep fractional ticks.
+        let series = [Series::new("loss", vec![(0.0, 1.0), (0.5, 0.8), (1.0, 0.7)])];
+        line_chart(&svg, "Loss", "x", "y", &series).unwrap();
+        let labels = numeric_labels(&std::fs::read_to_string(&svg).unwrap());
+        assert!(labels.iter().any(|l| l.contains('.')), "{labels:?}");
     }
 
     #[test]

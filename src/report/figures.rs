@@ -117,35 +117,37 @@ fn entropy(steps: Option<&Table>) -> Result<Figure, BadInput> {
 }
 
 fn elo(run: &RunData) -> Result<Figure, BadInput> {
+    // Row `g` of generations.csv holds the ladder of the model it trained, `gen-(g+1)`: plot
+    // against the model's own number, as the arena and the checkpoints name it.
+    let by_model = |t: &Table, column: &str| -> Result<Vec<(f64, f64)>, BadInput> {
+        Ok(points(t, "generation", column)?.into_iter().map(|(g, y)| (g + 1.0, y)).collect())
+    };
     let mut series = Vec::new();
     if let Some(t) = &run.generations {
         for (column, name, interval) in ELO_COLUMNS {
             if t.column(column).is_none() {
                 continue;
             }
-            series.push(Series::new(name, points(t, "generation", column)?));
+            series.push(Series::new(name, by_model(t, column)?));
             if !interval {
                 continue;
             }
             for (end, which) in [("low", "95% low"), ("high", "95% high")] {
                 let bound = format!("{column}_{end}");
                 if t.column(&bound).is_some() {
-                    series.push(Series::new(
-                        format!("{name}, {which}"),
-                        points(t, "generation", &bound)?,
-                    ));
+                    series.push(Series::new(format!("{name}, {which}"), by_model(t, &bound)?));
                 }
             }
         }
     }
     Ok(Figure {
         stem: "elo",
-        title: "Elo per generation",
-        x_label: "generation (its newly trained model)",
+        title: "Elo per model",
+        x_label: "model generation (gen-N)",
         y_label: "Elo",
         caption: format!(
-            "The ladder's figures for the model each generation trained (generations.csv columns {}; \
-             the baseline's with its 95% interval).",
+            "The ladder's figures for each model gen-N, from generations.csv row N - 1 (columns \
+             {}; the baseline's with its 95% interval).",
             ELO_COLUMNS.map(|(c, _, _)| c).join(", ")
         ),
         content: non_empty(series, NO_ELO),
@@ -255,7 +257,8 @@ mod tests {
                 "Elo vs baseline, 95% high"
             ]
         );
-        assert_eq!(series[0].points, [(1.0, 12.5), (2.0, 20.0)], "empty cells skipped");
+        // Rows 1 and 2 hold the ladders of gen-0002 and gen-0003; empty cells are skipped.
+        assert_eq!(series[0].points, [(2.0, 12.5), (3.0, 20.0)]);
     }
 
     #[test]

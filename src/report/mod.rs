@@ -7,7 +7,7 @@
 //!   index.html                      the page (needs nothing else to display)
 //!   losses.{png,svg}                policy, value and total loss per training step
 //!   entropy.{png,svg}               entropy of the search policy targets and of the network
-//!   elo.{png,svg}                   the ladder's Elo per generation (if the run has one)
+//!   elo.{png,svg}                   the ladder's Elo per model (if the run has one)
 //!   game_length.{png,svg}           self-play game length per generation
 //!   terminations.{png,svg}          how self-play games ended, per generation
 //!   speed.{png,svg}                 self-play evaluations per second, per generation

@@ -3,61 +3,11 @@
 //! (the `goal` cells of the [`Variant`] tables: the opponent's castle in Camelot, the target castle
 //! in Tri-Camelot), and breaks the remaining ties at random.
 //!
-//! "Closest" is the number of single steps (any direction of the board) from the cell the move
-//! ends on to the nearest goal cell, never crossing a cell the player may not enter (a
-//! [`Landing::Forbidden`] castle): a breadth-first search from the goal cells over
-//! [`Geometry::step`](games::Geometry::step), computed once per match in [`GoalDistances`].
+//! "Closest" is [`GoalDistances`]: single steps to the nearest goal cell, computed once per match.
 
-use games::{Landing, MAX_PLAYERS, Move, NO_CELL, State, Variant};
+use games::{GoalDistances, Move, State, Variant};
 use rand::Rng;
 use rand::seq::IndexedRandom;
-
-/// Distance in steps from every cell to the nearest goal cell, for each seat.
-#[derive(Clone, Debug)]
-pub struct GoalDistances {
-    /// `steps[seat][cell]`; `u16::MAX` where no goal can be reached.
-    steps: [Vec<u16>; MAX_PLAYERS],
-}
-
-impl GoalDistances {
-    /// The tables of variant `V`.
-    pub fn new<V: Variant>() -> Self {
-        let t = V::tables();
-        let geo = &t.geometry;
-        let steps = std::array::from_fn(|seat| {
-            let mut dist = vec![u16::MAX; geo.num_cells()];
-            if seat >= V::NUM_PLAYERS {
-                return dist;
-            }
-            let mut queue = std::collections::VecDeque::new();
-            for &g in &t.goal[seat] {
-                dist[g as usize] = 0;
-                queue.push_back(g);
-            }
-            while let Some(c) = queue.pop_front() {
-                let next = dist[c as usize] + 1;
-                for d in 0..geo.num_dirs() as u8 {
-                    let n = geo.step(c, d);
-                    if n == NO_CELL
-                        || t.landing[seat][n as usize] == Landing::Forbidden
-                        || dist[n as usize] <= next
-                    {
-                        continue;
-                    }
-                    dist[n as usize] = next;
-                    queue.push_back(n);
-                }
-            }
-            dist
-        });
-        GoalDistances { steps }
-    }
-
-    /// Steps from `cell` to the nearest goal cell of `seat` (`u16::MAX`: unreachable).
-    pub fn steps(&self, seat: usize, cell: games::Cell) -> u16 {
-        self.steps[seat].get(cell as usize).copied().unwrap_or(u16::MAX)
-    }
-}
 
 /// The greedy player's move in `state` (None when the game is over).
 pub fn greedy_move<'a, V: Variant>(
@@ -80,31 +30,6 @@ mod tests {
     use games::{Camelot, CamelotRules, Game, TriCamelot, TriCamelotRules};
     use rand::SeedableRng;
     use rand::rngs::StdRng;
-
-    #[test]
-    fn distances_are_zero_on_goals_and_grow_by_one_per_step() {
-        let d = GoalDistances::new::<CamelotRules>();
-        let t = CamelotRules::tables();
-        let geo = &t.geometry;
-        for seat in 0..2 {
-            for &g in &t.goal[seat] {
-                assert_eq!(d.steps(seat, g), 0);
-            }
-        }
-        // White (seat 0) aims at Black's castle (ranks 16); F7 is 9 rows below it.
-        let f7 = geo.parse_cell("F7").unwrap();
-        assert_eq!(d.steps(0, f7), 9);
-        assert_eq!(d.steps(1, f7), 6, "Black's goal is White's castle at rank 1");
-        let tri = GoalDistances::new::<TriCamelotRules>();
-        let tt = TriCamelotRules::tables();
-        for seat in 0..3 {
-            for c in 0..tt.geometry.num_cells() as u8 {
-                if tt.landing[seat][c as usize] != Landing::Forbidden {
-                    assert!(tri.steps(seat, c) < u16::MAX, "every open cell reaches the goal");
-                }
-            }
-        }
-    }
 
     #[test]
     fn greedy_captures_the_most_it_can() {

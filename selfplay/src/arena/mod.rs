@@ -53,7 +53,8 @@ use crate::record::RecordError;
 
 pub use elo::{Elo, EloInterval, elo_interval};
 pub use game::{ARENA_RUN, ArenaGame, write_games};
-pub use greedy::{GoalDistances, greedy_move};
+pub use games::GoalDistances;
+pub use greedy::greedy_move;
 pub use play::{DEFAULT_OPENING_MOVES, MatchConfig, MatchStats, play_match};
 pub use player::{ArenaPlayer, BoxedEvaluator, Kind};
 pub use report::{GameResult, MatchReport, PairLine, PlayerLine, Tally, head_to_head, seat_result};

@@ -17,13 +17,13 @@ use rayon::prelude::*;
 
 use super::ArenaError;
 use super::game::ArenaGame;
-use super::greedy::GoalDistances;
 use super::player::{ArenaPlayer, Kind};
 #[cfg(doc)]
 use super::rollout::MoveRollouts;
 use super::slot::{Slot, Step, Table};
 use crate::evaluator::Evaluation;
 use crate::mcts::{Leaf, MctsConfig};
+use games::GoalDistances;
 
 /// How a match is played.
 #[derive(Clone, Debug)]

@@ -7,13 +7,14 @@ use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 
 use super::game::ArenaGame;
-use super::greedy::{GoalDistances, greedy_move};
+use super::greedy::greedy_move;
 use super::player::Kind;
 use super::rollout::MoveRollouts;
 use super::seats;
 use crate::evaluator::{Evaluation, Evaluator, draw_values};
 use crate::mcts::choose_action;
 use crate::mcts::{Leaf, MctsConfig, RootNoise, Search, SearchError, TemperatureSchedule};
+use games::GoalDistances;
 
 /// What the slots of a match share.
 pub(crate) struct Table<'a> {

@@ -83,8 +83,8 @@ impl SelfPlayConfig {
         if self.max_moves == 0 {
             return err("max_moves", "must be at least 1");
         }
-        if self.move_limit == (MoveLimit::Material { margin: 0 }) {
-            return err("move_limit.material.margin", "must be at least 1");
+        if let Some((key, problem)) = self.move_limit.problem() {
+            return err(key, problem);
         }
         if let PlayoutCap::Randomized { full_fraction, fast_simulations } = self.playout_cap {
             if !(0.0..=1.0).contains(&full_fraction) {

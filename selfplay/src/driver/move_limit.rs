@@ -5,14 +5,18 @@
 //! (a lone Camelot piece is hard to catch, castle entries are rare), more and more games end at
 //! the cap with one side far ahead, and their positions teach the value head that material does
 //! not matter. `material` scores such games for the side that is clearly ahead instead, the way
-//! engines adjudicate hopeless positions. Arena and ladder games always score the cap as a draw.
+//! engines adjudicate hopeless positions. Measured on Camelot, that is not enough: both sides
+//! learn to keep their pieces apart (contact means compulsory captures) and games stall at the
+//! cap with full armies. `progress` also counts how far forward the pieces stand, so a player who
+//! stays home loses a capped game: advancing, the way to the castle win, pays. Arena and ladder
+//! games always score the cap as a draw.
 
 use games::{Game, MAX_PLAYERS, Outcome, Player};
 use serde::{Deserialize, Serialize};
 
 /// The score of a game that reaches `max_moves`. The termination stays `move-limit` either way,
 /// so adjudicated games can be told apart from games finished by the rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum MoveLimit {
     /// A draw.
@@ -22,6 +26,9 @@ pub enum MoveLimit {
     /// other player by at least `margin` (at least 1); otherwise, and for games without a notion
     /// of material, a draw.
     Material { margin: u32 },
+    /// Like `Material` with [`Game::progress`] as the measure (Camelot and Tri-Camelot: each
+    /// piece counts 1 plus up to 1 more the closer it stands to its goal castle); `margin > 0`.
+    Progress { margin: f32 },
 }
 
 impl MoveLimit {
@@ -30,20 +37,37 @@ impl MoveLimit {
         match self {
             MoveLimit::Draw => None,
             MoveLimit::Material { margin } => {
-                let material = state.material()?;
-                leader(&material[..G::NUM_PLAYERS.min(MAX_PLAYERS)], margin).map(Outcome::Win)
+                let material = state.material()?.map(|m| m as f32);
+                leader(&material[..seats::<G>()], margin.max(1) as f32).map(Outcome::Win)
             }
+            MoveLimit::Progress { margin } => {
+                leader(&state.progress()?[..seats::<G>()], margin).map(Outcome::Win)
+            }
+        }
+    }
+
+    /// Checks the margin (None when the setting is valid).
+    pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            MoveLimit::Material { margin: 0 } => {
+                Some(("move_limit.material.margin", "must be at least 1"))
+            }
+            MoveLimit::Progress { margin } if !(margin > 0.0 && margin.is_finite()) => {
+                Some(("move_limit.progress.margin", "must be a positive number"))
+            }
+            _ => None,
         }
     }
 }
 
-/// The seat whose material exceeds every other seat's by at least `margin`, if there is one.
-fn leader(material: &[u32], margin: u32) -> Option<Player> {
-    let (best, &top) = material.iter().enumerate().max_by_key(|&(_, m)| m)?;
-    let clear = material
-        .iter()
-        .enumerate()
-        .all(|(seat, &m)| seat == best || top >= m.saturating_add(margin.max(1)));
+fn seats<G: Game>() -> usize {
+    G::NUM_PLAYERS.min(MAX_PLAYERS)
+}
+
+/// The seat whose measure exceeds every other seat's by at least `margin` (> 0), if there is one.
+fn leader(measure: &[f32], margin: f32) -> Option<Player> {
+    let (best, &top) = measure.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))?;
+    let clear = measure.iter().enumerate().all(|(seat, &m)| seat == best || top >= m + margin);
     clear.then_some(Player(best as u8))
 }
 
@@ -55,16 +79,16 @@ mod tests {
 
     #[test]
     fn the_leader_must_be_ahead_of_everyone_by_the_margin() {
-        assert_eq!(leader(&[14, 1], 2), Some(Player(0)));
-        assert_eq!(leader(&[3, 12], 2), Some(Player(1)));
-        assert_eq!(leader(&[6, 5], 2), None, "one piece is not enough with margin 2");
-        assert_eq!(leader(&[6, 5], 1), Some(Player(0)));
-        assert_eq!(leader(&[4, 4], 1), None, "a tie is never a win");
-        assert_eq!(leader(&[4, 4], 0), None, "margin 0 acts as 1");
+        assert_eq!(leader(&[14.0, 1.0], 2.0), Some(Player(0)));
+        assert_eq!(leader(&[3.0, 12.0], 2.0), Some(Player(1)));
+        assert_eq!(leader(&[6.0, 5.0], 2.0), None, "one piece is not enough with margin 2");
+        assert_eq!(leader(&[6.0, 5.0], 1.0), Some(Player(0)));
+        assert_eq!(leader(&[4.0, 4.0], 1.0), None, "a tie is never a win");
+        assert_eq!(leader(&[4.5, 4.0], 0.5), Some(Player(0)));
         // Three players: ahead of both others, not just of the weakest.
-        assert_eq!(leader(&[2, 7, 6], 2), None);
-        assert_eq!(leader(&[2, 8, 6], 2), Some(Player(1)));
-        assert_eq!(leader(&[0, 0, 3], 3), Some(Player(2)));
+        assert_eq!(leader(&[2.0, 7.0, 6.0], 2.0), None);
+        assert_eq!(leader(&[2.0, 8.0, 6.0], 2.0), Some(Player(1)));
+        assert_eq!(leader(&[0.0, 0.0, 3.0], 3.0), Some(Player(2)));
     }
 
     #[test]
@@ -78,10 +102,30 @@ mod tests {
         assert_eq!(MoveLimit::Material { margin: 3 }.adjudicate(&ahead), None);
     }
 
+    /// Equal armies: the one that stands further forward wins a capped game under `progress`.
+    #[test]
+    fn progress_rewards_advanced_pieces() {
+        let start = Camelot::initial();
+        let progress = |margin| MoveLimit::Progress { margin };
+        assert_eq!(progress(0.5).adjudicate(&start), None, "the start is symmetric");
+        // The same two Men each: White's on ranks 10-11 (near Black's castle), Black's on 13-14.
+        let white_ahead: Camelot = "camelot W W:MF10,MG11 B:MF13,MG14 cm=0,0".parse().unwrap();
+        assert_eq!(MoveLimit::Material { margin: 1 }.adjudicate(&white_ahead), None);
+        let [w, b, _] = white_ahead.progress().unwrap();
+        assert!(w > b + 0.5 && w < 4.0 && b >= 2.0, "{w} {b}");
+        assert_eq!(progress(0.5).adjudicate(&white_ahead), Some(Outcome::Win(Player(0))));
+        assert_eq!(progress(w - b + 0.01).adjudicate(&white_ahead), None);
+        assert!(MoveLimit::Progress { margin: 0.0 }.problem().is_some());
+        assert!(MoveLimit::Material { margin: 0 }.problem().is_some());
+        assert_eq!(progress(1.0).problem(), None);
+    }
+
     #[test]
     fn games_without_material_are_drawn() {
         let material = MoveLimit::Material { margin: 1 };
         assert_eq!(material.adjudicate(&TicTacToe::initial()), None);
+        let progress = MoveLimit::Progress { margin: 1.0 };
+        assert_eq!(progress.adjudicate(&TicTacToe::initial()), None);
     }
 
     #[test]
@@ -95,5 +139,7 @@ mod tests {
         let t: T = toml::from_str("move_limit = { material = { margin = 2 } }").unwrap();
         assert_eq!(t.move_limit, MoveLimit::Material { margin: 2 });
         assert!(toml::from_str::<T>(r#"move_limit = "material""#).is_err());
+        let t: T = toml::from_str("move_limit = { progress = { margin = 1.5 } }").unwrap();
+        assert_eq!(t.move_limit, MoveLimit::Progress { margin: 1.5 });
     }
 }
