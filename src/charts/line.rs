@@ -145,7 +145,7 @@ mod tests {
     /// The x tick labels of an SVG chart: the `<text>` contents that are numbers.
     fn numeric_labels(svg: &str) -> Vec<String> {
         svg.split("</text>")
-            .filter_map(|t| t.rsplit('>').next())
+            .filter_map(|t| t.rsplit('>').next().map(str::trim))
             .filter(|t| !t.is_empty() && t.parse::<f64>().is_ok())
             .map(str::to_string)
             .collect()
