@@ -32,6 +32,36 @@ fn smoke_camelot_with(dir: &Path, name: &str, edits: &[(&str, &str)]) -> PathBuf
     cfg
 }
 
+/// A smoke run with [`LONG_GENERATION`]s in `scratch(name)`, for tests that interrupt it.
+struct LongRun {
+    dir: PathBuf,
+    run_dir: PathBuf,
+    cfg: PathBuf,
+}
+
+impl LongRun {
+    fn new(name: &str) -> Self {
+        let dir = scratch(name);
+        let cfg = smoke_camelot_with(&dir, name, &LONG_GENERATION);
+        LongRun { run_dir: dir.join("run"), dir, cfg }
+    }
+
+    /// The `run` command line (also the one that resumes it).
+    fn args(&self) -> [&str; 5] {
+        let (cfg, run_dir) = (self.cfg.to_str().unwrap(), self.run_dir.to_str().unwrap());
+        ["run", "--config", cfg, "--run-dir", run_dir]
+    }
+
+    /// Starts the run in the background (stdout discarded, stderr as given) and returns once
+    /// `marker`, a path in the run directory, exists (or the run has exited).
+    fn start_until(&self, marker: &str, stderr: Stdio) -> Child {
+        let mut child =
+            bin().args(self.args()).stdout(Stdio::null()).stderr(stderr).spawn().unwrap();
+        wait_for(&self.run_dir.join(marker), &mut child);
+        child
+    }
+}
+
 /// Waits (at most 120 s) until `marker` exists or `child` has exited.
 fn wait_for(marker: &Path, child: &mut Child) {
     let started = Instant::now();
@@ -140,25 +170,22 @@ fn smoke_runs_complete_for_both_variants_and_rerunning_only_reports() {
 #[test]
 fn a_killed_run_resumes_without_losing_or_duplicating_shards() {
     // Larger generations than the smoke config so that the kill lands inside one.
-    let dir = scratch("resume");
-    let cfg = smoke_camelot_with(&dir, "resume", &LONG_GENERATION);
-    let run_dir = dir.join("run");
-    let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
-    let mut child = bin().args(args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let long = LongRun::new("resume");
+    let run_dir = &long.run_dir;
     // Kill it once generation 1 has written its first shard (i.e. in the middle of it).
-    wait_for(&run_dir.join("games/gen-0001/games-000000.parquet"), &mut child);
+    let mut child = long.start_until("games/gen-0001/games-000000.parquet", Stdio::null());
     let killed_midway = child.try_wait().unwrap().is_none();
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(killed_midway, "the run ended before it could be killed mid-generation");
-    let partial = games_by_generation(&run_dir);
+    let partial = games_by_generation(run_dir);
     assert_eq!(partial[0].len(), 24, "generation 0 was complete");
     assert!(partial[1].len() < 24, "generation 1 was interrupted");
 
-    let o = run(&args);
+    let o = run(&long.args());
     assert!(o.status.success(), "{}", text(&o.stderr));
-    check_finished(&run_dir, 2, 24);
-    std::fs::remove_dir_all(&dir).unwrap();
+    check_finished(run_dir, 2, 24);
+    std::fs::remove_dir_all(&long.dir).unwrap();
 }
 
 #[test]
@@ -302,12 +329,8 @@ fn an_interrupt_delivered_twice_at_once_still_stops_at_a_safe_point() {
     // `timeout -s INT` sends SIGINT to the process and to its group: two signals at once must
     // count as one Ctrl-C (finish the games in flight, write them, exit with a message), not as
     // the second press that exits at once.
-    let dir = scratch("sigint");
-    let cfg = smoke_camelot_with(&dir, "sigint", &LONG_GENERATION);
-    let run_dir = dir.join("run");
-    let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
-    let mut child = bin().args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
-    wait_for(&run_dir.join("games/gen-0000/games-000000.parquet"), &mut child);
+    let long = LongRun::new("sigint");
+    let child = long.start_until("games/gen-0000/games-000000.parquet", Stdio::piped());
     let pid = child.id().to_string();
     for _ in 0..2 {
         let sent = Command::new("kill").args(["-INT", &pid]).status().unwrap();
@@ -317,8 +340,8 @@ fn an_interrupt_delivered_twice_at_once_still_stops_at_a_safe_point() {
     let err = text(&out.stderr);
     assert_ne!(out.status.code(), Some(130), "exited at once: {err}");
     assert!(err.contains("interrupted during"), "{err}");
-    let o = run(&args);
+    let o = run(&long.args());
     assert!(o.status.success(), "{}", text(&o.stderr));
-    check_finished(&run_dir, 2, 24);
-    std::fs::remove_dir_all(&dir).unwrap();
+    check_finished(&long.run_dir, 2, 24);
+    std::fs::remove_dir_all(&long.dir).unwrap();
 }

@@ -13,6 +13,8 @@ use crate::variant::{Landing, Variant};
 pub struct GoalDistances {
     /// `steps[seat][cell]`; `u16::MAX` where no goal can be reached.
     steps: [Vec<u16>; MAX_PLAYERS],
+    /// The largest finite entry of `steps[seat]` (0 if none), the scale of `closeness`.
+    farthest: [u16; MAX_PLAYERS],
 }
 
 impl GoalDistances {
@@ -46,7 +48,10 @@ impl GoalDistances {
             }
             dist
         });
-        GoalDistances { steps }
+        let farthest = std::array::from_fn(|seat| {
+            steps[seat].iter().copied().filter(|&d| d < u16::MAX).max().unwrap_or(0)
+        });
+        GoalDistances { steps, farthest }
     }
 
     /// Steps from `cell` to the nearest goal cell of `seat` (`u16::MAX`: unreachable).
@@ -57,8 +62,7 @@ impl GoalDistances {
     /// How close `cell` is to the goal of `seat`, from 0 (the farthest reachable cell, or an
     /// unreachable one) to 1 (a goal cell).
     pub fn closeness(&self, seat: usize, cell: Cell) -> f32 {
-        let reachable = self.steps[seat].iter().copied().filter(|&d| d < u16::MAX);
-        let farthest = reachable.max().unwrap_or(0);
+        let farthest = self.farthest[seat];
         match self.steps(seat, cell) {
             u16::MAX => 0.0,
             _ if farthest == 0 => 1.0,
