@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use games::{ENCODING_VERSION, Encode};
 use model::{DeviceKind, Predictor};
 use selfplay::net::{NetEvaluator, random_net};
-use selfplay::{CachedEvaluator, Evaluator, UniformEvaluator};
+use selfplay::{CachedEvaluator, DrawScore, Evaluator, UniformEvaluator};
 
 /// The source of priors and values.
 #[derive(Clone, Debug)]
@@ -55,12 +55,15 @@ impl EvaluatorFactory {
         Ok(EvaluatorFactory { predictor, cache })
     }
 
-    /// A worker's evaluator, with an evaluation cache when configured.
-    pub fn make<G: Encode>(&self) -> BoxedEvaluator<G> {
+    /// A worker's evaluator, with an evaluation cache when configured; a network scores its draw
+    /// probability with `draw_score` (self-play's `selfplay.draw_score`, else the fair share).
+    pub fn make<G: Encode>(&self, draw_score: DrawScore) -> BoxedEvaluator<G> {
         let inner: BoxedEvaluator<G> = match &self.predictor {
-            Some(p) => {
-                Box::new(NetEvaluator::<G>::new(p.clone()).expect("shape checked when loaded"))
-            }
+            Some(p) => Box::new(
+                NetEvaluator::<G>::new(p.clone())
+                    .expect("shape checked when loaded")
+                    .with_draw_score(draw_score),
+            ),
             None => Box::new(UniformEvaluator),
         };
         if self.cache > 0 { Box::new(CachedEvaluator::new(inner, self.cache)) } else { inner }

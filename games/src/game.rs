@@ -166,6 +166,18 @@ pub trait Game: Clone + Send + Sync + fmt::Display + fmt::Debug + 'static {
         None
     }
 
+    /// A random sparse position of this game with the same rule options, each seat's piece count
+    /// drawn from `pieces` (Camelot and Tri-Camelot: [`Position::random_endgame`](crate::Position::random_endgame)),
+    /// for varied self-play starts. None (the default) for games without one, or when `pieces`
+    /// allows no playable position.
+    fn random_endgame(
+        &self,
+        _rng: &mut dyn rand::RngCore,
+        _pieces: std::ops::RangeInclusive<u32>,
+    ) -> Option<Self> {
+        None
+    }
+
     /// The per-seat score shares of a finished game.
     fn returns(&self) -> Option<Values> {
         self.outcome().map(|o| o.outcome.values(Self::NUM_PLAYERS))

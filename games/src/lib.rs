@@ -29,6 +29,7 @@ mod board;
 mod camelot;
 mod encode;
 mod encode_spec;
+mod endgame;
 mod error;
 mod fen;
 mod game;

@@ -302,6 +302,14 @@ impl<V: Variant> Game for State<V> {
         Some(p)
     }
 
+    fn random_endgame(
+        &self,
+        rng: &mut dyn rand::RngCore,
+        pieces: std::ops::RangeInclusive<u32>,
+    ) -> Option<Self> {
+        Position::<V>::random_endgame(rng, pieces, self.pos.options).map(State::new)
+    }
+
     fn action_to_string(&self, a: Action) -> String {
         let geo = &V::tables().geometry;
         match a {

@@ -19,6 +19,7 @@
 
 pub mod arena;
 pub mod cache;
+pub mod draw_score;
 pub mod driver;
 pub mod evaluator;
 pub mod mcts;
@@ -29,9 +30,10 @@ pub mod shards;
 pub mod testing;
 
 pub use cache::{CacheStats, CachedEvaluator};
+pub use draw_score::DrawScore;
 pub use driver::{
     Decision, DriverError, FinishedGame, MoveLimit, PlayoutCap, Resign, SelfPlayConfig,
-    SelfPlayConfigError, SelfPlayStats, Session,
+    SelfPlayConfigError, SelfPlayStats, Session, Start,
 };
 pub use evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values};
 pub use mcts::{

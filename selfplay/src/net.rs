@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 use games::{Encode, Player, Values};
 use model::{DeviceKind, ModelError, Net, NetConfig, NetShape, Predictor, masked_softmax};
 
+use crate::DrawScore;
 use crate::evaluator::{Evaluation, Evaluator};
 
 /// The network shape a game asks for (its [`games::Layout`] as `model` wants it).
@@ -22,11 +23,12 @@ pub fn net_shape<G: Encode>() -> NetShape {
     }
 }
 
-/// Per-seat score shares from the value head's classes (`[seat wins, mover first..., draw]`):
-/// seat `s` gets the probability that it wins plus its share of a draw.
-pub fn values_from_classes(probs: &[f32], mover: Player, num_players: usize) -> Values {
+/// Per-seat values from the value head's classes (`[seat wins, mover first..., draw]`): seat `s`
+/// gets the probability that it wins plus the draw probability times what a draw is worth to it
+/// (`draw`; the fair share `1 / num_players` gives score shares).
+pub fn values_from_classes(probs: &[f32], mover: Player, num_players: usize, draw: f32) -> Values {
     let mut v = [0.0; games::MAX_PLAYERS];
-    let draw = probs[num_players] / num_players as f32;
+    let draw = probs[num_players] * draw;
     for (k, &p) in probs[..num_players].iter().enumerate() {
         v[(mover.index() + k) % num_players] = p + draw;
     }
@@ -54,6 +56,8 @@ pub struct NetEvaluator<G> {
     predictor: Predictor,
     planes: Vec<f32>,
     legal: Vec<Vec<usize>>,
+    /// What a draw is worth to each seat ([`DrawScore::value`]).
+    draw: f32,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -75,7 +79,19 @@ impl<G: Encode> NetEvaluator<G> {
                 want.num_actions(),
             )));
         }
-        Ok(NetEvaluator { predictor, planes: Vec::new(), legal: Vec::new(), _game: PhantomData })
+        Ok(NetEvaluator {
+            predictor,
+            planes: Vec::new(),
+            legal: Vec::new(),
+            draw: DrawScore::Share.value(G::NUM_PLAYERS),
+            _game: PhantomData,
+        })
+    }
+
+    /// The same evaluator with draws scored by `draw_score` (self-play's `selfplay.draw_score`).
+    pub fn with_draw_score(mut self, draw_score: DrawScore) -> Self {
+        self.draw = draw_score.value(G::NUM_PLAYERS);
+        self
     }
 
     /// A network with random weights of the named preset (generation 0 of a run), drawn from
@@ -117,6 +133,7 @@ impl<G: Encode> Evaluator<G> for NetEvaluator<G> {
                     out.value_row(i).expect("row"),
                     s.to_move(),
                     G::NUM_PLAYERS,
+                    self.draw,
                 ),
             })
             .collect()
@@ -130,14 +147,32 @@ mod tests {
 
     #[test]
     fn class_probabilities_become_per_seat_shares() {
-        let v = values_from_classes(&[0.5, 0.2, 0.1, 0.2], Player(1), 3);
+        let v = values_from_classes(&[0.5, 0.2, 0.1, 0.2], Player(1), 3, 1.0 / 3.0);
         // Classes are mover first: seat 1 wins 0.5, seat 2 wins 0.2, seat 0 wins 0.1.
         let expect = [0.1 + 0.2 / 3.0, 0.5 + 0.2 / 3.0, 0.2 + 0.2 / 3.0];
         for (a, b) in v.0.iter().zip(expect) {
             assert!((a - b).abs() < 1e-6);
         }
-        let v = values_from_classes(&[0.7, 0.1, 0.2], Player(0), 2);
+        let v = values_from_classes(&[0.7, 0.1, 0.2], Player(0), 2, 0.5);
         assert_eq!(v.0[..2], [0.8, 0.2]);
+        // A draw worth 0.1 to each seat: the draw probability counts that much for both.
+        let v = values_from_classes(&[0.3, 0.1, 0.6], Player(1), 2, 0.1);
+        assert!((v.0[0] - 0.16).abs() < 1e-6 && (v.0[1] - 0.36).abs() < 1e-6, "{v:?}");
+    }
+
+    #[test]
+    fn a_draw_score_lowers_both_seats_values_by_the_draw_probability() {
+        let s = [Camelot::initial()];
+        let fair =
+            NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 5).unwrap().evaluate(&s);
+        let averse = NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 5)
+            .unwrap()
+            .with_draw_score(DrawScore::Fixed(0.0))
+            .evaluate(&s);
+        assert_eq!(fair[0].policy, averse[0].policy);
+        let drop: Vec<f32> = (0..2).map(|i| fair[0].values.0[i] - averse[0].values.0[i]).collect();
+        // Both seats lose half the draw probability, which a random network puts above 0.
+        assert!(drop[0] > 0.0 && (drop[0] - drop[1]).abs() < 1e-6, "{drop:?}");
     }
 
     fn check<G: Encode>() {

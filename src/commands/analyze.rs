@@ -9,7 +9,7 @@ use games::{Encode, Game, RuleOptions, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
 use selfplay::mcts::tree::{NodeId, Tree};
-use selfplay::{Evaluator, MctsConfig, Search};
+use selfplay::{DrawScore, Evaluator, MctsConfig, Search};
 
 use crate::evaluators::{EvaluatorFactory, Source};
 use crate::input::{BadInput, PositionArgs, with_variant};
@@ -56,7 +56,7 @@ where
     let source = args.model.clone().map_or(Source::Uniform, Source::Checkpoint);
     let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
         .map_err(|e| BadInput(format!("{e:#}")))?;
-    let mut evaluator = factory.make::<State<V>>();
+    let mut evaluator = factory.make::<State<V>>(DrawScore::Share);
     let mut legal = Vec::new();
     state.legal_actions(&mut legal);
     let raw = evaluator.evaluate(std::slice::from_ref(&state)).remove(0);

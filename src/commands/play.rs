@@ -12,7 +12,7 @@ use clap::Args;
 use games::{Encode, Game, Position, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
-use selfplay::{MctsConfig, Search, choose_action};
+use selfplay::{DrawScore, MctsConfig, Search, choose_action};
 
 use super::show::render;
 use crate::evaluators::{EvaluatorFactory, Source};
@@ -49,7 +49,7 @@ where
     let source = args.model.clone().map_or(Source::Uniform, Source::Checkpoint);
     let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
         .map_err(|e| BadInput(format!("{e:#}")))?;
-    let mut evaluator = factory.make::<State<V>>();
+    let mut evaluator = factory.make::<State<V>>(DrawScore::Share);
     let config = MctsConfig::analysis(args.sims);
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
     // History of positions between moves (the start first) and the moves played.

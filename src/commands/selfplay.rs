@@ -130,7 +130,7 @@ where
     let bar = progress::bar(ids.len() as u64, label);
     let stats = play(
         &session,
-        &|_| factory.make::<State<V>>(),
+        &|_| factory.make::<State<V>>(config.selfplay.draw_score),
         |g| writer.push(&g).map(|_| ()).map_err(|e| e.to_string()),
         |s| {
             bar.set_position(s.games);

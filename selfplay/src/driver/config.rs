@@ -4,6 +4,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::move_limit::MoveLimit;
+use super::start::Start;
+use crate::draw_score::DrawScore;
 
 /// How the self-play driver plays games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -17,6 +19,11 @@ pub struct SelfPlayConfig {
     pub max_moves: u32,
     /// How a game stopped at `max_moves` is scored.
     pub move_limit: MoveLimit,
+    /// Where games start: the start position, or a share from random endgames.
+    pub start: Start,
+    /// What a draw is worth to each seat in the searches (the network's draw probability and
+    /// drawn end positions); recorded results are unchanged.
+    pub draw_score: DrawScore,
     /// Playout cap randomization (Wu 2019): which moves get the full search.
     pub playout_cap: PlayoutCap,
     /// Resignation (2-player games only).
@@ -32,6 +39,8 @@ impl Default for SelfPlayConfig {
             workers: 1,
             max_moves: 300,
             move_limit: MoveLimit::Draw,
+            start: Start::Standard,
+            draw_score: DrawScore::Share,
             playout_cap: PlayoutCap::Off,
             resign: Resign::Off,
             eval_cache: 100_000,
@@ -84,6 +93,12 @@ impl SelfPlayConfig {
             return err("max_moves", "must be at least 1");
         }
         if let Some((key, problem)) = self.move_limit.problem() {
+            return err(key, problem);
+        }
+        if let Some((key, problem)) = self.start.problem() {
+            return err(key, problem);
+        }
+        if let Some((key, problem)) = self.draw_score.problem() {
             return err(key, problem);
         }
         if let PlayoutCap::Randomized { full_fraction, fast_simulations } = self.playout_cap {

@@ -14,6 +14,7 @@ mod config;
 mod game_log;
 mod move_limit;
 mod slot;
+mod start;
 mod stats;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,6 +28,7 @@ use thiserror::Error;
 pub use config::{PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError};
 pub use game_log::{Decision, FinishedGame};
 pub use move_limit::MoveLimit;
+pub use start::Start;
 pub use stats::SelfPlayStats;
 
 use crate::evaluator::{Evaluation, Evaluator};
@@ -82,6 +84,11 @@ where
 {
     session.config.validate(G::NUM_PLAYERS)?;
     session.mcts.validate().map_err(|e| DriverError::Search(SearchError::Config(e)))?;
+    if let Some(&id) = session.game_ids.first()
+        && let Some((key, problem)) = session.config.start.check(&(session.start)(id))
+    {
+        return Err(SelfPlayConfigError { key, problem }.into());
+    }
     let workers = session.config.workers.min(session.game_ids.len()).max(1);
     let started = Instant::now();
     let mut stats = SelfPlayStats::default();

@@ -50,6 +50,7 @@ impl<G: Game> Slot<G> {
                 rng.random::<f32>() < playthrough_fraction
             }
         };
+        let start = config.start.pick(start, &mut rng);
         let log = FinishedGame {
             game_id,
             seed,
@@ -61,8 +62,9 @@ impl<G: Game> Slot<G> {
             decisions: Vec::new(),
             would_have_resigned: None,
         };
-        let mut slot =
-            Slot { search: Search::new(start, mcts.clone())?, rng, log, playthrough, over: None };
+        let mut search = Search::new(start, mcts.clone())?;
+        search.set_draw_score(config.draw_score);
+        let mut slot = Slot { search, rng, log, playthrough, over: None };
         slot.check_end(config);
         slot.set_budget(config);
         Ok(slot)

@@ -262,3 +262,47 @@ fn games_with_a_random_network_replay_through_the_rules() {
 fn draw_values_for(n: usize) -> Values {
     crate::draw_values(n)
 }
+
+#[test]
+fn endgame_starts_are_recorded_and_replay_through_the_rules() {
+    let config = SelfPlayConfig {
+        games_in_flight: 4,
+        max_moves: 40,
+        start: Start::Endgames { fraction: 0.5, min_pieces: 1, max_pieces: 4 },
+        ..SelfPlayConfig::default()
+    };
+    let (games, stats) = run::<Camelot, _>(&config, &mcts(4), 16, 5, |_| UniformEvaluator);
+    assert_eq!(stats.games, 16);
+    let standard = Camelot::initial().to_string();
+    let sparse: Vec<&FinishedGame> =
+        games.iter().filter(|g| g.start_position != standard).collect();
+    assert!((3..=13).contains(&sparse.len()), "{} endgame starts of 16", sparse.len());
+    for g in &games {
+        let end: CamelotPosition = replay(g);
+        assert_eq!(end.outcome().is_some(), g.termination != games::Termination::MoveLimit);
+    }
+    for g in sparse {
+        let start: CamelotPosition = g.start_position.parse().unwrap();
+        let pieces = (0..2).map(|p| start.board().count(games::Player(p))).collect::<Vec<_>>();
+        assert!(pieces.iter().all(|n| (1..=4).contains(n)), "{}", g.start_position);
+    }
+    // Same seed, same games: the start is drawn from each game's own stream.
+    let (again, _) = run::<Camelot, _>(&config, &mcts(4), 16, 5, |_| UniformEvaluator);
+    let starts =
+        |gs: &[FinishedGame]| gs.iter().map(|g| g.start_position.clone()).collect::<Vec<_>>();
+    assert_eq!(starts(&games), starts(&again));
+
+    // A game without random endgames is refused before any game starts.
+    let start = |_: u64| games::toy::TicTacToe::initial();
+    let mcts = mcts(2);
+    let session = Session {
+        config: &config,
+        mcts: &mcts,
+        game_ids: vec![0],
+        seed: 0,
+        start: &start,
+        stop: None,
+    };
+    let err = play(&session, &|_| UniformEvaluator, |_| Ok(()), |_| {}).unwrap_err();
+    assert!(err.to_string().starts_with("selfplay.start: tictactoe has no"), "{err}");
+}

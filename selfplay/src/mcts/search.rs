@@ -18,6 +18,7 @@ use super::policy::add_root_noise;
 use super::select::Puct;
 use super::summary::{SearchKind, SearchSummary};
 use super::tree::{NodeId, NodeKind, Tree};
+use crate::draw_score::DrawScore;
 use crate::evaluator::{Evaluation, Evaluator};
 
 /// Misuse of a search, or an evaluation that does not fit its leaf.
@@ -88,6 +89,8 @@ pub struct Search<G: Game> {
     serial: u64,
     /// The nodes from the root to the pending leaf.
     path: Vec<NodeId>,
+    /// How drawn end positions reached by the search are scored.
+    draw_score: DrawScore,
 }
 
 impl<G: Game> Search<G> {
@@ -109,7 +112,14 @@ impl<G: Game> Search<G> {
             pending: None,
             serial: 0,
             path: Vec::new(),
+            draw_score: DrawScore::Share,
         })
+    }
+
+    /// Scores drawn end positions the search reaches with `draw_score` (the fair share by
+    /// default); self-play sets it with the evaluator's (`selfplay.draw_score`).
+    pub fn set_draw_score(&mut self, draw_score: DrawScore) {
+        self.draw_score = draw_score;
     }
 
     /// The position being searched.
@@ -192,7 +202,9 @@ impl<G: Game> Search<G> {
                     let mut legal = Vec::new();
                     state.legal_actions(&mut legal);
                     if legal.is_empty() {
-                        let returns = state.returns().unwrap_or_default();
+                        let returns = self
+                            .draw_score
+                            .rescore(state.returns().unwrap_or_default(), G::NUM_PLAYERS);
                         self.tree.set_terminal(id, returns);
                         self.finish(returns);
                         return None;
