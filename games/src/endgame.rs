@@ -13,6 +13,7 @@ use rand::seq::SliceRandom;
 
 use crate::board::{Board, Piece, PieceKind};
 use crate::game::Player;
+use crate::goal_distance::GoalDistances;
 use crate::options::RuleOptions;
 use crate::position::Position;
 use crate::variant::{Landing, Variant};
@@ -24,8 +25,11 @@ impl<V: Variant> Position<V> {
     /// A random playable position. For each seat, a piece count is drawn uniformly from `pieces`
     /// (capped at the seat's starting army), the pieces are drawn without replacement from that
     /// army (so Knights and Men keep the start's proportions on average), and each stands on a
-    /// distinct random cell that is no player's castle. The side to move is random and no castle
-    /// move is used. Positions where the game is already over (e.g. Camelot's "neither player has
+    /// distinct random cell that is no player's castle, within a radius of the seat's goal
+    /// castle ([`GoalDistances`] steps) drawn uniformly from 1 to the whole board and widened until
+    /// the pieces fit: some positions are castle races a move or two from the end, others spread
+    /// over the board (a reverse curriculum: the end is learned first). The side to move is
+    /// random and no castle move is used. Positions where the game is already over (e.g. Camelot's "neither player has
     /// more than one piece") are drawn again; None if `pieces` is empty or starts at 0, or if
     /// `TRIES` draws gave no playable position (Camelot with at most one piece per seat).
     pub fn random_endgame(
@@ -40,13 +44,11 @@ impl<V: Variant> Position<V> {
         let open: Vec<u8> = (0..t.geometry.num_cells() as u8)
             .filter(|&c| (0..V::NUM_PLAYERS).all(|p| t.landing[p][c as usize] == Landing::Normal))
             .collect();
+        let distances = GoalDistances::new::<V>();
         let army = V::KNIGHTS + V::MEN;
         let lo = (*pieces.start() as usize).min(army);
         let hi = (*pieces.end() as usize).min(army);
         for _ in 0..TRIES {
-            let mut cells = open.clone();
-            cells.shuffle(rng);
-            let mut cells = cells.into_iter();
             let mut board = Board::default();
             for seat in 0..V::NUM_PLAYERS {
                 let owner = Player(seat as u8);
@@ -55,8 +57,18 @@ impl<V: Variant> Position<V> {
                     .collect();
                 kinds.shuffle(rng);
                 let n = rng.random_range(lo..=hi);
-                for &kind in &kinds[..n] {
-                    let cell = cells.next().expect("fewer pieces than open cells");
+                let mut free: Vec<(u16, u8)> = open
+                    .iter()
+                    .filter(|&&c| board.is_empty(c))
+                    .map(|&c| (distances.steps(seat, c), c))
+                    .collect();
+                free.sort_unstable();
+                let radius =
+                    rng.random_range(1..=distances.farthest(seat).max(1)).max(free[n - 1].0);
+                let within = free.partition_point(|&(d, _)| d <= radius);
+                let mut cells: Vec<u8> = free[..within].iter().map(|&(_, c)| c).collect();
+                cells.shuffle(rng);
+                for (&kind, &cell) in kinds[..n].iter().zip(&cells) {
                     board.put(cell, Piece { owner, kind });
                 }
             }
@@ -132,6 +144,29 @@ mod tests {
                 .expect("a playable position");
             check(&pos, 2..=8);
         }
+    }
+
+    #[test]
+    fn pieces_stand_near_their_goal_castle_as_often_as_far_from_it() {
+        // Each seat's radius is uniform over the board, so a fair share of positions have every
+        // piece of a seat within 3 steps of its goal, and a fair share reach beyond half the board.
+        let distances = crate::GoalDistances::new::<crate::CamelotRules>();
+        let mut rng = StdRng::seed_from_u64(10);
+        let (mut near, mut far) = (0, 0);
+        for _ in 0..400 {
+            let pos =
+                CamelotPosition::random_endgame(&mut rng, 2..=4, RuleOptions::default()).unwrap();
+            let steps: Vec<u16> = pos
+                .board()
+                .pieces(160)
+                .filter(|(_, p)| p.owner == Player(0))
+                .map(|(c, _)| distances.steps(0, c))
+                .collect();
+            near += steps.iter().all(|&s| s <= 3) as u32;
+            far += steps.iter().any(|&s| s > distances.farthest(0) / 2) as u32;
+        }
+        assert!((20..200).contains(&near), "{near} of 400 with every piece near the goal");
+        assert!((100..380).contains(&far), "{far} of 400 with a piece far from the goal");
     }
 
     #[test]

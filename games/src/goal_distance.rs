@@ -54,6 +54,11 @@ impl GoalDistances {
         GoalDistances { steps, farthest }
     }
 
+    /// The most steps any cell that can reach a goal of `seat` needs (0 if none can).
+    pub fn farthest(&self, seat: usize) -> u16 {
+        self.farthest[seat]
+    }
+
     /// Steps from `cell` to the nearest goal cell of `seat` (`u16::MAX`: unreachable).
     pub fn steps(&self, seat: usize, cell: Cell) -> u16 {
         self.steps[seat].get(cell as usize).copied().unwrap_or(u16::MAX)
