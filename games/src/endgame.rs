@@ -1,10 +1,12 @@
-//! Random sparse positions ("endgames"): a few pieces per seat scattered over the board.
+//! Random sparse positions ("endgames"): a few pieces per seat, off the castles, within a random
+//! distance of the seat's goal castle.
 //!
 //! Self-play from the start position almost never sees a castle win on a 2-core budget: the
 //! armies meet, trade, and the survivors rarely walk all the way. Starting a share of self-play
-//! games from sparse positions, where pieces may stand anywhere, puts castle entries and the
-//! conversion of a material lead within a few moves of the start, so the value and policy heads
-//! can learn them (the same idea as varied starting positions in KataGo's self-play).
+//! games from sparse positions, some with the pieces a move or two from their goal, puts castle
+//! entries and the conversion of a material lead within a few moves of the start, so the value
+//! and policy heads can learn them (the same idea as varied starting positions in KataGo's
+//! self-play).
 
 use std::ops::RangeInclusive;
 
@@ -29,9 +31,10 @@ impl<V: Variant> Position<V> {
     /// castle ([`GoalDistances`] steps) drawn uniformly from 1 to the whole board and widened until
     /// the pieces fit: some positions are castle races a move or two from the end, others spread
     /// over the board (a reverse curriculum: the end is learned first). The side to move is
-    /// random and no castle move is used. Positions where the game is already over (e.g. Camelot's "neither player has
-    /// more than one piece") are drawn again; None if `pieces` is empty or starts at 0, or if
-    /// `TRIES` draws gave no playable position (Camelot with at most one piece per seat).
+    /// random and no castle move is used. Positions where the game is already over (e.g.
+    /// Camelot's "neither player has more than one piece") are drawn again; None if `pieces` is
+    /// empty or starts at 0, or if `TRIES` draws gave no playable position (Camelot with at most
+    /// one piece per seat).
     pub fn random_endgame(
         rng: &mut (impl Rng + ?Sized),
         pieces: RangeInclusive<u32>,
@@ -41,28 +44,35 @@ impl<V: Variant> Position<V> {
             return None;
         }
         let t = V::tables();
-        let open: Vec<u8> = (0..t.geometry.num_cells() as u8)
-            .filter(|&c| (0..V::NUM_PLAYERS).all(|p| t.landing[p][c as usize] == Landing::Normal))
-            .collect();
         let distances = GoalDistances::new::<V>();
+        // Per seat: the cells that are no player's castle, as (steps to the seat's goal, cell),
+        // nearest first; each draw keeps the free ones.
+        let by_distance: Vec<Vec<(u16, u8)>> = (0..V::NUM_PLAYERS)
+            .map(|seat| {
+                let mut cells: Vec<(u16, u8)> = (0..t.geometry.num_cells() as u8)
+                    .filter(|&c| {
+                        (0..V::NUM_PLAYERS).all(|p| t.landing[p][c as usize] == Landing::Normal)
+                    })
+                    .map(|c| (distances.steps(seat, c), c))
+                    .collect();
+                cells.sort_unstable();
+                cells
+            })
+            .collect();
         let army = V::KNIGHTS + V::MEN;
         let lo = (*pieces.start() as usize).min(army);
         let hi = (*pieces.end() as usize).min(army);
         for _ in 0..TRIES {
             let mut board = Board::default();
-            for seat in 0..V::NUM_PLAYERS {
+            for (seat, nearest_first) in by_distance.iter().enumerate() {
                 let owner = Player(seat as u8);
                 let mut kinds: Vec<PieceKind> = std::iter::repeat_n(PieceKind::Knight, V::KNIGHTS)
                     .chain(std::iter::repeat_n(PieceKind::Man, V::MEN))
                     .collect();
                 kinds.shuffle(rng);
                 let n = rng.random_range(lo..=hi);
-                let mut free: Vec<(u16, u8)> = open
-                    .iter()
-                    .filter(|&&c| board.is_empty(c))
-                    .map(|&c| (distances.steps(seat, c), c))
-                    .collect();
-                free.sort_unstable();
+                let free: Vec<(u16, u8)> =
+                    nearest_first.iter().copied().filter(|&(_, c)| board.is_empty(c)).collect();
                 let radius =
                     rng.random_range(1..=distances.farthest(seat).max(1)).max(free[n - 1].0);
                 let within = free.partition_point(|&(d, _)| d <= radius);
