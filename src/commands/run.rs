@@ -192,6 +192,7 @@ where
         run_dir,
         config.train.window_generations,
         config.game.rule_options(),
+        config.train.value_target,
     )?;
     let bar = progress::bar(u64::from(config.train.steps_per_generation), "train");
     let mut log_error = None;

@@ -13,6 +13,7 @@ use thiserror::Error;
 
 use crate::ladder::LadderConfig;
 use crate::schedule::LrSchedule;
+use crate::value_target::ValueTarget;
 
 /// Everything a run needs, as written in its TOML file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -124,6 +125,9 @@ pub struct TrainConfig {
     pub lr_schedule: LrSchedule,
     /// Weight of the value loss against the policy loss.
     pub value_weight: f32,
+    /// What the value head learns: `{ kind = "outcome" }` (default) or
+    /// `{ kind = "discounted", per_move = 0.98 }` (see [`crate::value_target`]).
+    pub value_target: ValueTarget,
     /// Apply a random board symmetry to each sample (Camelot's mirror; Tri-Camelot has none).
     pub augment: bool,
     /// Measure the value accuracy and the network's policy entropy on the batch every this
@@ -148,6 +152,9 @@ impl TrainConfig {
         if !(self.value_weight >= 0.0 && self.value_weight.is_finite()) {
             return bad("value_weight", "must be a finite number, at least 0");
         }
+        self.value_target
+            .validate()
+            .map_err(|(key, problem)| (format!("train.value_target.{key}"), problem))?;
         self.lr_schedule
             .validate()
             .map_err(|(key, problem)| (format!("train.lr_schedule.{key}"), problem))
@@ -163,6 +170,7 @@ impl Default for TrainConfig {
             learning_rate: 1e-3,
             lr_schedule: LrSchedule::Constant,
             value_weight: 1.0,
+            value_target: ValueTarget::Outcome,
             augment: true,
             probe_every: 10,
             optimizer: OptimizerConfig::default(),

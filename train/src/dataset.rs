@@ -15,6 +15,7 @@
 //! policy term is then exactly the mean cross-entropy over the full-search rows, whatever their
 //! fraction; a batch without any has no policy term.
 
+use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
@@ -23,10 +24,11 @@ use model::TrainBatch;
 use rand::Rng;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
-use selfplay::record::{RecordError, list_shards, read_positions};
+use selfplay::record::{PositionRow, RecordError, list_shards, read_positions};
 
 use crate::generations::list_generation_dirs;
 use crate::targets::{Record, SampleError, SampleSlot, TrainGame, encode_record};
+use crate::value_target::ValueTarget;
 
 /// Why the window cannot be loaded or sampled; every variant names the file or folder.
 #[derive(Debug, thiserror::Error)]
@@ -75,10 +77,14 @@ impl<G: TrainGame> ReplayWindow<G> {
     /// ([`DatasetError::Empty`]), and any unreadable or corrupt shard ([`DatasetError::Record`],
     /// naming the file: nothing is skipped). Leftovers of interrupted shard writes are ignored
     /// as the record layer defines.
+    ///
+    /// Each record's [`Record::outcome_weight`] comes from `value_target` and the distance of
+    /// its decision to the end of its game (the game's last `move_number` in the same file).
     pub fn load(
         run_dir: &Path,
         window_generations: u32,
         options: RuleOptions,
+        value_target: ValueTarget,
     ) -> Result<Self, DatasetError> {
         if window_generations == 0 {
             return Err(DatasetError::ZeroWindow);
@@ -99,7 +105,7 @@ impl<G: TrainGame> ReplayWindow<G> {
         let tables: Vec<Vec<Record>> = files
             .par_iter()
             .map(|(_, path)| -> Result<Vec<Record>, RecordError> {
-                Ok(read_positions(path)?.into_iter().map(Record::from).collect())
+                Ok(records_of(read_positions(path)?, value_target))
             })
             .collect::<Result<_, RecordError>>()?;
         let mut records = Vec::new();
@@ -195,6 +201,24 @@ impl<G: TrainGame> ReplayWindow<G> {
             source,
         }
     }
+}
+
+/// The records of one positions file, with outcome weights from the distance of each decision
+/// to its game's end: `moves_to_end = last move_number of the game + 1 - move_number`.
+fn records_of(rows: Vec<PositionRow>, value_target: ValueTarget) -> Vec<Record> {
+    let mut last_move: HashMap<u64, u32> = HashMap::new();
+    for row in &rows {
+        let last = last_move.entry(row.game_id).or_insert(row.move_number);
+        *last = (*last).max(row.move_number);
+    }
+    rows.into_iter()
+        .map(|row| {
+            let moves_to_end = last_move[&row.game_id] + 1 - row.move_number;
+            let mut record = Record::from(row);
+            record.outcome_weight = value_target.outcome_weight(moves_to_end);
+            record
+        })
+        .collect()
 }
 
 /// One encoded training batch of `size` positions (row-major slices).
@@ -308,7 +332,9 @@ mod tests {
     #[test]
     fn the_window_holds_only_the_newest_generations() {
         let (run, _) = six_generations("window");
-        let w = ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap();
+        let w =
+            ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default(), ValueTarget::Outcome)
+                .unwrap();
         assert_eq!(w.generations(), [4, 5]);
         assert_eq!(w.len(), 6);
         let mut rng = StdRng::seed_from_u64(1);
@@ -327,7 +353,9 @@ mod tests {
         let other = w.sample_batch(&mut StdRng::seed_from_u64(2), 64, true).unwrap();
         assert_ne!(other.rows, batch.rows);
         // A window wider than the run takes everything.
-        let all = ReplayWindow::<Camelot>::load(&run, 10, RuleOptions::default()).unwrap();
+        let all =
+            ReplayWindow::<Camelot>::load(&run, 10, RuleOptions::default(), ValueTarget::Outcome)
+                .unwrap();
         assert_eq!(all.generations(), [0, 1, 2, 3, 4, 5]);
         assert_eq!(all.len(), 18);
     }
@@ -337,21 +365,28 @@ mod tests {
         let (run, files) = six_generations("corrupt");
         let bytes = std::fs::read(&files[5]).unwrap();
         std::fs::write(&files[5], &bytes[..bytes.len() / 2]).unwrap();
-        let e = ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap_err();
+        let e =
+            ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default(), ValueTarget::Outcome)
+                .unwrap_err();
         assert!(e.to_string().contains(&files[5].display().to_string()), "{e}");
         // Outside the window it is not read.
         std::fs::write(&files[5], &bytes).unwrap();
         std::fs::write(&files[1], &bytes[..10]).unwrap();
-        ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap();
+        ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default(), ValueTarget::Outcome)
+            .unwrap();
     }
 
     #[test]
     fn empty_runs_and_windows_are_reported() {
         let run = scratch_dir("empty");
-        let e = ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap_err();
+        let e =
+            ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default(), ValueTarget::Outcome)
+                .unwrap_err();
         assert!(matches!(e, DatasetError::NoGenerations { .. }), "{e}");
         std::fs::create_dir_all(run.join("games/gen-0000")).unwrap();
-        let e = ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default()).unwrap_err();
+        let e =
+            ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default(), ValueTarget::Outcome)
+                .unwrap_err();
         assert!(matches!(e, DatasetError::Empty { first: 0, last: 0, .. }), "{e}");
         assert!(e.to_string().contains("no positions"), "{e}");
     }
@@ -360,7 +395,9 @@ mod tests {
     fn a_row_of_another_game_names_file_and_row() {
         let run = scratch_dir("wrong-game");
         let path = write_generation::<TriCamelot>(&run, 0, random_rows::<TriCamelot>(3, 2));
-        let w = ReplayWindow::<Camelot>::load(&run, 1, RuleOptions::default()).unwrap();
+        let w =
+            ReplayWindow::<Camelot>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome)
+                .unwrap();
         let e = w.sample_batch(&mut StdRng::seed_from_u64(0), 4, false).unwrap_err();
         assert!(matches!(e, DatasetError::BadRow { .. }), "{e}");
         assert!(e.to_string().contains(&path.display().to_string()), "{e}");
@@ -374,7 +411,9 @@ mod tests {
             r.full_search = i % 2 == 0;
         }
         write_generation::<TriCamelot>(&run, 0, rows);
-        let w = ReplayWindow::<TriCamelot>::load(&run, 1, RuleOptions::default()).unwrap();
+        let w =
+            ReplayWindow::<TriCamelot>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome)
+                .unwrap();
         let batch = w.encode_batch(vec![0, 1, 2, 3], vec![0; 4]).unwrap();
         assert_eq!(batch.policy_weight, [2.0, 0.0, 2.0, 0.0]);
         let a = TriCamelot::NUM_ACTIONS;
@@ -386,5 +425,33 @@ mod tests {
         }
         let none = w.encode_batch(vec![1, 3], vec![0; 2]).unwrap();
         assert!(none.train_policy.iter().all(|&p| p == 0.0));
+    }
+
+    #[test]
+    fn discounted_targets_shrink_wins_towards_draws_by_distance_to_the_end() {
+        let run = scratch_dir("discount");
+        let mut rows = random_rows::<Camelot>(11, 5);
+        assert_eq!(rows.len(), 5);
+        for (i, r) in rows.iter_mut().enumerate() {
+            r.move_number = i as u32;
+            r.result = vec![1.0, 0.0];
+        }
+        write_generation::<Camelot>(&run, 0, rows);
+        let options = RuleOptions::default();
+        let target = ValueTarget::Discounted { per_move: 0.5 };
+        let w = ReplayWindow::<Camelot>::load(&run, 1, options, target).unwrap();
+        let batch = w.encode_batch((0..5).collect(), vec![0; 5]).unwrap();
+        for (i, value) in batch.value_target.chunks(3).enumerate() {
+            // The last decision is 1 move from the end, the first 5.
+            let weight = 0.5f32.powi(4 - i as i32);
+            let winner = (2 - w.record(i).mover as usize) % 2;
+            assert!((value[winner] - weight).abs() < 1e-6, "row {i}: {value:?}");
+            assert!((value[2] - (1.0 - weight)).abs() < 1e-6, "row {i}: {value:?}");
+            assert_eq!(value[1 - winner], 0.0);
+        }
+        // The plain outcome is one-hot on the winner, whatever the distance.
+        let plain = ReplayWindow::<Camelot>::load(&run, 1, options, ValueTarget::Outcome).unwrap();
+        let batch = plain.encode_batch((0..5).collect(), vec![0; 5]).unwrap();
+        assert!(batch.value_target.chunks(3).all(|v| v[2] == 0.0 && v[0] + v[1] == 1.0));
     }
 }

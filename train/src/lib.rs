@@ -7,6 +7,7 @@
 //! * [`trainer`]: [`train_generation`] (checkpoint in, checkpoint with optimizer state out).
 //! * [`metrics`]: append-only `metrics.csv` / `generations.csv` ([`CsvLog`]).
 //! * [`generations`]: the `gen-NNNN` folder names.
+//! * [`value_target`]: the value head's target (the outcome, or discounted by distance to the end).
 //! * [`ladder`]: the `[ladder]` section (arena after each generation, gating).
 
 pub mod config;
@@ -19,6 +20,7 @@ pub mod targets;
 #[cfg(test)]
 mod testutil;
 pub mod trainer;
+pub mod value_target;
 
 pub use config::{
     ConfigError, GameConfig, KnightCanterName, NetSection, RunConfig, RunSection, TrainConfig,
@@ -34,3 +36,4 @@ pub use trainer::{
     Counters, GenerationJob, GenerationSummary, StartFrom, StepMetrics, TrainError, fresh_net,
     train_generation,
 };
+pub use value_target::ValueTarget;

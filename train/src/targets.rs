@@ -7,6 +7,8 @@
 
 use games::{Encode, PositionError, RuleOptions, State, Variant};
 
+use crate::value_target::discount_towards_draw;
+
 /// A game the trainer can learn: encodable, and parseable from the position strings of the
 /// records with the run's rule options (which decide the legal actions).
 pub trait TrainGame: Encode {
@@ -86,6 +88,10 @@ pub struct Record {
     pub policy_target: Box<[f32]>,
     /// Final result per seat (absolute seat order).
     pub result: Box<[f32]>,
+    /// The weight of `result` in the value target, the rest going to the draw class (see
+    /// [`crate::value_target`]): 1 from a bare row; the replay window sets it from the
+    /// distance to the game's end.
+    pub outcome_weight: f32,
 }
 
 impl From<selfplay::record::PositionRow> for Record {
@@ -97,6 +103,7 @@ impl From<selfplay::record::PositionRow> for Record {
             policy_actions: row.policy_actions.into_boxed_slice(),
             policy_target: row.policy_target.into_boxed_slice(),
             result: row.result.into_boxed_slice(),
+            outcome_weight: 1.0,
         }
     }
 }
@@ -153,7 +160,9 @@ pub fn encode_record<G: TrainGame>(
         }
         slot.policy[index] += p;
     }
-    value_target(&record.result, record.mover as usize, G::NUM_PLAYERS, slot.value)
+    value_target(&record.result, record.mover as usize, G::NUM_PLAYERS, slot.value)?;
+    discount_towards_draw(slot.value, record.outcome_weight);
+    Ok(())
 }
 
 /// Entropy (nats) of a distribution given as probabilities (zeros contribute nothing).

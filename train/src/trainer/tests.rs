@@ -10,6 +10,7 @@ use crate::dataset::Batch;
 use crate::generations::generation_dir_name;
 use crate::targets::Record;
 use crate::testutil::{random_records, random_rows, scratch_dir, write_generation};
+use crate::value_target::ValueTarget;
 
 /// `n` real positions with one-hot policy targets on a random legal action and one-hot
 /// value targets: a batch a network can learn by heart.
@@ -59,7 +60,8 @@ fn cheap_search_rows_contribute_no_policy_loss() {
         r.full_search = i < 2;
     }
     write_generation::<TriCamelot>(&run, 0, rows);
-    let w = ReplayWindow::<TriCamelot>::load(&run, 1, RuleOptions::default()).unwrap();
+    let w = ReplayWindow::<TriCamelot>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome)
+        .unwrap();
     let t = trainer::<TriCamelot>();
     let cheap_only = w.encode_batch(vec![2, 3, 4, 5], vec![0; 4]).unwrap();
     let loss = t.evaluate(&cheap_only.as_train_batch()).unwrap();
@@ -98,7 +100,9 @@ fn copy_dir(from: &Path, to: &Path) {
 fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     let run = scratch_dir("checkpoints");
     write_generation::<Camelot>(&run, 0, random_rows::<Camelot>(21, 12));
-    let window = ReplayWindow::<Camelot>::load(&run, 4, RuleOptions::default()).unwrap();
+    let window =
+        ReplayWindow::<Camelot>::load(&run, 4, RuleOptions::default(), ValueTarget::Outcome)
+            .unwrap();
     let config = small_config();
     let models = run.join("models");
     let job = |start, out: &'static str| GenerationJob {
@@ -197,7 +201,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
 fn write_tri_window() -> ReplayWindow<TriCamelot> {
     let run = scratch_dir("tri-window");
     write_generation::<TriCamelot>(&run, 0, random_rows::<TriCamelot>(4, 6));
-    ReplayWindow::load(&run, 1, RuleOptions::default()).unwrap()
+    ReplayWindow::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome).unwrap()
 }
 
 #[test]
@@ -228,7 +232,8 @@ fn throughput() {
         let run = scratch_dir(&format!("bench-{}", G::NAME));
         let rows: Vec<_> = (0..8).flat_map(|g| random_rows::<G>(g, 40)).collect();
         write_generation::<G>(&run, 0, rows);
-        let window = ReplayWindow::<G>::load(&run, 1, RuleOptions::default()).unwrap();
+        let window =
+            ReplayWindow::<G>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome).unwrap();
         for probe_every in [0, 1] {
             let config = TrainConfig {
                 batch_size: batch,
