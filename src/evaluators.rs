@@ -80,19 +80,22 @@ pub fn load_predictor<G: Encode>(dir: &Path, device: DeviceKind) -> Result<Predi
     Ok(predictor)
 }
 
-/// Loads checkpoints as arena players' evaluators (with an evaluation cache when `cache > 0`);
-/// the error is the message of why a checkpoint could not be used.
+/// Loads checkpoints as arena players' evaluators (with an evaluation cache when `cache > 0`),
+/// scoring the network's draw probability with the player's draw score; the error is the
+/// message of why a checkpoint could not be used.
 pub fn arena_loader<V: games::Variant>(
     device: DeviceKind,
     cache: usize,
-) -> impl FnMut(&Path) -> Result<selfplay::arena::BoxedEvaluator<V>, String>
+) -> impl FnMut(&Path, DrawScore) -> Result<selfplay::arena::BoxedEvaluator<V>, String>
 where
     games::State<V>: Encode,
 {
-    move |dir: &Path| {
+    move |dir: &Path, draw: DrawScore| {
         let predictor =
             load_predictor::<games::State<V>>(dir, device).map_err(|e| format!("{e:#}"))?;
-        let net = NetEvaluator::<games::State<V>>::new(predictor).map_err(|e| e.to_string())?;
+        let net = NetEvaluator::<games::State<V>>::new(predictor)
+            .map_err(|e| e.to_string())?
+            .with_draw_score(draw);
         Ok(if cache > 0 { Box::new(CachedEvaluator::new(net, cache)) } else { Box::new(net) })
     }
 }

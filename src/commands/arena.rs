@@ -28,7 +28,8 @@ use crate::progress;
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
     /// First player: `random`, `greedy`, `mcts:sims=N` (uniform prior, random-rollout values)
-    /// or a checkpoint directory with a simulation count, e.g. data/run/models/gen-0007:sims=200.
+    /// or a checkpoint directory with a simulation count, e.g. data/run/models/gen-0007:sims=200
+    /// (`,draw=X` scores draws X for every seat in its search: the contempt it was trained with).
     #[arg(long)]
     pub a: String,
     /// Second player (same forms as --a).

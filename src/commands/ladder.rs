@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use games::{Encode, State, Variant};
+use selfplay::DrawScore;
 use selfplay::arena::{
     ArenaGame, ArenaPlayer, Elo, EloInterval, MatchConfig, MatchReport, PlayerSpec, elo_interval,
     head_to_head, play_match, write_games,
@@ -211,8 +212,10 @@ where
     let (opp, opp_rating) = opponent(&models, g)?;
     let opp_dir = models.join(generation_dir_name(opp));
     let sims = ladder.simulations;
-    let new = PlayerSpec::Checkpoint { dir: model_dir.clone(), sims };
-    let old = PlayerSpec::Checkpoint { dir: opp_dir, sims };
+    // The ladder measures what a model earns, so its searches score draws at the fair share.
+    let draw = DrawScore::Share;
+    let new = PlayerSpec::Checkpoint { dir: model_dir.clone(), sims, draw };
+    let old = PlayerSpec::Checkpoint { dir: opp_dir, sims, draw };
     let baseline = ladder.baseline_spec().map_err(anyhow::Error::msg)?;
     let games_dir = run_dir.join("ladder").join(generation_dir_name(g));
     if games_dir.exists() {

@@ -20,7 +20,7 @@
 //! let specs: Vec<PlayerSpec> = ["greedy", "random"].iter().map(|s| s.parse().unwrap()).collect();
 //! let mut players: Vec<ArenaPlayer<CamelotRules>> = specs
 //!     .iter()
-//!     .map(|s| ArenaPlayer::from_spec(s, &mut |_| Err("no networks here".into())).unwrap())
+//!     .map(|s| ArenaPlayer::from_spec(s, &mut |_, _| Err("no networks here".into())).unwrap())
 //!     .collect();
 //! let config = MatchConfig { games: 4, seed: 3, ..MatchConfig::default() };
 //! let (games, _stats) = play_match(&mut players, &config, |_| {}).unwrap();

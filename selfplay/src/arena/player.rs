@@ -6,6 +6,7 @@ use games::{State, Variant};
 
 use super::ArenaError;
 use super::spec::PlayerSpec;
+use crate::DrawScore;
 use crate::evaluator::Evaluator;
 
 /// A network evaluator as the arena holds it (used from the match's own thread only).
@@ -13,8 +14,9 @@ pub type BoxedEvaluator<V> = Box<dyn Evaluator<State<V>>>;
 
 /// A contestant ready to play variant `V`.
 pub enum ArenaPlayer<V: Variant> {
-    /// MCTS guided by a network, `sims` simulations per searched decision.
-    Network { evaluator: BoxedEvaluator<V>, sims: u32 },
+    /// MCTS guided by a network, `sims` simulations per searched decision, draws worth `draw`
+    /// (the evaluator scores the network's draw probability the same way).
+    Network { evaluator: BoxedEvaluator<V>, sims: u32, draw: DrawScore },
     /// MCTS with a uniform prior and random-rollout values, `sims` simulations.
     Mcts { sims: u32 },
     /// A uniformly random legal move.
@@ -24,13 +26,15 @@ pub enum ArenaPlayer<V: Variant> {
 }
 
 /// What a game in flight needs to know about a player (no evaluator).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
     /// Searches with `sims` simulations; leaves are evaluated by the player's network
-    /// (batched across games) or, with `rollouts`, by random playouts inside the game.
+    /// (batched across games) or, with `rollouts`, by random playouts inside the game. Drawn
+    /// end positions in its tree are worth `draw`.
     Search {
         sims: u32,
         rollouts: bool,
+        draw: DrawScore,
     },
     Random,
     Greedy,
@@ -38,19 +42,20 @@ pub enum Kind {
 
 impl<V: Variant> ArenaPlayer<V> {
     /// Builds the player of `spec`. A checkpoint is checked to be a directory, then handed to
-    /// `load` (which reads it into an evaluator; its error message is kept).
+    /// `load` with the spec's draw score (which reads it into an evaluator scoring the network's
+    /// draw probability that way; its error message is kept).
     pub fn from_spec(
         spec: &PlayerSpec,
-        load: &mut dyn FnMut(&Path) -> Result<BoxedEvaluator<V>, String>,
+        load: &mut dyn FnMut(&Path, DrawScore) -> Result<BoxedEvaluator<V>, String>,
     ) -> Result<Self, ArenaError> {
         Ok(match spec {
-            PlayerSpec::Checkpoint { dir, sims } => {
+            PlayerSpec::Checkpoint { dir, sims, draw } => {
                 if !dir.is_dir() {
                     return Err(ArenaError::MissingCheckpoint(dir.clone()));
                 }
-                let evaluator =
-                    load(dir).map_err(|message| ArenaError::Load { dir: dir.clone(), message })?;
-                ArenaPlayer::Network { evaluator, sims: *sims }
+                let evaluator = load(dir, *draw)
+                    .map_err(|message| ArenaError::Load { dir: dir.clone(), message })?;
+                ArenaPlayer::Network { evaluator, sims: *sims, draw: *draw }
             }
             PlayerSpec::Mcts { sims } => ArenaPlayer::Mcts { sims: *sims },
             PlayerSpec::Random => ArenaPlayer::Random,
@@ -61,8 +66,12 @@ impl<V: Variant> ArenaPlayer<V> {
     /// How games in flight treat this player.
     pub fn kind(&self) -> Kind {
         match self {
-            ArenaPlayer::Network { sims, .. } => Kind::Search { sims: *sims, rollouts: false },
-            ArenaPlayer::Mcts { sims } => Kind::Search { sims: *sims, rollouts: true },
+            ArenaPlayer::Network { sims, draw, .. } => {
+                Kind::Search { sims: *sims, rollouts: false, draw: *draw }
+            }
+            ArenaPlayer::Mcts { sims } => {
+                Kind::Search { sims: *sims, rollouts: true, draw: DrawScore::Share }
+            }
             ArenaPlayer::Random => Kind::Random,
             ArenaPlayer::Greedy => Kind::Greedy,
         }
@@ -89,7 +98,7 @@ mod tests {
     use crate::UniformEvaluator;
     use games::CamelotRules;
 
-    fn uniform(_: &Path) -> Result<BoxedEvaluator<CamelotRules>, String> {
+    fn uniform(_: &Path, _: DrawScore) -> Result<BoxedEvaluator<CamelotRules>, String> {
         Ok(Box::new(UniformEvaluator))
     }
 
@@ -101,16 +110,29 @@ mod tests {
         };
         assert_eq!(build("random").unwrap(), Kind::Random);
         assert_eq!(build("greedy").unwrap(), Kind::Greedy);
-        assert_eq!(build("mcts:sims=5").unwrap(), Kind::Search { sims: 5, rollouts: true });
+        let share = DrawScore::Share;
+        let mcts = Kind::Search { sims: 5, rollouts: true, draw: share };
+        assert_eq!(build("mcts:sims=5").unwrap(), mcts);
         let missing = "no/such/gen-0001:sims=3";
         assert!(missing.parse::<PlayerSpec>().is_ok(), "parsing does not look at the disk");
         let Err(ArenaError::MissingCheckpoint(dir)) = build(missing) else { panic!("loaded") };
         assert_eq!(dir, Path::new("no/such/gen-0001"));
         let here = format!("{}:sims=7", std::env::temp_dir().display());
         let here = if here.contains('/') { here } else { format!("./{here}") };
-        assert_eq!(build(&here).unwrap(), Kind::Search { sims: 7, rollouts: false });
+        assert_eq!(build(&here).unwrap(), Kind::Search { sims: 7, rollouts: false, draw: share });
+        // The draw score reaches both the loader (for the network's draw class) and the search.
+        let mut asked = None;
+        let spec: PlayerSpec = format!("{here},draw=0.25").parse().unwrap();
+        let player = ArenaPlayer::<CamelotRules>::from_spec(&spec, &mut |_, draw| {
+            asked = Some(draw);
+            Ok(Box::new(UniformEvaluator))
+        })
+        .unwrap();
+        let contempt = DrawScore::Fixed(0.25);
+        assert_eq!(asked, Some(contempt));
+        assert_eq!(player.kind(), Kind::Search { sims: 7, rollouts: false, draw: contempt });
         let spec: PlayerSpec = here.parse().unwrap();
-        let err = ArenaPlayer::<CamelotRules>::from_spec(&spec, &mut |_| Err("broken".into()))
+        let err = ArenaPlayer::<CamelotRules>::from_spec(&spec, &mut |_, _| Err("broken".into()))
             .unwrap_err();
         assert!(err.to_string().contains("broken"), "{err}");
     }

@@ -110,7 +110,7 @@ impl<V: Variant> Slot<V> {
                     let m = m.ok_or(SearchError::GameOver)?;
                     self.play_move(&m, table);
                 }
-                Kind::Search { sims, rollouts } => {
+                Kind::Search { sims, rollouts, draw } => {
                     if self.search.is_none() {
                         let config = MctsConfig {
                             simulations: sims,
@@ -118,7 +118,9 @@ impl<V: Variant> Slot<V> {
                             temperature: TemperatureSchedule::Constant(0.0),
                             ..table.mcts.clone()
                         };
-                        self.search = Some(Search::new(self.state.clone(), config)?);
+                        let mut search = Search::new(self.state.clone(), config)?;
+                        search.set_draw_score(draw);
+                        self.search = Some(search);
                     }
                     let search = self.search.as_mut().expect("just set");
                     if let Some(a) = search.forced_action() {

@@ -6,9 +6,13 @@
 //! | `greedy` | one ply: most captures, then closest to its goal castle ([`super::greedy`]) |
 //! | `mcts:sims=N` | MCTS with a uniform prior and random-rollout values, `N` simulations |
 //! | `<dir>:sims=N` | a checkpoint directory (a path with a `/`), searched with `N` simulations |
+//! | `<dir>:sims=N,draw=X` | the same, scoring a draw `X` (in `[0, 1]`) for every seat in its search |
 //!
-//! `sims=` may be left out (then [`DEFAULT_SIMS`]). A checkpoint is only a path here: whether it
-//! exists is found out when it is loaded ([`super::ArenaError::MissingCheckpoint`]).
+//! `sims=` may be left out (then [`DEFAULT_SIMS`]); `draw=` too (then the fair share, the score
+//! a draw earns). `draw=` is the contempt of [`DrawScore`]: a model trained with
+//! `selfplay.draw_score = { fixed = X }` searched as it was trained. A checkpoint is only a path
+//! here: whether it exists is found out when it is loaded
+//! ([`super::ArenaError::MissingCheckpoint`]).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -16,14 +20,17 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::DrawScore;
+
 /// Simulations of a searching player whose spec gives no `sims=`.
 pub const DEFAULT_SIMS: u32 = 64;
 
 /// A contestant, parsed but not loaded.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
-    /// A checkpoint directory (e.g. `data/run/models/gen-0007`) searched with `sims` simulations.
-    Checkpoint { dir: PathBuf, sims: u32 },
+    /// A checkpoint directory (e.g. `data/run/models/gen-0007`) searched with `sims` simulations,
+    /// draws scored `draw` in its search.
+    Checkpoint { dir: PathBuf, sims: u32, draw: DrawScore },
     /// Uniform prior, random-rollout values, `sims` simulations.
     Mcts { sims: u32 },
     /// A uniformly random legal move.
@@ -44,8 +51,10 @@ pub enum SpecError {
     UnknownKind(String),
     #[error("bad `{0}` in a player spec: sims must be a whole number of at least 1")]
     BadSims(String),
-    #[error("unknown option `{option}` for player `{kind}` (only sims=N)")]
-    UnknownOption { kind: String, option: String },
+    #[error("bad `{0}` in a player spec: draw must be a number from 0 to 1")]
+    BadDraw(String),
+    #[error("unknown option `{option}` for player `{kind}` (it takes {allowed})")]
+    UnknownOption { kind: String, option: String, allowed: &'static str },
     #[error("player `{0}` takes no options")]
     NoOptions(String),
 }
@@ -71,12 +80,12 @@ impl PlayerSpec {
     /// (e.g. `gen-0007:sims=64`), otherwise the spec as written in canonical form.
     pub fn short_name(&self) -> String {
         match self {
-            PlayerSpec::Checkpoint { dir, sims } => {
+            PlayerSpec::Checkpoint { dir, sims, draw } => {
                 let name = dir.file_name().map_or_else(
                     || dir.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 );
-                format!("{name}:sims={sims}")
+                format!("{name}:sims={sims}{}", draw_option(*draw))
             }
             other => other.to_string(),
         }
@@ -87,7 +96,9 @@ impl PlayerSpec {
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerSpec::Checkpoint { dir, sims } => write!(f, "{}:sims={sims}", dir.display()),
+            PlayerSpec::Checkpoint { dir, sims, draw } => {
+                write!(f, "{}:sims={sims}{}", dir.display(), draw_option(*draw))
+            }
             PlayerSpec::Mcts { sims } => write!(f, "mcts:sims={sims}"),
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
@@ -109,38 +120,68 @@ impl FromStr for PlayerSpec {
             Some((base, opts)) if opts.contains('=') || opts.is_empty() => (base, Some(opts)),
             _ => (s, None),
         };
-        let sims = |kind: &str| -> Result<u32, SpecError> {
-            let Some(opts) = options else { return Ok(DEFAULT_SIMS) };
-            let mut sims = DEFAULT_SIMS;
-            for opt in opts.split(',') {
-                match opt.split_once('=') {
-                    Some(("sims", n)) => {
-                        sims = n
-                            .parse::<u32>()
-                            .ok()
-                            .filter(|&n| n >= 1)
-                            .ok_or_else(|| SpecError::BadSims(opt.to_string()))?;
-                    }
-                    _ => {
-                        return Err(SpecError::UnknownOption {
-                            kind: kind.to_string(),
-                            option: opt.to_string(),
-                        });
-                    }
-                }
-            }
-            Ok(sims)
-        };
         match base {
             "random" | "greedy" if options.is_some() => Err(SpecError::NoOptions(base.into())),
             "random" => Ok(PlayerSpec::Random),
             "greedy" => Ok(PlayerSpec::Greedy),
-            "mcts" => Ok(PlayerSpec::Mcts { sims: sims("mcts")? }),
+            "mcts" => {
+                let o = SearchOptions::parse("mcts", options, false)?;
+                Ok(PlayerSpec::Mcts { sims: o.sims })
+            }
             path if path.contains('/') || path.contains(std::path::MAIN_SEPARATOR) => {
-                Ok(PlayerSpec::Checkpoint { dir: PathBuf::from(path), sims: sims(path)? })
+                let o = SearchOptions::parse(path, options, true)?;
+                Ok(PlayerSpec::Checkpoint { dir: PathBuf::from(path), sims: o.sims, draw: o.draw })
             }
             other => Err(SpecError::UnknownKind(other.to_string())),
         }
+    }
+}
+
+/// `,draw=X` for a draw score other than the fair share, else nothing.
+fn draw_option(draw: DrawScore) -> String {
+    match draw {
+        DrawScore::Share => String::new(),
+        DrawScore::Fixed(x) => format!(",draw={x}"),
+    }
+}
+
+/// The `key=value` options of a searching player.
+struct SearchOptions {
+    sims: u32,
+    draw: DrawScore,
+}
+
+impl SearchOptions {
+    /// Parses `options` (comma-separated, `None` = all defaults); `draw=` only `with_draw`.
+    fn parse(kind: &str, options: Option<&str>, with_draw: bool) -> Result<Self, SpecError> {
+        let mut o = SearchOptions { sims: DEFAULT_SIMS, draw: DrawScore::Share };
+        for opt in options.into_iter().flat_map(|opts| opts.split(',')) {
+            match opt.split_once('=') {
+                Some(("sims", n)) => {
+                    o.sims = n
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| SpecError::BadSims(opt.to_string()))?;
+                }
+                Some(("draw", x)) if with_draw => {
+                    let x = x
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|x| (0.0..=1.0).contains(x))
+                        .ok_or_else(|| SpecError::BadDraw(opt.to_string()))?;
+                    o.draw = DrawScore::Fixed(x);
+                }
+                _ => {
+                    return Err(SpecError::UnknownOption {
+                        kind: kind.to_string(),
+                        option: opt.to_string(),
+                        allowed: if with_draw { "sims=N and draw=X" } else { "only sims=N" },
+                    });
+                }
+            }
+        }
+        Ok(o)
     }
 }
 
@@ -160,7 +201,19 @@ mod tests {
             ("mcts:sims=32", PlayerSpec::Mcts { sims: 32 }),
             (
                 "data/run/models/gen-0007:sims=200",
-                PlayerSpec::Checkpoint { dir: "data/run/models/gen-0007".into(), sims: 200 },
+                PlayerSpec::Checkpoint {
+                    dir: "data/run/models/gen-0007".into(),
+                    sims: 200,
+                    draw: DrawScore::Share,
+                },
+            ),
+            (
+                "runs/gen-0028:sims=16,draw=0.25",
+                PlayerSpec::Checkpoint {
+                    dir: "runs/gen-0028".into(),
+                    sims: 16,
+                    draw: DrawScore::Fixed(0.25),
+                },
             ),
         ];
         for (text, spec) in cases {
@@ -183,6 +236,10 @@ mod tests {
             "gen-0007:sims=64"
         );
         assert_eq!(parse("mcts:sims=8").unwrap().short_name(), "mcts:sims=8");
+        assert_eq!(
+            parse("r/gen-0002:draw=0,sims=4").unwrap().short_name(),
+            "gen-0002:sims=4,draw=0"
+        );
         assert_eq!(PlayerSpec::Random.short_name(), "random");
     }
 
@@ -195,6 +252,13 @@ mod tests {
         assert_eq!(parse("mcts:sims=-3"), Err(SpecError::BadSims("sims=-3".into())));
         assert_eq!(parse("mcts:sims="), Err(SpecError::BadSims("sims=".into())));
         assert!(matches!(parse("mcts:depth=3"), Err(SpecError::UnknownOption { .. })));
+        // Contempt is a network player's option only, and a share of a point.
+        assert!(matches!(parse("mcts:sims=4,draw=0.2"), Err(SpecError::UnknownOption { .. })));
+        assert_eq!(parse("a/gen-0001:draw=1.5"), Err(SpecError::BadDraw("draw=1.5".into())));
+        assert_eq!(parse("a/gen-0001:draw=-0.1"), Err(SpecError::BadDraw("draw=-0.1".into())));
+        assert_eq!(parse("a/gen-0001:draw=x"), Err(SpecError::BadDraw("draw=x".into())));
+        let msg = parse("a/gen-0001:depth=2").unwrap_err().to_string();
+        assert!(msg.contains("draw=X"), "{msg}");
         assert_eq!(parse("random:sims=3"), Err(SpecError::NoOptions("random".into())));
         let msg = parse("alphabeta").unwrap_err().to_string();
         assert!(msg.contains("alphabeta") && msg.contains("mcts:sims=N"), "{msg}");

@@ -13,8 +13,10 @@ fn players<V: Variant>(specs: &[&str]) -> (Vec<ArenaPlayer<V>>, Vec<String>) {
     let players = specs
         .iter()
         .map(|s| {
-            ArenaPlayer::from_spec(s, &mut |_| Ok(Box::new(UniformEvaluator) as BoxedEvaluator<V>))
-                .unwrap()
+            ArenaPlayer::from_spec(s, &mut |_, _| {
+                Ok(Box::new(UniformEvaluator) as BoxedEvaluator<V>)
+            })
+            .unwrap()
         })
         .collect();
     (players, specs.iter().map(PlayerSpec::short_name).collect())
