@@ -12,6 +12,11 @@ use crate::evaluator::Evaluator;
 /// A network evaluator as the arena holds it (used from the match's own thread only).
 pub type BoxedEvaluator<V> = Box<dyn Evaluator<State<V>>>;
 
+/// Reads a checkpoint directory into an evaluator that scores the network's draw probability
+/// with the given draw score; the error is a message saying why it could not.
+pub type LoadCheckpoint<'a, V> =
+    dyn FnMut(&Path, DrawScore) -> Result<BoxedEvaluator<V>, String> + 'a;
+
 /// A contestant ready to play variant `V`.
 pub enum ArenaPlayer<V: Variant> {
     /// MCTS guided by a network, `sims` simulations per searched decision, draws worth `draw`
@@ -46,7 +51,7 @@ impl<V: Variant> ArenaPlayer<V> {
     /// draw probability that way; its error message is kept).
     pub fn from_spec(
         spec: &PlayerSpec,
-        load: &mut dyn FnMut(&Path, DrawScore) -> Result<BoxedEvaluator<V>, String>,
+        load: &mut LoadCheckpoint<'_, V>,
     ) -> Result<Self, ArenaError> {
         Ok(match spec {
             PlayerSpec::Checkpoint { dir, sims, draw } => {
