@@ -91,11 +91,9 @@ where
     games::State<V>: Encode,
 {
     move |dir: &Path, draw: DrawScore| {
-        let predictor =
-            load_predictor::<games::State<V>>(dir, device).map_err(|e| format!("{e:#}"))?;
-        let net = NetEvaluator::<games::State<V>>::new(predictor)
-            .map_err(|e| e.to_string())?
-            .with_draw_score(draw);
-        Ok(if cache > 0 { Box::new(CachedEvaluator::new(net, cache)) } else { Box::new(net) })
+        let source = Source::Checkpoint(dir.to_path_buf());
+        let factory = EvaluatorFactory::new::<games::State<V>>(&source, device, cache)
+            .map_err(|e| format!("{e:#}"))?;
+        Ok(factory.make(draw))
     }
 }

@@ -168,7 +168,7 @@ impl SearchOptions {
                     let x = x
                         .parse::<f32>()
                         .ok()
-                        .filter(|x| (0.0..=1.0).contains(x))
+                        .filter(|&x| DrawScore::Fixed(x).problem().is_none())
                         .ok_or_else(|| SpecError::BadDraw(opt.to_string()))?;
                     o.draw = DrawScore::Fixed(x);
                 }
