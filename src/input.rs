@@ -18,6 +18,11 @@ impl fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
+/// Reads a run config; a broken one is bad input (exit status 2).
+pub fn load_config(path: &std::path::Path) -> anyhow::Result<train::RunConfig> {
+    train::RunConfig::load(path).map_err(|e| BadInput(e.to_string()).into())
+}
+
 /// The two games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VariantArg {

@@ -3,7 +3,6 @@
 
 mod charts;
 mod commands;
-mod evaluators;
 mod input;
 mod interrupt;
 mod progress;

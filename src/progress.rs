@@ -1,6 +1,10 @@
-//! Progress bars (indicatif), one style for every stage.
+//! Progress bars (indicatif), one style for every stage, and the view of a run's events.
 
+use games::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
+use selfplay::SelfPlayStats;
+use train::RunEvent;
+use train::run::Stage;
 
 /// A bar of `len` steps named `what`, with the rate and a free-text message.
 pub fn bar(len: u64, what: &str) -> ProgressBar {
@@ -14,4 +18,109 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
     );
     bar.set_prefix(what.to_string());
     bar
+}
+
+/// Self-play's running totals as a bar message.
+pub fn selfplay_message(s: &SelfPlayStats, num_players: usize) -> String {
+    let secs = s.wall_time.as_secs_f64().max(1e-9);
+    let wins: Vec<String> = s.wins[..num_players].iter().map(|w| w.to_string()).collect();
+    format!(
+        "{:.0} moves/s, {:.0} evals/s, cache {:.0}%, mean {:.0} moves, wins {} draws {}",
+        s.moves as f64 / secs,
+        s.evaluations_per_second(),
+        100.0 * s.cache_hit_rate(),
+        s.mean_moves(),
+        wins.join("/"),
+        s.draws
+    )
+}
+
+/// Draws a run's events: an overall bar of generations, a bar per stage, and a line per
+/// generation (and ladder) on stdout.
+pub struct RunView {
+    label: String,
+    num_players: usize,
+    overall: Option<ProgressBar>,
+    stage: Option<ProgressBar>,
+}
+
+impl RunView {
+    /// The view of a run of variant `V`, named `label` in its messages (the run directory).
+    pub fn new<V: Variant>(label: String) -> Self {
+        RunView { label, num_players: V::NUM_PLAYERS, overall: None, stage: None }
+    }
+
+    /// Draws one event.
+    pub fn show(&mut self, event: RunEvent<'_>) {
+        match event {
+            RunEvent::Started { generation, generations } => {
+                eprintln!("{}: generation {generation} of {generations}", self.label);
+                let overall = bar(u64::from(generations), "run");
+                overall.set_position(u64::from(generation));
+                self.overall = Some(overall);
+            }
+            RunEvent::AlreadyDone { .. } => {}
+            RunEvent::GenerationStarted { generation } => {
+                if let Some(o) = &self.overall {
+                    o.set_message(format!("generation {generation}"));
+                }
+            }
+            RunEvent::StageStarted { stage, len } => {
+                let name = match stage {
+                    Stage::SelfPlay => "selfplay",
+                    Stage::Training => "train",
+                    Stage::Ladder => "ladder",
+                };
+                self.stage = Some(bar(len, name));
+            }
+            RunEvent::SelfPlay(s) => {
+                if let Some(b) = &self.stage {
+                    b.set_position(s.games);
+                    b.set_message(selfplay_message(s, self.num_players));
+                }
+            }
+            RunEvent::TrainStep(m) => {
+                if let Some(b) = &self.stage {
+                    b.set_position(u64::from(m.step));
+                    b.set_message(format!(
+                        "loss {:.3} (policy {:.3}, value {:.3}), {:.0} samples/s",
+                        m.loss_total, m.loss_policy, m.loss_value, m.samples_per_sec
+                    ));
+                }
+            }
+            RunEvent::LadderGame => {
+                if let Some(b) = &self.stage {
+                    b.inc(1);
+                }
+            }
+            RunEvent::StageEnded { .. } => {
+                if let Some(b) = self.stage.take() {
+                    b.finish_and_clear();
+                }
+            }
+            RunEvent::LadderReplayed(result) => println!("{}", result.line()),
+            RunEvent::GenerationDone { generation, num_players, row, summary, ladder } => {
+                let print = || {
+                    println!("{}", row.line(generation, num_players, summary));
+                    if let Some(l) = ladder {
+                        println!("{}", l.line());
+                    }
+                };
+                match &self.overall {
+                    Some(o) => {
+                        o.suspend(print);
+                        o.inc(1);
+                    }
+                    None => print(),
+                }
+            }
+        }
+    }
+
+    /// Clears the bars: `finished` when the run completed, else they are left as they stand.
+    pub fn close(&mut self, finished: bool) {
+        if let Some(o) = self.overall.take() {
+            if finished { o.finish_and_clear() } else { o.abandon() }
+        }
+    }
 }

@@ -10,8 +10,9 @@ use model::DeviceKind;
 use rand::SeedableRng;
 use selfplay::mcts::tree::{NodeId, Tree};
 use selfplay::{DrawScore, Evaluator, MctsConfig, Search};
+use train::evaluators::error_chain;
+use train::{EvaluatorFactory, Source};
 
-use crate::evaluators::{EvaluatorFactory, Source};
 use crate::input::{BadInput, PositionArgs, with_variant};
 
 #[derive(Args, Debug)]
@@ -55,7 +56,7 @@ where
     }
     let source = args.model.clone().map_or(Source::Uniform, Source::Checkpoint);
     let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
-        .map_err(|e| BadInput(format!("{e:#}")))?;
+        .map_err(|e| BadInput(error_chain(&e)))?;
     let mut evaluator = factory.make::<State<V>>(DrawScore::Share);
     let mut legal = Vec::new();
     state.legal_actions(&mut legal);

@@ -20,8 +20,9 @@ use selfplay::arena::{
 };
 use train::{RunConfig, VariantName};
 
-use super::selfplay::load_config;
-use crate::evaluators::arena_loader;
+use train::evaluators::arena_loader;
+
+use crate::input::load_config;
 use crate::input::{BadInput, VariantArg};
 use crate::progress;
 

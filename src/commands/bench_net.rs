@@ -12,8 +12,10 @@ use selfplay::ShardWriter;
 use selfplay::net::net_shape;
 use train::{RunConfig, VariantName};
 
-use super::selfplay::{load_config, play_games, summary};
-use crate::evaluators::{EvaluatorFactory, Source};
+use train::{EvaluatorFactory, Source};
+
+use super::selfplay::{play_games, summary};
+use crate::input::load_config;
 
 pub fn net(
     preset: &str,

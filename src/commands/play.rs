@@ -13,9 +13,10 @@ use games::{Encode, Game, Position, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
 use selfplay::{DrawScore, MctsConfig, Search, choose_action};
+use train::evaluators::error_chain;
+use train::{EvaluatorFactory, Source};
 
 use super::show::render;
-use crate::evaluators::{EvaluatorFactory, Source};
 use crate::input::{BadInput, PositionArgs, with_variant};
 
 #[derive(Args, Debug)]
@@ -48,7 +49,7 @@ where
         .ok_or_else(|| BadInput(format!("--seat must be one of {:?}", V::PLAYER_LETTERS)))?;
     let source = args.model.clone().map_or(Source::Uniform, Source::Checkpoint);
     let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
-        .map_err(|e| BadInput(format!("{e:#}")))?;
+        .map_err(|e| BadInput(error_chain(&e)))?;
     let mut evaluator = factory.make::<State<V>>(DrawScore::Share);
     let config = MctsConfig::analysis(args.sims);
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);

@@ -5,12 +5,11 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use games::{Encode, State, Variant};
-use selfplay::driver::{Session, play};
 use selfplay::{SelfPlayStats, ShardWriter, recorded_game_ids};
-use train::{RunConfig, VariantName};
+use train::evaluators::error_chain;
+use train::{EvaluatorFactory, RunConfig, Source, VariantName};
 
-use crate::evaluators::{EvaluatorFactory, Source};
-use crate::input::BadInput;
+use crate::input::{BadInput, load_config};
 use crate::{interrupt, progress};
 
 /// Where the priors and values come from.
@@ -50,11 +49,6 @@ pub struct SelfPlayArgs {
     pub games_per_shard: Option<u32>,
 }
 
-/// Reads a run config; a broken one is bad input (exit status 2).
-pub fn load_config(path: &std::path::Path) -> Result<RunConfig> {
-    RunConfig::load(path).map_err(|e| BadInput(e.to_string()).into())
-}
-
 pub fn run(args: SelfPlayArgs) -> Result<()> {
     let config = load_config(&args.config)?;
     match config.game.variant {
@@ -75,7 +69,7 @@ where
     };
     let factory =
         EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)
-            .map_err(|e| BadInput(format!("{e:#}")))?;
+            .map_err(|e| BadInput(error_chain(&e)))?;
     let recorded =
         recorded_game_ids(&args.out).with_context(|| format!("reading {}", args.out.display()))?;
     let ids: Vec<u64> = (0..args.games).filter(|id| !recorded.contains(id)).collect();
@@ -104,8 +98,8 @@ where
     Ok(())
 }
 
-/// Plays `ids` and writes them with `writer` (the last, partial shard included), with a progress
-/// bar. Shared by `selfplay` and the generation loop.
+/// Plays `ids` into `writer` ([`train::run::play_games`]) with a progress bar named `label`;
+/// Ctrl-C stops it after the games in flight.
 pub fn play_games<V: Variant>(
     config: &RunConfig,
     factory: &EvaluatorFactory,
@@ -117,43 +111,21 @@ pub fn play_games<V: Variant>(
 where
     State<V>: Encode,
 {
-    let options = config.game.rule_options();
-    let start = move |_: u64| State::<V>::start_with(options);
-    let session = Session {
-        config: &config.selfplay,
-        mcts: &config.mcts,
-        game_ids: ids.clone(),
-        seed,
-        start: &start,
-        stop: Some(interrupt::stop_flag()),
-    };
     let bar = progress::bar(ids.len() as u64, label);
-    let stats = play(
-        &session,
-        &|_| factory.make::<State<V>>(config.selfplay.draw_score),
-        |g| writer.push(&g).map(|_| ()).map_err(|e| e.to_string()),
+    let stats = train::run::play_games::<V>(
+        config,
+        factory,
+        ids,
+        seed,
+        writer,
+        Some(interrupt::stop_flag()),
         |s| {
             bar.set_position(s.games);
-            bar.set_message(short_status(s, V::NUM_PLAYERS));
+            bar.set_message(progress::selfplay_message(s, V::NUM_PLAYERS));
         },
     )?;
-    writer.flush()?;
     bar.finish_and_clear();
     Ok(stats)
-}
-
-fn short_status(s: &SelfPlayStats, num_players: usize) -> String {
-    let secs = s.wall_time.as_secs_f64().max(1e-9);
-    let wins: Vec<String> = s.wins[..num_players].iter().map(|w| w.to_string()).collect();
-    format!(
-        "{:.0} moves/s, {:.0} evals/s, cache {:.0}%, mean {:.0} moves, wins {} draws {}",
-        s.moves as f64 / secs,
-        s.evaluations_per_second(),
-        100.0 * s.cache_hit_rate(),
-        s.mean_moves(),
-        wins.join("/"),
-        s.draws
-    )
 }
 
 /// The one-line summary of a self-play session.

@@ -6,10 +6,12 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use games::{Encode, State, Variant};
+use train::run::train_stage;
 use train::{CsvLog, RunConfig, StepMetrics, TrainGame, VariantName, newest_checkpoint};
 
-use super::run::train_stage;
-use super::selfplay::load_config;
+use crate::input::load_config;
+use crate::interrupt;
+use crate::progress::RunView;
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -44,7 +46,15 @@ where
         StepMetrics::CSV_HEADER,
         g,
     )?;
-    let s = train_stage::<V>(&args.run_dir, config, g, &mut steps)?;
+    let mut view = RunView::new::<V>(args.run_dir.display().to_string());
+    let s = train_stage::<V>(
+        &args.run_dir,
+        config,
+        g,
+        &mut steps,
+        Some(interrupt::stop_flag()),
+        &mut |e| view.show(e),
+    )?;
     println!(
         "trained {} into {}: {} steps of {}, loss {:.3} (policy {:.3}, value {:.3}), {:.0} samples/s, {:.0} s, window {} positions of generations {:?}",
         dir.display(),

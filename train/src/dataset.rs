@@ -102,24 +102,26 @@ impl<G: TrainGame> ReplayWindow<G> {
                 files.push((*g, shard.positions));
             }
         }
-        let tables: Vec<Vec<Record>> = files
+        let tables: Vec<Vec<(RowKey, Record)>> = files
             .par_iter()
-            .map(|(_, path)| -> Result<Vec<Record>, RecordError> {
+            .map(|(_, path)| -> Result<Vec<(RowKey, Record)>, RecordError> {
                 Ok(records_of(read_positions(path)?, value_target))
             })
             .collect::<Result<_, RecordError>>()?;
-        let mut records = Vec::new();
-        let mut sources = Vec::new();
-        for (file, ((generation, _), rows)) in files.iter().zip(tables).enumerate() {
-            for row in 0..rows.len() {
-                sources.push(RowSource {
-                    generation: *generation,
-                    file: file as u32,
-                    row: row as u32,
-                });
+        // Rows in (generation, game id, ply) order, whatever shards the games were written
+        // in: a generation played in two sessions (interrupted and resumed) must give the same
+        // window, so the same batches, as one played at once.
+        let mut rows: Vec<(u32, RowKey, RowSource, Record)> = Vec::new();
+        for (file, ((generation, _), table)) in files.iter().zip(tables).enumerate() {
+            for (row, (key, record)) in table.into_iter().enumerate() {
+                let source =
+                    RowSource { generation: *generation, file: file as u32, row: row as u32 };
+                rows.push((*generation, key, source, record));
             }
-            records.extend(rows);
         }
+        rows.sort_by_key(|(generation, key, _, _)| (*generation, *key));
+        let (sources, records): (Vec<RowSource>, Vec<Record>) =
+            rows.into_iter().map(|(_, _, source, record)| (source, record)).unzip();
         let generations = newest.iter().map(|(g, _)| *g).collect::<Vec<_>>();
         if records.is_empty() {
             return Err(DatasetError::Empty {
@@ -147,7 +149,7 @@ impl<G: TrainGame> ReplayWindow<G> {
         &self.generations
     }
 
-    /// The positions files read, in row order.
+    /// The positions files read ([`RowSource::file`] indexes them).
     pub fn files(&self) -> &[PathBuf] {
         &self.files
     }
@@ -205,7 +207,10 @@ impl<G: TrainGame> ReplayWindow<G> {
 
 /// The records of one positions file, with outcome weights from the distance of each decision
 /// to its game's end: `moves_to_end = last move_number of the game + 1 - move_number`.
-fn records_of(rows: Vec<PositionRow>, value_target: ValueTarget) -> Vec<Record> {
+/// A position row's place in its generation: (game id, ply).
+type RowKey = (u64, u32);
+
+fn records_of(rows: Vec<PositionRow>, value_target: ValueTarget) -> Vec<(RowKey, Record)> {
     let mut last_move: HashMap<u64, u32> = HashMap::new();
     for row in &rows {
         let last = last_move.entry(row.game_id).or_insert(row.move_number);
@@ -214,9 +219,10 @@ fn records_of(rows: Vec<PositionRow>, value_target: ValueTarget) -> Vec<Record> 
     rows.into_iter()
         .map(|row| {
             let moves_to_end = last_move[&row.game_id] + 1 - row.move_number;
+            let key = (row.game_id, row.ply);
             let mut record = Record::from(row);
             record.outcome_weight = value_target.outcome_weight(moves_to_end);
-            record
+            (key, record)
         })
         .collect()
 }

@@ -8,13 +8,18 @@
 //! * [`metrics`]: append-only `metrics.csv` / `generations.csv` ([`CsvLog`]).
 //! * [`generations`]: the `gen-NNNN` folder names.
 //! * [`value_target`]: the value head's target (the outcome, or discounted by distance to the end).
-//! * [`ladder`]: the `[ladder]` section (arena after each generation, gating).
+//! * [`ladder`]: the ladder after each generation (its `[ladder]` section, its play, gating).
+//! * [`evaluators`]: where positions get evaluated (a checkpoint, a random net, no net).
+//! * [`run`]: the generation loop ([`run_generations`]) and its stages, resumable, with a stop
+//!   flag and progress events.
 
 pub mod config;
 pub mod dataset;
+pub mod evaluators;
 pub mod generations;
 pub mod ladder;
 pub mod metrics;
+pub mod run;
 pub mod schedule;
 pub mod targets;
 #[cfg(test)]
@@ -27,9 +32,11 @@ pub use config::{
     VariantName,
 };
 pub use dataset::{Batch, DatasetError, ReplayWindow};
+pub use evaluators::{EvaluatorFactory, Source};
 pub use generations::{generation_dir_name, list_generation_dirs, newest_checkpoint};
-pub use ladder::{Gating, LadderConfig};
+pub use ladder::{Gating, LadderConfig, LadderResult};
 pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FILE};
+pub use run::{RunError, RunEvent, RunJob, run_generations};
 pub use schedule::LrSchedule;
 pub use targets::{Record, SampleError, TrainGame};
 pub use trainer::{

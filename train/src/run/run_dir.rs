@@ -16,29 +16,43 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
-use games::Variant;
-use selfplay::{SelfPlayStats, list_shards, read_games};
-use train::{GenerationSummary, RunConfig};
+use selfplay::{RecordError, SelfPlayStats, list_shards, read_games};
 
-use super::ladder::LadderResult;
+use super::error::{RunError, io};
+use crate::ladder::LadderResult;
+use crate::{GenerationSummary, RunConfig};
+
+/// The program that starts a run, as recorded in `run-info.toml`.
+#[derive(Clone, Copy, Debug)]
+pub struct ProgramInfo<'a> {
+    /// The program's version (`CARGO_PKG_VERSION` of the front end).
+    pub version: &'a str,
+    /// The git revision it was built from (or "unknown").
+    pub git_revision: &'a str,
+}
 
 /// Creates the run directory, or checks that an existing one was started with the same
-/// configuration (`run.generations` may differ: it is the total a run is extended to).
-pub fn prepare(run_dir: &Path, config: &RunConfig) -> Result<()> {
-    std::fs::create_dir_all(run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
+/// configuration (`run.generations` may differ: it is the total a run is extended to), and
+/// records the program that starts it in `run-info.toml`.
+pub fn prepare(
+    run_dir: &Path,
+    config: &RunConfig,
+    program: ProgramInfo<'_>,
+) -> Result<(), RunError> {
+    std::fs::create_dir_all(run_dir).map_err(io("creating", run_dir))?;
     let config_path = run_dir.join("config.toml");
     let mut normalised = config.clone();
     normalised.run.generations = 0;
     if config_path.exists() {
-        let text = std::fs::read_to_string(&config_path)
-            .with_context(|| format!("reading {}", config_path.display()))?;
-        let mut saved: RunConfig = toml::from_str(&text).with_context(|| {
-            format!("{} is not a valid run configuration", config_path.display())
+        let text = std::fs::read_to_string(&config_path).map_err(io("reading", &config_path))?;
+        let mut saved: RunConfig = toml::from_str(&text).map_err(|source| RunError::BadFile {
+            path: config_path.clone(),
+            what: "a valid run configuration",
+            source,
         })?;
         saved.run.generations = 0;
         if saved != normalised {
-            let differ: Vec<&str> = [
+            let sections: Vec<&'static str> = [
                 ("game", saved.game != normalised.game),
                 ("net", saved.net != normalised.net),
                 ("mcts", saved.mcts != normalised.mcts),
@@ -50,12 +64,7 @@ pub fn prepare(run_dir: &Path, config: &RunConfig) -> Result<()> {
             .into_iter()
             .filter_map(|(name, d)| d.then_some(name))
             .collect();
-            bail!(
-                "{} was started with another configuration (sections differ: {}); continue it with that \
-                 configuration, or choose another --run-dir",
-                run_dir.display(),
-                differ.join(", ")
-            );
+            return Err(RunError::ConfigChanged { run_dir: run_dir.to_path_buf(), sections });
         }
     } else {
         model::write_atomic(&config_path, toml::to_string(config)?.as_bytes())?;
@@ -65,8 +74,7 @@ pub fn prepare(run_dir: &Path, config: &RunConfig) -> Result<()> {
         .map_or(0, |d| d.as_secs());
     let info = format!(
         "# Written at every start of `camelot-zero run` on this directory.\nversion = \"{}\"\ngit_revision = \"{}\"\nstarted_unix = {started}\n",
-        env!("CARGO_PKG_VERSION"),
-        env!("CAMELOT_ZERO_GIT_REVISION"),
+        program.version, program.git_revision,
     );
     Ok(model::write_atomic(&run_dir.join("run-info.toml"), info.as_bytes())?)
 }
@@ -76,6 +84,7 @@ const TERMINATIONS: [&str; 6] =
 
 /// Self-play figures of one generation (from all its recorded games, so a resumed generation
 /// is counted whole) and the time split.
+#[derive(Clone, Debug)]
 pub struct GenerationRow {
     games: usize,
     mean_moves: f64,
@@ -119,13 +128,12 @@ impl GenerationRow {
         h
     }
 
-    pub fn new<V: Variant>(
+    pub fn new(
         games_dir: &Path,
         stats: &SelfPlayStats,
         selfplay_secs: f64,
         train_secs: f64,
-        _summary: &GenerationSummary,
-    ) -> Result<Self> {
+    ) -> Result<Self, RecordError> {
         let mut row = GenerationRow {
             games: 0,
             mean_moves: 0.0,
@@ -153,7 +161,6 @@ impl GenerationRow {
             }
         }
         row.mean_moves = if row.games == 0 { 0.0 } else { moves as f64 / row.games as f64 };
-        let _ = V::NUM_PLAYERS;
         Ok(row)
     }
 
@@ -220,19 +227,19 @@ impl GenerationRow {
 }
 
 /// What a finished (or re-run) run reports: where things are and its last generations.
-pub fn report(run_dir: &Path, generations: u32) -> Result<String> {
-    let path = run_dir.join(train::GENERATION_METRICS_FILE);
+pub fn report(run_dir: &Path, generations: u32) -> String {
+    let path = run_dir.join(crate::GENERATION_METRICS_FILE);
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     let rows: Vec<&str> = text.lines().skip(1).collect();
     let mut out = format!(
         "run {} has {generations} generations: newest model {}, {} generation rows in {}",
         run_dir.display(),
-        run_dir.join("models").join(train::generation_dir_name(generations)).display(),
+        run_dir.join("models").join(crate::generation_dir_name(generations)).display(),
         rows.len(),
         path.display()
     );
     if let Some(last) = rows.last() {
         out.push_str(&format!("\nlast row: {last}"));
     }
-    Ok(out)
+    out
 }

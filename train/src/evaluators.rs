@@ -1,12 +1,14 @@
-//! Where a command's positions get evaluated: a checkpoint, a random network, or no network.
+//! Where positions get evaluated: a checkpoint, a random network, or no network. Used by
+//! self-play, the ladder, and every front end that searches (analyze, play, arena).
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use games::{ENCODING_VERSION, Encode};
 use model::{DeviceKind, Predictor};
 use selfplay::net::{NetEvaluator, random_net};
 use selfplay::{CachedEvaluator, DrawScore, Evaluator, UniformEvaluator};
+
+use crate::run::RunError;
 
 /// The source of priors and values.
 #[derive(Clone, Debug)]
@@ -43,7 +45,11 @@ pub type BoxedEvaluator<G> = Box<dyn Evaluator<G>>;
 
 impl EvaluatorFactory {
     /// Loads (or creates) the network of `source` for game `G` on `device`.
-    pub fn new<G: Encode>(source: &Source, device: DeviceKind, cache: usize) -> Result<Self> {
+    pub fn new<G: Encode>(
+        source: &Source,
+        device: DeviceKind,
+        cache: usize,
+    ) -> Result<Self, RunError> {
         let predictor = match source {
             Source::Checkpoint(dir) => Some(load_predictor::<G>(dir, device)?),
             Source::Random { preset, seed } => {
@@ -71,12 +77,12 @@ impl EvaluatorFactory {
 }
 
 /// Loads a checkpoint for game `G`, checking variant, encoding version and shape.
-pub fn load_predictor<G: Encode>(dir: &Path, device: DeviceKind) -> Result<Predictor> {
+pub fn load_predictor<G: Encode>(dir: &Path, device: DeviceKind) -> Result<Predictor, RunError> {
     let checkpoint = model::checkpoint::load_on(dir, G::NAME, ENCODING_VERSION, &device.device()?)
-        .with_context(|| format!("loading checkpoint {}", dir.display()))?;
+        .map_err(|source| RunError::Checkpoint { dir: dir.to_path_buf(), source })?;
     let predictor = Predictor::new(&checkpoint.net, device)?;
     NetEvaluator::<G>::new(predictor.clone())
-        .with_context(|| format!("checkpoint {}", dir.display()))?;
+        .map_err(|source| RunError::CheckpointShape { dir: dir.to_path_buf(), source })?;
     Ok(predictor)
 }
 
@@ -93,7 +99,19 @@ where
     move |dir: &Path, draw: DrawScore| {
         let source = Source::Checkpoint(dir.to_path_buf());
         let factory = EvaluatorFactory::new::<games::State<V>>(&source, device, cache)
-            .map_err(|e| format!("{e:#}"))?;
+            .map_err(|e| error_chain(&e))?;
         Ok(factory.make(draw))
     }
+}
+
+/// `e` and its sources joined with ": " (how the command line prints an error).
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
 }

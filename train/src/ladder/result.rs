@@ -1,0 +1,190 @@
+//! One model's ladder result ([`LadderResult`]): its figures against the opponent and the
+//! baseline, whether it was promoted, its chained rating, and the `ladder.toml` file that holds
+//! it in the model's folder.
+
+use std::path::Path;
+
+use selfplay::arena::{ArenaGame, Elo, EloInterval, MatchReport, elo_interval, head_to_head};
+use serde::{Deserialize, Serialize};
+
+use crate::run::RunError;
+use crate::run::error::io;
+
+/// The file in a model folder holding its ladder result.
+pub const LADDER_FILE: &str = "ladder.toml";
+
+/// One model's ladder result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LadderResult {
+    pub generation: u32,
+    /// The generation of the opponent model.
+    pub opponent: u32,
+    /// Games of each match.
+    pub games: u32,
+    pub vs_opponent: Versus,
+    pub baseline: String,
+    pub vs_baseline: Versus,
+    /// Whether this model plays the next self-play (always, without gating).
+    pub promoted: bool,
+    /// Chained Elo, `gen-0000` = 0.
+    pub rating: f64,
+}
+
+/// The new model's figures against one opponent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Versus {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Mean per-game score, ½ = even (head-to-head placements for three players).
+    pub score: f64,
+    /// Score share: (wins + draws / players) / games (1/players = even).
+    pub share: f64,
+    pub elo: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+}
+
+impl Versus {
+    pub(crate) fn new(games: &[ArenaGame], report: &MatchReport) -> Versus {
+        let scores = first_player_scores(games);
+        let e: EloInterval = elo_interval(&scores).expect("a ladder match has games");
+        let line = &report.players[0];
+        Versus {
+            wins: line.overall.wins,
+            draws: line.overall.draws,
+            losses: line.overall.losses,
+            score: e.score,
+            share: line.score,
+            // `+ 0.0` turns the -0 of an even score into 0.
+            elo: e.elo.0 + 0.0,
+            elo_low: e.low.0 + 0.0,
+            elo_high: e.high.0 + 0.0,
+        }
+    }
+
+    fn shown(&self) -> String {
+        format!(
+            "{}/{}/{} score {:.2} Elo {} [{}, {}]",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.score,
+            Elo(self.elo),
+            Elo(self.elo_low),
+            Elo(self.elo_high)
+        )
+    }
+}
+
+/// Player 0's per-game score: its mean head-to-head placement against the others.
+fn first_player_scores(games: &[ArenaGame]) -> Vec<f64> {
+    games
+        .iter()
+        .map(|g| {
+            let others = g.result.len().max(2) - 1;
+            (1..=others).map(|p| head_to_head(g, 0, p)).sum::<f64>() / others as f64
+        })
+        .collect()
+}
+
+impl LadderResult {
+    /// The `generations.csv` columns.
+    pub const CSV_HEADER: [&'static str; 12] = [
+        "ladder_opponent",
+        "score_vs_opponent",
+        "elo_vs_opponent",
+        "elo_vs_opponent_low",
+        "elo_vs_opponent_high",
+        "score_vs_baseline",
+        "share_vs_baseline",
+        "elo_vs_baseline",
+        "elo_vs_baseline_low",
+        "elo_vs_baseline_high",
+        "promoted",
+        "rating",
+    ];
+
+    /// The columns' values; `None` (a generation without a ladder) gives empty cells.
+    pub fn csv_cells(result: Option<&LadderResult>) -> Vec<String> {
+        let Some(r) = result else { return vec![String::new(); Self::CSV_HEADER.len()] };
+        let f = |x: f64| format!("{x:.1}");
+        vec![
+            r.opponent.to_string(),
+            format!("{:.4}", r.vs_opponent.score),
+            f(r.vs_opponent.elo),
+            f(r.vs_opponent.elo_low),
+            f(r.vs_opponent.elo_high),
+            format!("{:.4}", r.vs_baseline.score),
+            format!("{:.4}", r.vs_baseline.share),
+            f(r.vs_baseline.elo),
+            f(r.vs_baseline.elo_low),
+            f(r.vs_baseline.elo_high),
+            u8::from(r.promoted).to_string(),
+            f(r.rating),
+        ]
+    }
+
+    /// The summary line printed after the generation's line.
+    pub fn line(&self) -> String {
+        format!(
+            "ladder gen-{:04}: vs gen-{:04} {} | vs {} {} | {} | rating {:.0}",
+            self.generation,
+            self.opponent,
+            self.vs_opponent.shown(),
+            self.baseline,
+            self.vs_baseline.shown(),
+            if self.promoted { "promoted" } else { "not promoted" },
+            self.rating
+        )
+    }
+
+    /// Reads `models/gen-NNNN/ladder.toml`; `None` when the model was not measured.
+    pub fn read(model_dir: &Path) -> Result<Option<LadderResult>, RunError> {
+        let path = model_dir.join(LADDER_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Some(toml::from_str(&text).map_err(|source| RunError::BadFile {
+                path: path.clone(),
+                what: "a ladder result",
+                source,
+            })?)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io("reading", &path)(e)),
+        }
+    }
+
+    pub(crate) fn write(&self, model_dir: &Path) -> Result<(), RunError> {
+        let path = model_dir.join(LADDER_FILE);
+        Ok(model::write_atomic(&path, toml::to_string(self)?.as_bytes())?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::Termination;
+
+    fn game(result: Vec<f32>) -> ArenaGame {
+        ArenaGame {
+            game_id: 0,
+            seed: 0,
+            seating: (0..result.len()).collect(),
+            start_position: String::new(),
+            moves: Vec::new(),
+            result,
+            termination: Termination::MoveLimit,
+        }
+    }
+
+    #[test]
+    fn the_first_players_score_is_its_mean_placement() {
+        let games = [
+            game(vec![1.0, 0.0]),
+            game(vec![0.5, 0.5]),
+            game(vec![0.0, 1.0, 0.0]),
+            game(vec![1.0, 0.0, 0.0]),
+            game(vec![0.0, 0.0, 1.0]),
+        ];
+        assert_eq!(first_player_scores(&games), vec![1.0, 0.5, 0.25, 1.0, 0.25]);
+    }
+}

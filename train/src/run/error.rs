@@ -1,0 +1,112 @@
+//! The error of the generation loop and its stages: each names the file, folder or stage.
+
+use std::path::{Path, PathBuf};
+
+use model::ModelError;
+use selfplay::arena::ArenaError;
+use selfplay::{DriverError, RecordError};
+
+use crate::{DatasetError, MetricsError, TrainError};
+
+/// Everything that can stop a run, a self-play session, a training stage or a ladder.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A file or folder could not be read or written (`action` says what was being done).
+    #[error("{action} {}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The run directory holds a configuration other than the one given.
+    #[error(
+        "{} was started with another configuration (sections differ: {}); continue it with that \
+         configuration, or choose another --run-dir",
+        run_dir.display(),
+        sections.join(", ")
+    )]
+    ConfigChanged { run_dir: PathBuf, sections: Vec<&'static str> },
+    /// A file of the run directory that does not hold what its name says.
+    #[error("{} is not {what}", path.display())]
+    BadFile {
+        path: PathBuf,
+        what: &'static str,
+        #[source]
+        source: toml::de::Error,
+    },
+    /// The configuration could not be written as TOML (a bug: every config serialises).
+    #[error("writing the configuration: {0}")]
+    Serialize(#[from] toml::ser::Error),
+    /// A models folder without any model at or before the generation asked for.
+    #[error("{} holds no model at or before generation {generation}", models.display())]
+    NoModel { models: PathBuf, generation: u32 },
+    /// The `[ladder]` baseline is not a player.
+    #[error("[ladder] baseline: {0}")]
+    Baseline(String),
+    /// A checkpoint could not be loaded or used as the evaluator of game `G`.
+    #[error("loading checkpoint {}", dir.display())]
+    Checkpoint {
+        dir: PathBuf,
+        #[source]
+        source: ModelError,
+    },
+    /// A checkpoint whose network does not fit game `G` (another shape or encoding).
+    #[error("checkpoint {}", dir.display())]
+    CheckpointShape {
+        dir: PathBuf,
+        #[source]
+        source: ModelError,
+    },
+    /// A stop signal arrived; everything finished is saved.
+    #[error(
+        "interrupted during {stage} of generation {generation}; everything finished is saved in {} — run the same command again to continue",
+        run_dir.display()
+    )]
+    Interrupted { stage: Stage, generation: u32, run_dir: PathBuf },
+    /// Writing ladder games.
+    #[error("writing ladder games to {}", dir.display())]
+    LadderGames {
+        dir: PathBuf,
+        #[source]
+        source: RecordError,
+    },
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Driver(#[from] DriverError),
+    #[error(transparent)]
+    Arena(#[from] ArenaError),
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    #[error(transparent)]
+    Train(#[from] TrainError),
+    #[error(transparent)]
+    Metrics(#[from] MetricsError),
+}
+
+/// The stages of a generation, as named in progress and messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    SelfPlay,
+    Training,
+    Ladder,
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stage::SelfPlay => "self-play",
+            Stage::Training => "training",
+            Stage::Ladder => "ladder",
+        })
+    }
+}
+
+/// Maps an I/O error on `path` while doing `action` (e.g. "reading", "creating").
+pub(crate) fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> RunError {
+    let path = path.to_path_buf();
+    move |source| RunError::Io { action, path, source }
+}

@@ -1,0 +1,263 @@
+//! The generation loop. Generation 0 plays with a random network; each generation is self-play
+//! with the newest model -> training on the replay window -> checkpoint `models/gen-NNNN` ->
+//! the ladder (with a `[ladder]`) -> next. Every stage reads and writes only files in the run
+//! directory, and every file is renamed into place when complete, so a run stopped at any
+//! moment continues from the last finished step when it is started again:
+//!
+//! - `models/gen-NNNN/` holds the network, optimizer state and counters after generation NNNN-1;
+//!   the newest complete one tells where the run is;
+//! - self-play shards already in `games/gen-NNNN/` are kept, and only the missing game ids are
+//!   played (each game is determined by its seed, so the shards are the same as if the run had
+//!   not been interrupted);
+//! - an interrupted training restarts from the generation's model and optimizer state, with the
+//!   same batches (seeded by run seed and generation);
+//! - `metrics.csv` and `generations.csv` drop rows of generations that are redone;
+//! - a ladder cut short is played again, and with gating self-play uses the newest promoted
+//!   model.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use games::{ENCODING_VERSION, Encode, State, Variant};
+use selfplay::net::random_net;
+use selfplay::{ShardWriter, recorded_game_ids};
+
+use super::error::{RunError, Stage, io};
+use super::event::RunEvent;
+use super::run_dir::{self, GenerationRow, ProgramInfo};
+use super::selfplay_stage::play_games;
+use crate::evaluators::{EvaluatorFactory, Source};
+use crate::ladder::{LadderResult, run_ladder, self_play_model};
+use crate::trainer::{GenerationJob, StartFrom, TrainError, train_generation};
+use crate::{
+    CsvLog, GenerationSummary, ReplayWindow, RunConfig, StepMetrics, TrainGame,
+    generation_dir_name, newest_checkpoint,
+};
+
+/// A run to start or continue.
+#[derive(Clone, Copy, Debug)]
+pub struct RunJob<'a> {
+    /// The run directory (created if missing).
+    pub run_dir: &'a Path,
+    pub config: &'a RunConfig,
+    /// Generations in the whole run; a finished run is only reported, a larger number extends
+    /// it.
+    pub generations: u32,
+    /// Recorded in `run-info.toml`.
+    pub program: ProgramInfo<'a>,
+    /// Once set, the running stage stops at its next safe point (games in flight finish and
+    /// their shard is written; training stops before its next step, writing nothing) and the
+    /// run returns [`RunError::Interrupted`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// Runs (or continues) the generations of `job` for variant `V`, reporting progress to
+/// `on_event`; returns the report of the finished run ([`run_dir::report`]).
+pub fn run_generations<V: Variant>(
+    job: RunJob<'_>,
+    mut on_event: impl FnMut(RunEvent<'_>),
+) -> Result<String, RunError>
+where
+    State<V>: Encode + TrainGame,
+{
+    let RunJob { run_dir, config, generations, program, stop } = job;
+    run_dir::prepare(run_dir, config, program)?;
+    let models = run_dir.join("models");
+    let newest = match newest_checkpoint(&models).map_err(io("reading", &models))? {
+        Some((g, _)) => g,
+        None => {
+            initial_model::<V>(&models, config)?;
+            0
+        }
+    };
+    if newest >= generations {
+        on_event(RunEvent::AlreadyDone { generation: newest });
+        return Ok(run_dir::report(run_dir, newest));
+    }
+    on_event(RunEvent::Started { generation: newest, generations });
+    let mut steps_log = CsvLog::open_resuming(
+        &run_dir.join(crate::STEP_METRICS_FILE),
+        StepMetrics::CSV_HEADER,
+        newest,
+    )?;
+    let mut gen_log = CsvLog::open_resuming(
+        &run_dir.join(crate::GENERATION_METRICS_FILE),
+        &GenerationRow::header(),
+        newest,
+    )?;
+    if config.ladder.measures(newest, generations)
+        && LadderResult::read(&models.join(generation_dir_name(newest)))?.is_none()
+    {
+        // The run stopped between a model's training and its ladder.
+        let result = ladder_stage::<V>(run_dir, config, newest, &mut on_event)?;
+        on_event(RunEvent::LadderReplayed(&result));
+    }
+    let run_name = run_dir.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::SeqCst));
+    for g in newest..generations {
+        on_event(RunEvent::GenerationStarted { generation: g });
+        // Self-play with the newest (promoted, with gating) model.
+        let (player, model_dir) = self_play_model(&models, g)?;
+        let t = Instant::now();
+        let games_dir = run_dir.join("games").join(generation_dir_name(g));
+        let factory = EvaluatorFactory::new::<State<V>>(
+            &Source::Checkpoint(model_dir),
+            config.net.device,
+            config.selfplay.eval_cache,
+        )?;
+        let recorded = recorded_game_ids(&games_dir)?;
+        let ids: Vec<u64> = (0..u64::from(config.run.games_per_generation))
+            .filter(|id| !recorded.contains(id))
+            .collect();
+        let mut writer = ShardWriter::new(
+            &games_dir,
+            &run_name,
+            g,
+            V::NAME,
+            &generation_dir_name(player),
+            V::NUM_PLAYERS,
+            config.run.games_per_shard as usize,
+        )?;
+        on_event(RunEvent::StageStarted { stage: Stage::SelfPlay, len: ids.len() as u64 });
+        let stats = play_games::<V>(
+            config,
+            &factory,
+            ids,
+            selfplay_seed(config.run.seed, g),
+            &mut writer,
+            stop,
+            |s| on_event(RunEvent::SelfPlay(s)),
+        );
+        on_event(RunEvent::StageEnded { stage: Stage::SelfPlay });
+        let stats = stats?;
+        let selfplay_secs = t.elapsed().as_secs_f64();
+        if stopped() {
+            return Err(interrupted(run_dir, Stage::SelfPlay, g));
+        }
+
+        // Training on the replay window.
+        let t = Instant::now();
+        let summary = train_stage::<V>(run_dir, config, g, &mut steps_log, stop, &mut on_event)?;
+        let train_secs = t.elapsed().as_secs_f64();
+
+        // The ladder of the new model.
+        let ladder = if config.ladder.measures(g + 1, generations) {
+            Some(ladder_stage::<V>(run_dir, config, g + 1, &mut on_event)?)
+        } else {
+            None
+        };
+        let row = GenerationRow::new(&games_dir, &stats, selfplay_secs, train_secs)?;
+        gen_log.append(&row.csv_row(&summary, ladder.as_ref()))?;
+        on_event(RunEvent::GenerationDone {
+            generation: g,
+            num_players: V::NUM_PLAYERS,
+            row: &row,
+            summary: &summary,
+            ladder: ladder.as_ref(),
+        });
+    }
+    Ok(run_dir::report(run_dir, generations))
+}
+
+/// The seed of generation `g`'s self-play games.
+fn selfplay_seed(seed: u64, g: u32) -> u64 {
+    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(g) << 32) ^ 0x5E1F
+}
+
+/// Plays the ladder of `gen-g`, reporting its games.
+fn ladder_stage<V: Variant>(
+    run_dir: &Path,
+    config: &RunConfig,
+    g: u32,
+    on_event: &mut impl FnMut(RunEvent<'_>),
+) -> Result<LadderResult, RunError>
+where
+    State<V>: Encode,
+{
+    on_event(RunEvent::StageStarted {
+        stage: Stage::Ladder,
+        len: 2 * u64::from(config.ladder.games),
+    });
+    let result = run_ladder::<V>(run_dir, config, g, || on_event(RunEvent::LadderGame));
+    on_event(RunEvent::StageEnded { stage: Stage::Ladder });
+    result
+}
+
+/// Trains generation `g`: from `models/gen-g` on the replay window to `models/gen-(g+1)`, with
+/// a `metrics.csv` row (and a [`RunEvent::TrainStep`]) per step. Also the `train` command's
+/// whole work.
+pub fn train_stage<V: Variant>(
+    run_dir: &Path,
+    config: &RunConfig,
+    g: u32,
+    steps_log: &mut CsvLog,
+    stop: Option<&AtomicBool>,
+    on_event: &mut impl FnMut(RunEvent<'_>),
+) -> Result<GenerationSummary, RunError>
+where
+    State<V>: Encode + TrainGame,
+{
+    let models = run_dir.join("models");
+    let window = ReplayWindow::<State<V>>::load(
+        run_dir,
+        config.train.window_generations,
+        config.game.rule_options(),
+        config.train.value_target,
+    )?;
+    on_event(RunEvent::StageStarted {
+        stage: Stage::Training,
+        len: u64::from(config.train.steps_per_generation),
+    });
+    let mut log_error = None;
+    let result = train_generation(
+        GenerationJob {
+            start: StartFrom::Checkpoint(models.join(generation_dir_name(g))),
+            out_dir: models.join(generation_dir_name(g + 1)),
+            generation: g,
+            seed: config.run.seed,
+            device: config.net.device,
+            stop,
+        },
+        &window,
+        &config.train,
+        |m| {
+            if log_error.is_none() {
+                log_error = steps_log.append(&m.csv_row()).err();
+            }
+            on_event(RunEvent::TrainStep(m));
+        },
+    );
+    on_event(RunEvent::StageEnded { stage: Stage::Training });
+    let summary = match result {
+        Ok(s) => s,
+        Err(TrainError::Interrupted { .. }) => {
+            return Err(interrupted(run_dir, Stage::Training, g));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(e) = log_error {
+        return Err(e.into());
+    }
+    Ok(summary)
+}
+
+fn interrupted(run_dir: &Path, stage: Stage, generation: u32) -> RunError {
+    RunError::Interrupted { stage, generation, run_dir: run_dir.to_path_buf() }
+}
+
+/// Generation 0's model: a random network of the configured preset, seeded by the run seed.
+fn initial_model<V: Variant>(models: &Path, config: &RunConfig) -> Result<(), RunError>
+where
+    State<V>: Encode,
+{
+    let net = random_net::<State<V>>(&config.net.preset, config.net.device, config.run.seed)?;
+    let dir = models.join(generation_dir_name(0));
+    let tmp = models.join(format!(".{}.tmp", generation_dir_name(0)));
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(io("removing", &tmp))?;
+    }
+    model::checkpoint::save(&tmp, &net, V::NAME, ENCODING_VERSION)?;
+    std::fs::rename(&tmp, &dir).map_err(io("creating", &dir))?;
+    Ok(())
+}

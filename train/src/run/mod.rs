@@ -1,0 +1,23 @@
+//! The generation loop as a library: a run directory goes from a random network through
+//! generations of self-play, training and the ladder, and resumes after any interruption.
+//! Front ends (the command line, and anything after it) call [`run_generations`] with a stop
+//! flag and an event callback; the loop draws nothing and prints nothing.
+//!
+//! * [`generation_loop`]: [`run_generations`] and the stages it is made of ([`train_stage`]).
+//! * [`selfplay_stage`]: [`play_games`], self-play of a set of game ids into shards.
+//! * [`run_dir`]: the run directory's configuration snapshot, `run-info.toml`, the rows of
+//!   `generations.csv` and the closing report.
+//! * [`event`]: [`RunEvent`], what the loop reports while it runs.
+//! * [`error`]: [`RunError`], every way a run can stop.
+
+pub mod error;
+pub mod event;
+pub mod generation_loop;
+pub mod run_dir;
+pub mod selfplay_stage;
+
+pub use error::{RunError, Stage};
+pub use event::RunEvent;
+pub use generation_loop::{RunJob, run_generations, train_stage};
+pub use run_dir::{GenerationRow, ProgramInfo};
+pub use selfplay_stage::play_games;

@@ -1,0 +1,205 @@
+//! The generation loop in-process, through the library only: two generations of the smoke
+//! configuration stopped twice by the library's stop flag (during self-play, then during
+//! training) and resumed end up with the same games, positions, metrics and checkpoints as an
+//! uninterrupted run.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use games::CamelotRules;
+use selfplay::{GameRecord, PositionRow, list_shards, read_games, read_positions};
+use train::run::{ProgramInfo, Stage};
+use train::{RunConfig, RunError, RunEvent, RunJob, run_generations};
+
+const PROGRAM: ProgramInfo<'static> = ProgramInfo { version: "test", git_revision: "test" };
+
+/// A fresh scratch folder for this test process.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("train-loop-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// configs/smoke-camelot.toml with generations long enough (24 games, 2 per shard, 2 in flight)
+/// for a stop to land inside self-play.
+fn smoke_config(dir: &Path) -> RunConfig {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/smoke-camelot.toml");
+    let mut text = std::fs::read_to_string(path).unwrap();
+    for (from, to) in [
+        ("games_per_generation = 8", "games_per_generation = 24"),
+        ("games_per_shard = 4", "games_per_shard = 2"),
+        ("games_in_flight = 8", "games_in_flight = 2"),
+    ] {
+        assert!(text.contains(from), "smoke-camelot.toml has no `{from}`");
+        text = text.replace(from, to);
+    }
+    let cfg = dir.join("smoke.toml");
+    std::fs::write(&cfg, text).unwrap();
+    RunConfig::load(&cfg).unwrap()
+}
+
+fn job<'a>(run_dir: &'a Path, config: &'a RunConfig, stop: &'a AtomicBool) -> RunJob<'a> {
+    RunJob { run_dir, config, generations: 2, program: PROGRAM, stop: Some(stop) }
+}
+
+/// Every game and position of generation `g`, in game id (and ply) order.
+fn records(run_dir: &Path, g: u32) -> (Vec<GameRecord>, Vec<PositionRow>) {
+    let dir = run_dir.join(format!("games/gen-{g:04}"));
+    let (mut games, mut positions) = (Vec::new(), Vec::new());
+    for shard in list_shards(&dir).unwrap() {
+        games.extend(read_games(&shard.games).unwrap());
+        positions.extend(read_positions(&shard.positions).unwrap());
+    }
+    games.sort_by_key(|g| g.game_id);
+    positions.sort_by_key(|p| (p.game_id, p.ply));
+    (games, positions)
+}
+
+/// The columns of `metrics.csv` and `generations.csv` that depend on wall time, or (the cache
+/// hit rate) on how a generation's self-play was split between sessions.
+const TIMED: [&str; 7] = [
+    "samples_per_sec",
+    "seconds",
+    "evaluations_per_sec",
+    "cache_hit_rate",
+    "selfplay_seconds",
+    "train_seconds",
+    "selfplay_share",
+];
+
+/// Every weight of the checkpoint in `dir`, bit for bit.
+fn weights(dir: &Path) -> Vec<(String, Vec<u32>)> {
+    let checkpoint = model::checkpoint::load(dir, "camelot", games::ENCODING_VERSION).unwrap();
+    model::named_weights::named_tensors(&checkpoint.net)
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.name, t.values.iter().map(|v| v.to_bits()).collect()))
+        .collect()
+}
+
+/// The cells of a CSV file but the [`TIMED`] ones, row by row.
+fn timeless_cells(path: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            l.split(',')
+                .zip(&header)
+                .filter(|(_, h)| !TIMED.contains(h))
+                .map(|(c, _)| c.to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_stopped_in_self_play_and_in_training_resumes_to_the_same_files() {
+    let dir = scratch("resume");
+    let config = smoke_config(&dir);
+    let never = AtomicBool::new(false);
+
+    // Uninterrupted.
+    // Both run directories are named `run`: records carry the directory's name.
+    let whole = dir.join("whole/run");
+    run_generations::<CamelotRules>(job(&whole, &config, &never), |_| {}).unwrap();
+
+    // Stopped after the first self-play game of generation 0.
+    let parts = dir.join("parts/run");
+    let stop = AtomicBool::new(false);
+    let err = run_generations::<CamelotRules>(job(&parts, &config, &stop), |e| {
+        if let RunEvent::SelfPlay(s) = e
+            && s.games >= 1
+        {
+            stop.store(true, Ordering::SeqCst);
+        }
+    })
+    .unwrap_err();
+    assert!(
+        matches!(err, RunError::Interrupted { stage: Stage::SelfPlay, generation: 0, .. }),
+        "{err}"
+    );
+    let (played, _) = records(&parts, 0);
+    assert!(!played.is_empty() && played.len() < 24, "{} games before the stop", played.len());
+    assert!(!parts.join("models/gen-0001").exists());
+
+    // Resumed, and stopped at the second training step of generation 1.
+    let stop = AtomicBool::new(false);
+    let mut training = false;
+    let err = run_generations::<CamelotRules>(job(&parts, &config, &stop), |e| match e {
+        RunEvent::GenerationStarted { generation } => training = generation == 1,
+        RunEvent::TrainStep(m) if training && m.step >= 2 => stop.store(true, Ordering::SeqCst),
+        _ => {}
+    })
+    .unwrap_err();
+    assert!(
+        matches!(err, RunError::Interrupted { stage: Stage::Training, generation: 1, .. }),
+        "{err}"
+    );
+    assert!(parts.join("models/gen-0001").exists() && !parts.join("models/gen-0002").exists());
+
+    // Resumed to the end.
+    let mut done = Vec::new();
+    run_generations::<CamelotRules>(job(&parts, &config, &never), |e| {
+        if let RunEvent::GenerationDone { generation, .. } = e {
+            done.push(generation);
+        }
+    })
+    .unwrap();
+    assert_eq!(done, [1], "only the interrupted generation is redone");
+
+    for g in 0..2 {
+        let (games, positions) = records(&parts, g);
+        assert_eq!(games.len(), 24);
+        let (whole_games, whole_positions) = records(&whole, g);
+        // Compared whole but not printed whole: a difference would print megabytes.
+        for (a, b) in games.iter().zip(&whole_games) {
+            assert!(a == b, "generation {g}, game {}: {a:?}\nuninterrupted: {b:?}", a.game_id);
+        }
+        for (a, b) in positions.iter().zip(&whole_positions) {
+            assert!(a == b, "generation {g}: {a:?}\nuninterrupted: {b:?}");
+        }
+        assert_eq!(positions.len(), whole_positions.len());
+    }
+    for g in 0..=2 {
+        // Tensor values, not file bytes: burn writes random parameter ids into the file.
+        let model = format!("models/gen-{g:04}");
+        assert!(weights(&parts.join(&model)) == weights(&whole.join(&model)), "{model} differs");
+        if g > 0 {
+            let counters = format!("{model}/training.toml");
+            let read = |run: &Path| std::fs::read_to_string(run.join(&counters)).unwrap();
+            assert_eq!(read(&parts), read(&whole), "{counters}");
+        }
+    }
+    for g in 1..=2 {
+        let ladder = format!("models/gen-{g:04}/ladder.toml");
+        assert_eq!(
+            std::fs::read_to_string(parts.join(&ladder)).unwrap(),
+            std::fs::read_to_string(whole.join(&ladder)).unwrap(),
+        );
+    }
+    for file in ["metrics.csv", "generations.csv"] {
+        let (a, b) = (timeless_cells(&parts.join(file)), timeless_cells(&whole.join(file)));
+        assert_eq!(a.len(), if file == "metrics.csv" { 8 } else { 2 }, "{file}");
+        assert_eq!(a, b, "{file}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_finished_run_is_only_reported() {
+    let dir = scratch("done");
+    let mut config = smoke_config(&dir);
+    config.run.games_per_generation = 4;
+    config.ladder.games = 0;
+    let never = AtomicBool::new(false);
+    let run_dir = dir.join("run");
+    let one = RunJob { generations: 1, ..job(&run_dir, &config, &never) };
+    run_generations::<CamelotRules>(one, |_| {}).unwrap();
+    let mut events = Vec::new();
+    let report = run_generations::<CamelotRules>(one, |e| events.push(format!("{e:?}"))).unwrap();
+    assert_eq!(events, ["AlreadyDone { generation: 1 }"]);
+    assert!(report.contains("1 generation rows"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
