@@ -27,6 +27,7 @@ pub mod mcts;
 pub mod net;
 pub mod record;
 pub mod shards;
+pub mod stats;
 pub mod testing;
 
 pub use cache::{CacheStats, CachedEvaluator};

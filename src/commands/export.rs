@@ -1,20 +1,18 @@
 //! `export`: a checkpoint as a file that programs in other languages can use — `onnx` (the
 //! whole network, runnable with onnxruntime) or `safetensors` (the weights by name) — plus the
 //! sidecar `<out>.json` describing encoding, board, actions and outputs
-//! ([`super::export_sidecar`]). Both files are written under a temporary name and renamed.
+//! ([`train::export`]). Both files are written under a temporary name and renamed.
 
-use std::collections::HashMap;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use clap::{Args, ValueEnum};
-use games::{CamelotRules, ENCODING_VERSION, Encode, State, TriCamelotRules, Variant};
-use model::{ModelError, Net};
-use selfplay::net::net_shape;
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use games::{CamelotRules, Encode, State, TriCamelotRules, Variant};
+use model::ModelError;
+use train::export::{ExportError, ExportFormat, export_model};
 
-use super::export_json::pretty;
-use super::export_sidecar::{ExportInfo, sidecar};
 use crate::input::BadInput;
 
 #[derive(Args, Debug)]
@@ -24,7 +22,7 @@ pub struct ExportArgs {
     pub model: PathBuf,
     /// `onnx`: the network with its weights (input `planes`, outputs `policy_logits` and
     /// `value_logits`); `safetensors`: the weights only, by name.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser())]
     pub format: ExportFormat,
     /// The file to write; the sidecar goes beside it as `<out>.json`.
     #[arg(long)]
@@ -34,27 +32,10 @@ pub struct ExportArgs {
     pub batch: Option<usize>,
 }
 
-/// The exported file's format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ExportFormat {
-    Onnx,
-    Safetensors,
-}
-
-impl ExportFormat {
-    fn name(self) -> &'static str {
-        match self {
-            ExportFormat::Onnx => "onnx",
-            ExportFormat::Safetensors => "safetensors",
-        }
-    }
-}
-
-/// The sidecar's path: `<out>.json` (`net.onnx` → `net.onnx.json`).
-pub fn sidecar_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_os_string();
-    name.push(".json");
-    PathBuf::from(name)
+/// `--format`: one of [`ExportFormat::ALL`] by name.
+fn format_parser() -> impl clap::builder::TypedValueParser<Value = ExportFormat> {
+    PossibleValuesParser::new(ExportFormat::ALL.map(ExportFormat::name))
+        .map(|name| ExportFormat::from_name(&name).expect("one of the possible values"))
 }
 
 pub fn run(args: ExportArgs) -> Result<()> {
@@ -82,58 +63,17 @@ fn export<V: Variant>(args: &ExportArgs) -> Result<()>
 where
     State<V>: Encode,
 {
-    let checkpoint =
-        model::checkpoint::load(&args.model, V::NAME, ENCODING_VERSION).map_err(bad_checkpoint)?;
-    let net = &checkpoint.net;
-    if net.config().shape != net_shape::<State<V>>() {
-        return Err(BadInput(format!(
-            "checkpoint {}: the network's shape is not {}'s encoding",
-            args.model.display(),
-            V::NAME
-        ))
-        .into());
-    }
-    let tensors = match args.format {
-        ExportFormat::Onnx => {
-            let bytes = match args.batch {
-                Some(b) => model::onnx::export_bytes(net, b)?,
-                None => model::onnx::export_dynamic_bytes(net)?,
-            };
-            model::write_atomic(&args.out, &bytes).map_err(write_error)?;
-            None
-        }
-        ExportFormat::Safetensors => {
-            let metadata = HashMap::from([
-                ("format".to_string(), "camelot-zero".to_string()),
-                ("variant".to_string(), V::NAME.to_string()),
-                ("encoding_version".to_string(), ENCODING_VERSION.to_string()),
-                ("net_config".to_string(), serde_json::to_string(net.config())?),
-            ]);
-            model::named_weights::export_safetensors(net, &args.out, metadata)
-                .map_err(write_error)?;
-            Some(tensor_list(net)?)
-        }
-    };
-    let info = ExportInfo {
-        model_format: args.format.name(),
-        model_file: args.out.file_name().map_or_else(String::new, |n| n.to_string_lossy().into()),
-        checkpoint_dir: args.model.display().to_string(),
-        meta: &checkpoint.meta,
-        batch: args.batch,
-        batch_norm_epsilon: model::named_weights::batch_norm_epsilon(net),
-        tensors,
-    };
-    let text = pretty(&serde_json::to_string(&sidecar::<V>(info))?);
-    let side = sidecar_path(&args.out);
-    model::write_atomic(&side, text.as_bytes()).map_err(write_error)?;
+    let side =
+        export_model::<V>(&args.model, args.format, &args.out, args.batch).map_err(
+            |e| match e {
+                ExportError::Checkpoint(e) => bad_checkpoint(e),
+                e @ ExportError::WrongShape { .. } => BadInput(e.to_string()).into(),
+                ExportError::Write(e) => write_error(e),
+                e => e.into(),
+            },
+        )?;
     println!("wrote {} and {}", args.out.display(), side.display());
     Ok(())
-}
-
-/// Names and shapes of the weights, in the order the sidecar lists them.
-fn tensor_list(net: &Net) -> Result<Vec<(String, Vec<usize>)>> {
-    let tensors = model::named_weights::named_tensors(net)?;
-    Ok(tensors.into_iter().map(|t| (t.name, t.shape)).collect())
 }
 
 /// The output must be a file in an existing folder.

@@ -1,4 +1,4 @@
-//! `stats openings` and `stats summary`: statistics over recorded games (see `crate::stats`).
+//! `stats openings` and `stats summary`: statistics over recorded games (see `selfplay::stats`).
 //!
 //! Every problem with the input — a missing path, a file that is not a games record, records
 //! mixing variants, a filter that leaves nothing, a move that cannot be replayed, `--depth 0`, a
@@ -9,13 +9,14 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use games::{CamelotRules, TriCamelotRules};
+use selfplay::stats::source::{
+    GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
+};
+use selfplay::stats::{openings, summary};
 
 use crate::charts::ChartFormat;
 use crate::input::{BadInput, VariantArg};
-use crate::stats::source::{
-    GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
-};
-use crate::stats::{openings, openings_view, summary, summary_view};
+use crate::stats::{openings_view, summary_view};
 
 /// The two statistics.
 #[derive(Subcommand, Debug)]

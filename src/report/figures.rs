@@ -1,12 +1,11 @@
 //! What each chart of the report shows, taken from the run's data: the series of every figure,
 //! or the reason it has none (shown in the page instead of the chart).
 
-use crate::charts::Series;
-use crate::input::BadInput;
+use train::run_data::games::{GenerationGames, TERMINATIONS};
+use train::run_data::table::Table;
+use train::run_data::{RunData, RunDataError};
 
-use super::games::TERMINATIONS;
-use super::run_data::RunData;
-use super::table::Table;
+use crate::charts::Series;
 
 /// The `generations.csv` columns of the ladder that the Elo chart shows, with their legend
 /// names and whether their 95% interval (`<column>_low`, `<column>_high`) is drawn too when
@@ -36,7 +35,7 @@ pub struct Figure {
 }
 
 /// Every figure of the report, in page order.
-pub fn figures(run: &RunData) -> Result<Vec<Figure>, BadInput> {
+pub fn figures(run: &RunData) -> Result<Vec<Figure>, RunDataError> {
     Ok(vec![
         losses(run.steps.as_ref())?,
         entropy(run.steps.as_ref())?,
@@ -54,7 +53,7 @@ fn non_empty(series: Vec<Series>, why: &str) -> Result<Vec<Series>, String> {
 }
 
 /// The `(x, y)` points of columns `x` and `y` of `table`, leaving out rows where either is empty.
-fn points(table: &Table, x: &str, y: &str) -> Result<Vec<(f64, f64)>, BadInput> {
+fn points(table: &Table, x: &str, y: &str) -> Result<Vec<(f64, f64)>, RunDataError> {
     let xs = table.numbers(x)?;
     let ys = table.numbers(y)?;
     Ok(xs.into_iter().zip(ys).filter_map(|(x, y)| Some((x?, y?))).collect())
@@ -62,7 +61,7 @@ fn points(table: &Table, x: &str, y: &str) -> Result<Vec<(f64, f64)>, BadInput> 
 
 const NO_STEPS: &str = "no training steps yet";
 
-fn losses(steps: Option<&Table>) -> Result<Figure, BadInput> {
+fn losses(steps: Option<&Table>) -> Result<Figure, RunDataError> {
     let content = match steps {
         None => Err(NO_STEPS.to_string()),
         Some(t) => {
@@ -88,7 +87,7 @@ fn losses(steps: Option<&Table>) -> Result<Figure, BadInput> {
     })
 }
 
-fn entropy(steps: Option<&Table>) -> Result<Figure, BadInput> {
+fn entropy(steps: Option<&Table>) -> Result<Figure, RunDataError> {
     let content = match steps {
         None => Err(NO_STEPS.to_string()),
         Some(t) => {
@@ -116,10 +115,10 @@ fn entropy(steps: Option<&Table>) -> Result<Figure, BadInput> {
     })
 }
 
-fn elo(run: &RunData) -> Result<Figure, BadInput> {
+fn elo(run: &RunData) -> Result<Figure, RunDataError> {
     // Row `g` of generations.csv holds the ladder of the model it trained, `gen-(g+1)`: plot
     // against the model's own number, as the arena and the checkpoints name it.
-    let by_model = |t: &Table, column: &str| -> Result<Vec<(f64, f64)>, BadInput> {
+    let by_model = |t: &Table, column: &str| -> Result<Vec<(f64, f64)>, RunDataError> {
         Ok(points(t, "generation", column)?.into_iter().map(|(g, y)| (g + 1.0, y)).collect())
     };
     let mut series = Vec::new();
@@ -157,7 +156,7 @@ fn elo(run: &RunData) -> Result<Figure, BadInput> {
 const NO_GAMES: &str = "no games recorded yet";
 
 fn lengths(run: &RunData) -> Figure {
-    let per_gen = |f: &dyn Fn(&super::games::GenerationGames) -> f64| {
+    let per_gen = |f: &dyn Fn(&GenerationGames) -> f64| {
         run.games.iter().map(|g| (f64::from(g.generation), f(g))).collect::<Vec<_>>()
     };
     let series = vec![
@@ -198,7 +197,7 @@ fn terminations(run: &RunData) -> Figure {
     }
 }
 
-fn speed(run: &RunData) -> Result<Figure, BadInput> {
+fn speed(run: &RunData) -> Result<Figure, RunDataError> {
     let content = match &run.generations {
         None => Err(super::NO_GENERATIONS.to_string()),
         Some(t) => non_empty(

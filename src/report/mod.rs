@@ -17,22 +17,19 @@
 //! in its place. Every file is written under a temporary name and renamed into place.
 
 mod figures;
-mod games;
 mod html;
 mod page;
-mod run_data;
-mod table;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use train::run_data::{RunData, RunDataError};
 
 use crate::charts::line_chart;
 use crate::input::BadInput;
 
 use figures::{Figure, figures};
 use page::{DrawnFigure, page};
-use run_data::RunData;
 
 /// The text shown instead of the generation table (and the speed chart) of a run without a
 /// finished generation.
@@ -57,8 +54,8 @@ pub struct ReportSummary {
 /// are removed). Bad input (exit status 2): see [`RunData::read`]; also an `out` that is not a
 /// directory.
 pub fn write_report(run_dir: &Path, out: &Path) -> Result<ReportSummary> {
-    let run = RunData::read(run_dir)?;
-    let figures = figures(&run)?;
+    let run = RunData::read(run_dir).map_err(bad_run_data)?;
+    let figures = figures(&run).map_err(bad_run_data)?;
     if out.exists() && !out.is_dir() {
         return Err(
             BadInput(format!("--out {} exists and is not a directory", out.display())).into()
@@ -109,5 +106,13 @@ fn remove_stale(path: &Path) -> Result<()> {
             Err(anyhow::Error::new(e).context(format!("removing {}", path.display())))
         }
         _ => Ok(()),
+    }
+}
+
+/// A run directory that is not what a run writes is bad input (exit status 2).
+fn bad_run_data(e: RunDataError) -> anyhow::Error {
+    match e {
+        RunDataError::Bad(message) => BadInput(message).into(),
+        e => e.into(),
     }
 }

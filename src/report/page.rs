@@ -4,9 +4,9 @@
 
 use super::NO_GENERATIONS;
 use super::figures::Figure;
-use super::games::TERMINATIONS;
 use super::html::{escape, inline_svg, pre, table};
-use super::run_data::RunData;
+use train::run_data::RunData;
+use train::run_data::games::TERMINATIONS;
 
 /// A figure as drawn: the figure and, when it has content, the text of its SVG file.
 pub struct DrawnFigure<'a> {

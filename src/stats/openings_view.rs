@@ -6,8 +6,8 @@
 
 use serde_json::{Value, json};
 
-use super::openings::{OpeningLine, Openings};
 use super::table::Table;
+use selfplay::stats::openings::{OpeningLine, Openings};
 
 /// The text output: heading and aligned table.
 pub fn text(o: &Openings) -> String {

@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::summary::{Summary, SummaryRow};
 use super::table::Table;
+use selfplay::stats::summary::{Summary, SummaryRow};
 
 fn termination(row: &SummaryRow) -> &'static str {
     row.termination.map_or("all", |t| t.as_str())

@@ -9,6 +9,7 @@
 //! * [`generations`]: the `gen-NNNN` folder names.
 //! * [`value_target`]: the value head's target (the outcome, or discounted by distance to the end).
 //! * [`ladder`]: the ladder after each generation (its `[ladder]` section, its play, gating).
+//! * [`export`]: a checkpoint as ONNX or safetensors with its JSON sidecar.
 //! * [`evaluators`]: where positions get evaluated (a checkpoint, a random net, no net).
 //! * [`run`]: the generation loop ([`run_generations`]) and its stages, resumable, with a stop
 //!   flag and progress events.
@@ -16,10 +17,12 @@
 pub mod config;
 pub mod dataset;
 pub mod evaluators;
+pub mod export;
 pub mod generations;
 pub mod ladder;
 pub mod metrics;
 pub mod run;
+pub mod run_data;
 pub mod schedule;
 pub mod targets;
 #[cfg(test)]

@@ -1,12 +1,30 @@
-//! Everything the report shows, read from a run directory (see the README's "Run directory"):
+//! Everything a run's report shows, read from a run directory (see the README's "Run directory"):
 //! the configuration and run information as text, `metrics.csv`, `generations.csv` and the
 //! parquet game records.
 
 use std::path::{Path, PathBuf};
 
-use super::games::{GenerationGames, read_run_games};
-use super::table::Table;
-use crate::input::BadInput;
+pub mod games;
+pub mod table;
+
+use games::{GenerationGames, read_run_games};
+use table::Table;
+
+/// Why a run directory cannot be read for a report.
+#[derive(Debug, thiserror::Error)]
+pub enum RunDataError {
+    /// The directory or a file in it is not what a run writes (a missing directory, a
+    /// malformed CSV, an unreadable game record); the message names the path.
+    #[error("{0}")]
+    Bad(String),
+    /// A file exists but could not be read.
+    #[error("reading {}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
 
 /// The columns of `metrics.csv` the report needs.
 pub const STEP_COLUMNS: [&str; 5] =
@@ -37,25 +55,24 @@ impl RunData {
     /// a missing directory, one without `config.toml` (not a run directory), a configuration
     /// that is not TOML, a CSV file that is malformed or lacks a column the report needs, an
     /// unreadable game record.
-    pub fn read(dir: &Path) -> Result<RunData, anyhow::Error> {
+    pub fn read(dir: &Path) -> Result<RunData, RunDataError> {
         if !dir.exists() {
-            return Err(BadInput(format!("no run directory {}", dir.display())).into());
+            return Err(RunDataError::Bad(format!("no run directory {}", dir.display())));
         }
         if !dir.is_dir() {
-            return Err(BadInput(format!("{} is not a directory", dir.display())).into());
+            return Err(RunDataError::Bad(format!("{} is not a directory", dir.display())));
         }
         let config_path = dir.join("config.toml");
         if !config_path.is_file() {
-            return Err(BadInput(format!(
+            return Err(RunDataError::Bad(format!(
                 "{} is not a run directory: it has no config.toml (`camelot-zero run` writes one when it starts)",
                 dir.display()
-            ))
-            .into());
+            )));
         }
         let config_text = read_text(&config_path)?;
         let config: toml::Table = toml::from_str(&config_text).map_err(|e| {
             let line = e.span().map_or(1, |s| config_text[..s.start].matches('\n').count() + 1);
-            BadInput(format!(
+            RunDataError::Bad(format!(
                 "{} is not valid TOML: line {line}: {}",
                 config_path.display(),
                 e.message()
@@ -68,8 +85,8 @@ impl RunData {
             .map(str::to_string);
         let info_path = dir.join("run-info.toml");
         let run_info_text = if info_path.is_file() { Some(read_text(&info_path)?) } else { None };
-        let steps = Table::read(&dir.join(train::STEP_METRICS_FILE))?;
-        let generations = Table::read(&dir.join(train::GENERATION_METRICS_FILE))?;
+        let steps = Table::read(&dir.join(crate::STEP_METRICS_FILE))?;
+        let generations = Table::read(&dir.join(crate::GENERATION_METRICS_FILE))?;
         for (table, columns) in
             [(&steps, &STEP_COLUMNS[..]), (&generations, &GENERATION_COLUMNS[..])]
         {
@@ -106,11 +123,11 @@ impl RunData {
     }
 }
 
-fn read_text(path: &Path) -> Result<String, anyhow::Error> {
+fn read_text(path: &Path) -> Result<String, RunDataError> {
     std::fs::read_to_string(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::InvalidData => {
-            BadInput(format!("{}: not a text file", path.display())).into()
+            RunDataError::Bad(format!("{}: not a text file", path.display()))
         }
-        _ => anyhow::Error::new(e).context(format!("reading {}", path.display())),
+        _ => RunDataError::Io { path: path.to_path_buf(), source: e },
     })
 }

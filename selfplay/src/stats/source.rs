@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use selfplay::record::{GameRecord, RecordError, read_games, scan_shards};
+use crate::record::{GameRecord, RecordError, read_games, scan_shards};
 
 /// A game with the file it was read from (for error messages).
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::input::BadInput;
+use crate::run_data::RunDataError;
 
 /// A CSV file read whole: its header and its rows, every row as long as the header.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,24 +20,24 @@ impl Table {
     /// header, an unterminated quote or a row with another number of fields than the header is
     /// bad input naming the file and the line. A last line without its newline (a row torn by a
     /// crash, which the run itself cuts off when it continues) is ignored.
-    pub fn read(path: &Path) -> Result<Option<Table>, anyhow::Error> {
+    pub fn read(path: &Path) -> Result<Option<Table>, RunDataError> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                return Err(BadInput(format!("{}: not a text file", path.display())).into());
+                return Err(RunDataError::Bad(format!("{}: not a text file", path.display())));
             }
             Err(e) => {
-                return Err(anyhow::Error::new(e).context(format!("reading {}", path.display())));
+                return Err(RunDataError::Io { path: path.to_path_buf(), source: e });
             }
         };
-        Table::parse(path, &text).map(Some).map_err(Into::into)
+        Table::parse(path, &text).map(Some)
     }
 
     /// Parses the text of a CSV file (see [`Table::read`]).
-    pub fn parse(path: &Path, text: &str) -> Result<Table, BadInput> {
+    pub fn parse(path: &Path, text: &str) -> Result<Table, RunDataError> {
         let bad = |line: usize, what: String| {
-            BadInput(format!(
+            RunDataError::Bad(format!(
                 "{}: line {line}: {what} (not a metrics file of a run?)",
                 path.display()
             ))
@@ -46,7 +46,9 @@ impl Table {
         let mut lines = whole.lines().enumerate().map(|(i, l)| (i + 1, l));
         let header = match lines.next() {
             Some((n, l)) => split_fields(l).ok_or_else(|| bad(n, "unterminated quote".into()))?,
-            None => return Err(BadInput(format!("{}: empty file, no header", path.display()))),
+            None => {
+                return Err(RunDataError::Bad(format!("{}: empty file, no header", path.display())));
+            }
         };
         if header.iter().any(String::is_empty) {
             return Err(bad(1, format!("an empty column name in the header {header:?}")));
@@ -72,9 +74,9 @@ impl Table {
 
     /// Column `name` as numbers, one per row: `None` for an empty field. A missing column or a
     /// field that is not a number is bad input naming the file, the line and the column.
-    pub fn numbers(&self, name: &str) -> Result<Vec<Option<f64>>, BadInput> {
+    pub fn numbers(&self, name: &str) -> Result<Vec<Option<f64>>, RunDataError> {
         let c = self.column(name).ok_or_else(|| {
-            BadInput(format!(
+            RunDataError::Bad(format!(
                 "{}: no column `{name}` (a file from another version?)",
                 self.path.display()
             ))
@@ -88,7 +90,7 @@ impl Table {
                     return Ok(None);
                 }
                 field.parse::<f64>().map(Some).map_err(|_| {
-                    BadInput(format!(
+                    RunDataError::Bad(format!(
                         "{}: line {}: column `{name}` is {field:?}, not a number",
                         self.path.display(),
                         i + 2
@@ -99,14 +101,14 @@ impl Table {
     }
 
     /// Column `name` as numbers where every field must be present (see [`Table::numbers`]).
-    pub fn required_numbers(&self, name: &str) -> Result<Vec<f64>, BadInput> {
+    pub fn required_numbers(&self, name: &str) -> Result<Vec<f64>, RunDataError> {
         let values = self.numbers(name)?;
         values
             .iter()
             .enumerate()
             .map(|(i, v)| {
                 v.ok_or_else(|| {
-                    BadInput(format!(
+                    RunDataError::Bad(format!(
                         "{}: line {}: column `{name}` is empty",
                         self.path.display(),
                         i + 2
@@ -147,7 +149,7 @@ fn split_fields(line: &str) -> Option<Vec<String>> {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<Table, BadInput> {
+    fn parse(text: &str) -> Result<Table, RunDataError> {
         Table::parse(Path::new("g.csv"), text)
     }
 

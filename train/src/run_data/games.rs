@@ -6,7 +6,7 @@ use std::path::Path;
 
 use selfplay::{GameRecord, list_shards, read_games};
 
-use crate::input::BadInput;
+use crate::run_data::RunDataError;
 
 /// The termination names of the records, in the order the report shows them.
 pub const TERMINATIONS: [&str; 6] =
@@ -64,12 +64,12 @@ impl GenerationGames {
 /// Reads the games of every generation folder `games/gen-NNNN/` of a run, in generation order.
 /// Folders without complete shards are left out; a record that cannot be read is bad input
 /// naming the file.
-pub fn read_run_games(run_dir: &Path) -> Result<Vec<GenerationGames>, BadInput> {
+pub fn read_run_games(run_dir: &Path) -> Result<Vec<GenerationGames>, RunDataError> {
     let games_dir = run_dir.join("games");
     let entries = match std::fs::read_dir(&games_dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(BadInput(format!("{}: {e}", games_dir.display()))),
+        Err(e) => return Err(RunDataError::Bad(format!("{}: {e}", games_dir.display()))),
     };
     let mut generations: Vec<(u32, std::path::PathBuf)> = entries
         .filter_map(Result::ok)
@@ -82,11 +82,13 @@ pub fn read_run_games(run_dir: &Path) -> Result<Vec<GenerationGames>, BadInput> 
     generations.sort();
     let mut out = Vec::new();
     for (g, dir) in generations {
-        let shards = list_shards(&dir).map_err(|e| BadInput(format!("game records: {e}")))?;
+        let shards =
+            list_shards(&dir).map_err(|e| RunDataError::Bad(format!("game records: {e}")))?;
         let mut games = Vec::new();
         for shard in shards {
             games.extend(
-                read_games(&shard.games).map_err(|e| BadInput(format!("game records: {e}")))?,
+                read_games(&shard.games)
+                    .map_err(|e| RunDataError::Bad(format!("game records: {e}")))?,
             );
         }
         if !games.is_empty() {

@@ -2,14 +2,14 @@
 //! language needs to use the network without this code — the tensors and their names, the
 //! input planes and how to fill them, the board and each seat's frame, the action index map,
 //! the value classes, and the architecture. README.md ("Exporting a model") has the field
-//! table; the game tables come from [`super::export_tables`].
+//! table; the game tables come from [`super::tables`].
 
 use games::{ENCODING_VERSION, Encode, State, Variant, relative_seat_name};
 use model::{CheckpointMeta, NetConfig};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::export_tables::{self as tables, Actions, Board, Perspective, Plane, PlayerInfo};
+use super::tables::{self, Actions, Board, Perspective, Plane, PlayerInfo};
 
 /// The sidecar's `format` and `format_version`.
 pub const FORMAT: &str = "camelot-zero export sidecar";

@@ -1,0 +1,10 @@
+//! Statistics over recorded games: the opening tree with outcomes and scores ([`openings`]) and
+//! a per-generation summary ([`summary`]), read from the parquet `games` records
+//! ([`source`]) by replaying their moves ([`replay`]), with Wilson intervals ([`tally`]). How
+//! they are shown (text, CSV, JSON, charts) is the front end's business.
+
+pub mod openings;
+pub mod replay;
+pub mod source;
+pub mod summary;
+pub mod tally;
