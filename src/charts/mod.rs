@@ -18,25 +18,10 @@ use std::path::{Path, PathBuf};
 
 pub use bar::bar_chart;
 pub use line::line_chart;
+pub use train::run_data::figures::Series;
 
 /// Width and height of every chart, in pixels (PNG) or SVG user units.
 pub const CHART_SIZE: (u32, u32) = (1000, 600);
-
-/// One named line of a [`line_chart`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Series {
-    /// Shown in the legend.
-    pub name: String,
-    /// `(x, y)` points, drawn in the given order; points with a non-finite coordinate are left
-    /// out (a NaN loss does not spoil the chart).
-    pub points: Vec<(f64, f64)>,
-}
-
-impl Series {
-    pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Series { name: name.into(), points }
-    }
-}
 
 /// One bar of a [`bar_chart`].
 #[derive(Clone, Debug, PartialEq)]

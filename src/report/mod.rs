@@ -16,24 +16,19 @@
 //! A chart without data (no Elo, no generation finished yet) has no files; the page shows why
 //! in its place. Every file is written under a temporary name and renamed into place.
 
-mod figures;
 mod html;
 mod page;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use train::run_data::figures::{Figure, figures};
 use train::run_data::{RunData, RunDataError};
 
 use crate::charts::line_chart;
 use crate::input::BadInput;
 
-use figures::{Figure, figures};
 use page::{DrawnFigure, page};
-
-/// The text shown instead of the generation table (and the speed chart) of a run without a
-/// finished generation.
-pub const NO_GENERATIONS: &str = "no generations yet";
 
 /// The report's page in its output folder.
 pub const PAGE_FILE: &str = "index.html";

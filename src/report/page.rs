@@ -2,11 +2,11 @@
 //! generation table, the self-play games per generation, and the run's configuration and run
 //! information as text.
 
-use super::NO_GENERATIONS;
-use super::figures::Figure;
-use super::html::{escape, inline_svg, pre, table};
 use train::run_data::RunData;
+use train::run_data::figures::{Figure, NO_GENERATIONS};
 use train::run_data::games::TERMINATIONS;
+
+use super::html::{escape, inline_svg, pre, table};
 
 /// A figure as drawn: the figure and, when it has content, the text of its SVG file.
 pub struct DrawnFigure<'a> {

@@ -4,6 +4,7 @@
 //! uninterrupted run.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use games::CamelotRules;
@@ -12,6 +13,11 @@ use train::run::{ProgramInfo, Stage};
 use train::{RunConfig, RunError, RunEvent, RunJob, run_generations};
 
 const PROGRAM: ProgramInfo<'static> = ProgramInfo { version: "test", git_revision: "test" };
+
+/// Held by each test for its whole run: a random network is drawn from burn's process-wide
+/// seeded generator, so two runs creating their `gen-0000` at once would interleave its draws
+/// and get other weights than a run on its own.
+static ONE_RUN_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// A fresh scratch folder for this test process.
 fn scratch(name: &str) -> PathBuf {
@@ -96,6 +102,7 @@ fn timeless_cells(path: &Path) -> Vec<Vec<String>> {
 
 #[test]
 fn a_run_stopped_in_self_play_and_in_training_resumes_to_the_same_files() {
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("resume");
     let config = smoke_config(&dir);
     let never = AtomicBool::new(false);
@@ -189,6 +196,7 @@ fn a_run_stopped_in_self_play_and_in_training_resumes_to_the_same_files() {
 
 #[test]
 fn a_finished_run_is_only_reported() {
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("done");
     let mut config = smoke_config(&dir);
     config.run.games_per_generation = 4;

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod figures;
 pub mod games;
 pub mod table;
 

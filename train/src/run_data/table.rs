@@ -47,7 +47,10 @@ impl Table {
         let header = match lines.next() {
             Some((n, l)) => split_fields(l).ok_or_else(|| bad(n, "unterminated quote".into()))?,
             None => {
-                return Err(RunDataError::Bad(format!("{}: empty file, no header", path.display())));
+                return Err(RunDataError::Bad(format!(
+                    "{}: empty file, no header",
+                    path.display()
+                )));
             }
         };
         if header.iter().any(String::is_empty) {
@@ -160,7 +163,12 @@ mod tests {
         assert_eq!(t.rows[1][1], "say \"hi\"");
         assert_eq!(t.numbers("elo").unwrap(), [None, Some(12.5)]);
         assert_eq!(t.required_numbers("generation").unwrap(), [0.0, 1.0]);
-        assert!(t.required_numbers("elo").unwrap_err().0.contains("line 2: column `elo` is empty"));
+        assert!(
+            t.required_numbers("elo")
+                .unwrap_err()
+                .to_string()
+                .contains("line 2: column `elo` is empty")
+        );
     }
 
     #[test]
@@ -171,13 +179,15 @@ mod tests {
 
     #[test]
     fn malformed_files_name_the_file_line_and_problem() {
-        let e = parse("a,b\n1,2\n1,2,3\n").unwrap_err().0;
+        let e = parse("a,b\n1,2\n1,2,3\n").unwrap_err().to_string();
         assert!(e.contains("g.csv: line 3: 3 fields for 2 columns"), "{e}");
-        let e = parse("a,b\n1,x\n").unwrap().numbers("b").unwrap_err().0;
+        let e = parse("a,b\n1,x\n").unwrap().numbers("b").unwrap_err().to_string();
         assert!(e.contains("line 2: column `b` is \"x\", not a number"), "{e}");
-        assert!(parse("").unwrap_err().0.contains("empty file"));
-        assert!(parse("a,,b\n").unwrap_err().0.contains("empty column name"));
-        assert!(parse("a,b\n\"1,2\n").unwrap_err().0.contains("unterminated quote"));
-        assert!(parse("a\n").unwrap().numbers("z").unwrap_err().0.contains("no column `z`"));
+        assert!(parse("").unwrap_err().to_string().contains("empty file"));
+        assert!(parse("a,,b\n").unwrap_err().to_string().contains("empty column name"));
+        assert!(parse("a,b\n\"1,2\n").unwrap_err().to_string().contains("unterminated quote"));
+        assert!(
+            parse("a\n").unwrap().numbers("z").unwrap_err().to_string().contains("no column `z`")
+        );
     }
 }

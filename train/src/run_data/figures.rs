@@ -1,11 +1,29 @@
-//! What each chart of the report shows, taken from the run's data: the series of every figure,
+//! What each chart of a run's report shows, taken from the run's data: the series of every figure,
 //! or the reason it has none (shown in the page instead of the chart).
 
-use train::run_data::games::{GenerationGames, TERMINATIONS};
-use train::run_data::table::Table;
-use train::run_data::{RunData, RunDataError};
+use super::games::{GenerationGames, TERMINATIONS};
+use super::table::Table;
+use super::{RunData, RunDataError};
 
-use crate::charts::Series;
+/// The text shown instead of the generation table (and the speed chart) of a run without a
+/// finished generation.
+pub const NO_GENERATIONS: &str = "no generations yet";
+
+/// One named line of a chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// Shown in the legend.
+    pub name: String,
+    /// `(x, y)` points, drawn in the given order; points with a non-finite coordinate are left
+    /// out (a NaN loss does not spoil the chart).
+    pub points: Vec<(f64, f64)>,
+}
+
+impl Series {
+    pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series { name: name.into(), points }
+    }
+}
 
 /// The `generations.csv` columns of the ladder that the Elo chart shows, with their legend
 /// names and whether their 95% interval (`<column>_low`, `<column>_high`) is drawn too when
@@ -199,10 +217,10 @@ fn terminations(run: &RunData) -> Figure {
 
 fn speed(run: &RunData) -> Result<Figure, RunDataError> {
     let content = match &run.generations {
-        None => Err(super::NO_GENERATIONS.to_string()),
+        None => Err(NO_GENERATIONS.to_string()),
         Some(t) => non_empty(
             vec![Series::new("evaluations/s", points(t, "generation", "evaluations_per_sec")?)],
-            super::NO_GENERATIONS,
+            NO_GENERATIONS,
         ),
     };
     Ok(Figure {
@@ -276,6 +294,7 @@ mod tests {
     #[test]
     fn a_bad_elo_cell_is_bad_input() {
         let e = figures(&run("generation,evaluations_per_sec,rating\n0,5,high\n")).unwrap_err();
-        assert!(e.0.contains("column `rating` is \"high\""), "{}", e.0);
+        let e = e.to_string();
+        assert!(e.contains("column `rating` is \"high\""), "{e}");
     }
 }
