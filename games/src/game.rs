@@ -5,6 +5,9 @@
 //! the legs of one move.
 
 use std::fmt;
+use std::str::FromStr;
+
+use crate::error::UnknownName;
 
 /// The most players any game in this crate has (Tri-Camelot).
 pub const MAX_PLAYERS: usize = 3;
@@ -66,6 +69,16 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Every termination, in the order reports list them (the rules' own first).
+    pub const ALL: [Termination; 6] = [
+        Termination::Castle,
+        Termination::CaptureAll,
+        Termination::NoMove,
+        Termination::Draw,
+        Termination::MoveLimit,
+        Termination::Resign,
+    ];
+
     /// The name used in records and on the command line.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -78,16 +91,26 @@ impl Termination {
         }
     }
 
-    /// Parses [`Termination::as_str`] back.
+    /// Parses [`Termination::as_str`] back; `None` for an unknown name (the [`FromStr`] error
+    /// says which names are known).
     pub fn parse(s: &str) -> Option<Self> {
-        use Termination::*;
-        [Castle, CaptureAll, NoMove, Draw, MoveLimit, Resign].into_iter().find(|t| t.as_str() == s)
+        s.parse().ok()
     }
 }
 
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Termination {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        Termination::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or_else(|| UnknownName::new("termination", s, Termination::ALL.map(Self::as_str)))
     }
 }
 
@@ -181,5 +204,19 @@ pub trait Game: Clone + Send + Sync + fmt::Display + fmt::Debug + 'static {
     /// The per-seat score shares of a finished game.
     fn returns(&self) -> Option<Values> {
         self.outcome().map(|o| o.outcome.values(Self::NUM_PLAYERS))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn termination_names_round_trip() {
+        for t in Termination::ALL {
+            assert_eq!(t.as_str().parse::<Termination>(), Ok(t));
+            assert_eq!(Termination::parse(t.as_str()), Some(t));
+        }
+        assert_eq!(Termination::parse("stalemate"), None);
     }
 }

@@ -3,8 +3,12 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::error::UnknownName;
+
 /// How a Knight's pure canter is restricted next to capturable enemies (RULES.md §2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum KnightCanter {
     /// A Knight's pure canter may neither pass through nor end on a cell from which it could jump.
     #[default]
@@ -14,6 +18,10 @@ pub enum KnightCanter {
 }
 
 impl KnightCanter {
+    /// Every option, in the order help texts list them.
+    pub const ALL: [KnightCanter; 2] = [KnightCanter::Strict, KnightCanter::FinalSquare];
+
+    /// The name in configs and on the command line (the serde spelling too).
     pub const fn as_str(self) -> &'static str {
         match self {
             KnightCanter::Strict => "strict",
@@ -29,15 +37,11 @@ impl fmt::Display for KnightCanter {
 }
 
 impl FromStr for KnightCanter {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "strict" => Ok(KnightCanter::Strict),
-            "final-square" => Ok(KnightCanter::FinalSquare),
-            _ => {
-                Err(format!("unknown knight_canter option `{s}` (expected strict or final-square)"))
-            }
-        }
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        KnightCanter::ALL.into_iter().find(|k| k.as_str() == s).ok_or_else(|| {
+            UnknownName::new("knight_canter option", s, KnightCanter::ALL.map(Self::as_str))
+        })
     }
 }
 
@@ -45,4 +49,21 @@ impl FromStr for KnightCanter {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RuleOptions {
     pub knight_canter: KnightCanter,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for k in KnightCanter::ALL {
+            assert_eq!(k.as_str().parse::<KnightCanter>(), Ok(k));
+        }
+        let e = "loose".parse::<KnightCanter>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown knight_canter option `loose` (expected strict or final-square)"
+        );
+    }
 }
