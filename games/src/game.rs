@@ -5,9 +5,8 @@
 //! the legs of one move.
 
 use std::fmt;
-use std::str::FromStr;
 
-use crate::error::UnknownName;
+use crate::names::impl_names;
 
 /// The most players any game in this crate has (Tri-Camelot).
 pub const MAX_PLAYERS: usize = 3;
@@ -98,21 +97,7 @@ impl Termination {
     }
 }
 
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Termination {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        Termination::ALL
-            .into_iter()
-            .find(|t| t.as_str() == s)
-            .ok_or_else(|| UnknownName::new("termination", s, Termination::ALL.map(Self::as_str)))
-    }
-}
+impl_names!(Termination, "termination");
 
 /// The end of a game: who won and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -204,19 +189,5 @@ pub trait Game: Clone + Send + Sync + fmt::Display + fmt::Debug + 'static {
     /// The per-seat score shares of a finished game.
     fn returns(&self) -> Option<Values> {
         self.outcome().map(|o| o.outcome.values(Self::NUM_PLAYERS))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn termination_names_round_trip() {
-        for t in Termination::ALL {
-            assert_eq!(t.as_str().parse::<Termination>(), Ok(t));
-            assert_eq!(Termination::parse(t.as_str()), Some(t));
-        }
-        assert_eq!(Termination::parse("stalemate"), None);
     }
 }

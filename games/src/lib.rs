@@ -38,6 +38,7 @@ mod goal_distance;
 mod layout;
 mod movegen;
 mod mv;
+mod names;
 mod notation;
 mod options;
 mod perft;

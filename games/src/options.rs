@@ -1,9 +1,6 @@
 //! Rule options: decisions that other sites make the other way (RULES.md, marked **option**).
 
-use std::fmt;
-use std::str::FromStr;
-
-use crate::error::UnknownName;
+use crate::names::impl_names;
 
 /// How a Knight's pure canter is restricted next to capturable enemies (RULES.md §2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -30,40 +27,10 @@ impl KnightCanter {
     }
 }
 
-impl fmt::Display for KnightCanter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for KnightCanter {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        KnightCanter::ALL.into_iter().find(|k| k.as_str() == s).ok_or_else(|| {
-            UnknownName::new("knight_canter option", s, KnightCanter::ALL.map(Self::as_str))
-        })
-    }
-}
+impl_names!(KnightCanter, "knight_canter option");
 
 /// All rule options of a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RuleOptions {
     pub knight_canter: KnightCanter,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_round_trip() {
-        for k in KnightCanter::ALL {
-            assert_eq!(k.as_str().parse::<KnightCanter>(), Ok(k));
-        }
-        let e = "loose".parse::<KnightCanter>().unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "unknown knight_canter option `loose` (expected strict or final-square)"
-        );
-    }
 }

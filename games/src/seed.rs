@@ -19,8 +19,9 @@ pub const fn splitmix64(x: u64) -> u64 {
     finalize(x.wrapping_add(GOLDEN_GAMMA))
 }
 
-/// A seed from `seed` and a number `n` (a game id, a generation): `finalize(seed ^ n·GOLDEN_GAMMA)`.
-/// Further inputs are folded into `seed` by the caller (e.g. `seed ^ salt.wrapping_mul(K)`).
+/// A seed from `seed` and a number `n` (a game id, a generation):
+/// `finalize(seed ^ n·GOLDEN_GAMMA)`. Further inputs are folded into `seed` by the caller
+/// (e.g. `seed ^ salt.wrapping_mul(K)`).
 pub const fn mix(seed: u64, n: u64) -> u64 {
     finalize(seed ^ n.wrapping_mul(GOLDEN_GAMMA))
 }
