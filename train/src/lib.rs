@@ -23,8 +23,7 @@ pub mod trainer;
 pub mod value_target;
 
 pub use config::{
-    ConfigError, GameConfig, KnightCanterName, NetSection, RunConfig, RunSection, TrainConfig,
-    VariantName,
+    ConfigError, GameConfig, NetSection, RunConfig, RunSection, TrainConfig, VariantName,
 };
 pub use dataset::{Batch, DatasetError, ReplayWindow};
 pub use generations::{generation_dir_name, list_generation_dirs, newest_checkpoint};
