@@ -12,7 +12,7 @@ use selfplay::mcts::tree::{NodeId, Tree};
 use selfplay::{DrawScore, Evaluator, MctsConfig, Search};
 
 use crate::evaluators::{EvaluatorFactory, Source};
-use crate::input::{BadInput, PositionArgs, with_variant};
+use crate::input::{BadInput, PositionArgs};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -34,7 +34,7 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
-    with_variant!(args.pos, |V| analyze::<V>(&args))
+    games::with_variant!(args.pos.variant()?, V => analyze::<V>(&args))
 }
 
 fn analyze<V: Variant>(args: &AnalyzeArgs) -> Result<()>

@@ -9,9 +9,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use games::{CamelotRules, ENCODING_VERSION, Encode, State, TriCamelotRules, Variant};
+use games::{ENCODING_VERSION, Encode, State, Variant, VariantKind};
 use model::{ModelError, Net};
-use selfplay::net::net_shape;
 
 use super::export_json::pretty;
 use super::export_sidecar::{ExportInfo, sidecar};
@@ -67,12 +66,12 @@ pub fn run(args: ExportArgs) -> Result<()> {
     }
     check_out_path(&args.out)?;
     let meta = model::checkpoint::read_meta(&args.model).map_err(bad_checkpoint)?;
-    match meta.variant.as_str() {
-        v if v == CamelotRules::NAME => export::<CamelotRules>(&args),
-        v if v == TriCamelotRules::NAME => export::<TriCamelotRules>(&args),
-        other => Err(BadInput(format!(
-            "checkpoint {} is for unknown variant {other:?}",
-            args.model.display()
+    match meta.variant.parse::<VariantKind>() {
+        Ok(kind) => games::with_variant!(kind, V => export::<V>(&args)),
+        Err(_) => Err(BadInput(format!(
+            "checkpoint {} is for unknown variant {:?}",
+            args.model.display(),
+            meta.variant
         ))
         .into()),
     }
@@ -85,7 +84,7 @@ where
     let checkpoint =
         model::checkpoint::load(&args.model, V::NAME, ENCODING_VERSION).map_err(bad_checkpoint)?;
     let net = &checkpoint.net;
-    if net.config().shape != net_shape::<State<V>>() {
+    if net.config().shape != *State::<V>::layout() {
         return Err(BadInput(format!(
             "checkpoint {}: the network's shape is not {}'s encoding",
             args.model.display(),

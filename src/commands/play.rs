@@ -16,7 +16,7 @@ use selfplay::{DrawScore, MctsConfig, Search, choose_action};
 
 use super::show::render;
 use crate::evaluators::{EvaluatorFactory, Source};
-use crate::input::{BadInput, PositionArgs, with_variant};
+use crate::input::{BadInput, PositionArgs};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -34,7 +34,7 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    with_variant!(args.pos, |V| play::<V>(&args))
+    games::with_variant!(args.pos.variant()?, V => play::<V>(&args))
 }
 
 fn play<V: Variant>(args: &PlayArgs) -> Result<()>
