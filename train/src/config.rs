@@ -231,6 +231,20 @@ mod tests {
         assert_eq!(c.net.device, DeviceKind::Cpu);
     }
 
+    /// The config spells variants and rule options as the command line and records do.
+    #[test]
+    fn game_names_are_the_games_crate_names() {
+        for variant in VariantKind::ALL {
+            for knight_canter in KnightCanter::ALL {
+                let text = format!(
+                    "[game]\nvariant = \"{variant}\"\nknight_canter = \"{knight_canter}\"\n[net]\npreset = \"b4c32\"\n"
+                );
+                let c = RunConfig::parse(&text, "t.toml").unwrap();
+                assert_eq!(c.game, GameConfig { variant, knight_canter });
+            }
+        }
+    }
+
     #[test]
     fn unknown_keys_and_bad_values_name_the_key() {
         let e =
