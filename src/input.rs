@@ -3,8 +3,9 @@
 
 use std::fmt;
 
-use clap::{Args, ValueEnum};
-use games::{KnightCanter, Position, RuleOptions, Variant};
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use games::{KnightCanter, Position, RuleOptions, Variant, VariantKind};
 
 /// Bad user input: reported in one line, exit status 2.
 #[derive(Debug)]
@@ -23,19 +24,19 @@ pub fn load_config(path: &std::path::Path) -> anyhow::Result<train::RunConfig> {
     train::RunConfig::load(path).map_err(|e| BadInput(e.to_string()).into())
 }
 
-/// The two games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum VariantArg {
-    Camelot,
-    Tricamelot,
-}
-
-/// Rule option as a command-line value.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum KnightCanterArg {
-    #[default]
-    Strict,
-    FinalSquare,
+/// A command-line parser for one of the games crate's name enums (`VariantKind`,
+/// `KnightCanter`): the possible values are its `ALL` names, so `--help` and clap's "invalid
+/// value" error list them exactly as a derived `ValueEnum` would, and no mirror enum is needed.
+pub fn names<T, const N: usize>(
+    all: [T; N],
+    name: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T>
+where
+    T: std::str::FromStr + Clone + Send + Sync + 'static,
+    T::Err: fmt::Debug,
+{
+    PossibleValuesParser::new(all.map(name))
+        .map(|s| s.parse::<T>().expect("a possible value parses"))
 }
 
 /// A position given on the command line.
@@ -44,25 +45,23 @@ pub struct PositionArgs {
     /// A position string (RULES.md §5), or `start` for the start position of `--variant`.
     pub position: String,
     /// The variant of `start` (a position string names its own variant).
-    #[arg(long, value_enum)]
-    pub variant: Option<VariantArg>,
+    #[arg(long, value_parser = names(VariantKind::ALL, VariantKind::as_str))]
+    pub variant: Option<VariantKind>,
     /// How a Knight's pure canter is restricted next to capturable enemies.
-    #[arg(long, value_enum, default_value_t)]
-    pub knight_canter: KnightCanterArg,
+    #[arg(long, value_parser = names(KnightCanter::ALL, KnightCanter::as_str), default_value_t)]
+    pub knight_canter: KnightCanter,
 }
 
 impl PositionArgs {
     /// Which variant the position is, checking `--variant` against the string.
-    pub fn variant(&self) -> Result<VariantArg, BadInput> {
+    pub fn variant(&self) -> Result<VariantKind, BadInput> {
         let named = match self.position.split_whitespace().next() {
             Some("start") if self.position.trim() == "start" => None,
-            Some("camelot") => Some(VariantArg::Camelot),
-            Some("tricamelot") => Some(VariantArg::Tricamelot),
-            Some(other) => {
-                return Err(BadInput(format!(
-                    "unknown variant `{other}` at the start of the position (expected `camelot`, `tricamelot` or `start`)"
-                )));
-            }
+            Some(name) => Some(name.parse::<VariantKind>().map_err(|_| {
+                BadInput(format!(
+                    "unknown variant `{name}` at the start of the position (expected `camelot`, `tricamelot` or `start`)"
+                ))
+            })?),
             None => return Err(BadInput("empty position string".into())),
         };
         match (named, self.variant) {
@@ -77,11 +76,7 @@ impl PositionArgs {
 
     /// The rule options.
     pub fn options(&self) -> RuleOptions {
-        let knight_canter = match self.knight_canter {
-            KnightCanterArg::Strict => KnightCanter::Strict,
-            KnightCanterArg::FinalSquare => KnightCanter::FinalSquare,
-        };
-        RuleOptions { knight_canter }
+        RuleOptions { knight_canter: self.knight_canter }
     }
 
     /// Parses the position as variant `V`.
@@ -90,20 +85,3 @@ impl PositionArgs {
         Position::parse_with(s, self.options()).map_err(|e| BadInput(format!("bad position: {e}")))
     }
 }
-
-/// Calls `$body` with `V` bound to the variant of `$args`.
-macro_rules! with_variant {
-    ($args:expr, |$v:ident| $body:expr) => {
-        match $args.variant()? {
-            $crate::input::VariantArg::Camelot => {
-                type $v = games::CamelotRules;
-                $body
-            }
-            $crate::input::VariantArg::Tricamelot => {
-                type $v = games::TriCamelotRules;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_variant;

@@ -26,6 +26,7 @@ use ndarray::Array3;
 use crate::board::PieceKind;
 use crate::camelot::{CamelotRules, MIRROR};
 use crate::game::{Game, Player};
+use crate::layout::Layout;
 use crate::state::State;
 use crate::tricamelot::TriCamelotRules;
 use crate::variant::{Landing, Variant};
@@ -33,36 +34,6 @@ use crate::variant::{Landing, Variant};
 /// Version of the encoding and the action layout; recorded with every checkpoint. Bump it when
 /// either changes.
 pub const ENCODING_VERSION: u32 = 1;
-
-/// What the network needs to know about a game's tensors.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
-    /// Input planes.
-    pub planes: usize,
-    /// Grid rows and columns.
-    pub height: usize,
-    pub width: usize,
-    /// Policy logits per cell: directions × {step, leap}.
-    pub policy_channels: usize,
-    /// For each cell (in cell-index order, mover's frame), its flat grid index `row * width + col`.
-    /// Action `(cell × directions + dir) × 2 + leap` is policy channel `dir × 2 + leap` at grid
-    /// index `cells[cell]`; the last action (end-move) comes from a pooled head.
-    pub cells: Vec<u16>,
-    /// Value classes: one "this seat wins" per seat, mover first in turn order, then draw.
-    pub value_classes: usize,
-}
-
-impl Layout {
-    /// Number of policy indices (`cells × policy_channels + 1`).
-    pub fn num_actions(&self) -> usize {
-        self.cells.len() * self.policy_channels + 1
-    }
-
-    /// Floats in one encoded state.
-    pub fn input_len(&self) -> usize {
-        self.planes * self.height * self.width
-    }
-}
 
 /// A game the network can see: planes, policy layout and symmetries.
 pub trait Encode: Game {

@@ -62,3 +62,26 @@ pub enum ActionError {
     #[error("illegal action `{0}` in this state")]
     Illegal(String),
 }
+
+/// A name (variant, rule option, termination) that is not one of the known spellings.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown {what} `{name}` (expected {expected})")]
+pub struct UnknownName {
+    /// What was being named, e.g. `variant`.
+    pub what: &'static str,
+    /// The name as given.
+    pub name: String,
+    /// The known names: `a or b`, `a, b or c`.
+    pub expected: String,
+}
+
+impl UnknownName {
+    pub(crate) fn new<const N: usize>(what: &'static str, name: &str, known: [&str; N]) -> Self {
+        let expected = match known.split_last() {
+            Some((last, [])) => (*last).to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        UnknownName { what, name: name.to_string(), expected }
+    }
+}

@@ -4,31 +4,34 @@
 //! camelot W W:KC6,KD7,...,MI6 B:KC11,...,MI11 cm=0,0
 //! tricamelot B B:KE4,... R:KB13,... G:KI14,...
 //! ```
+//!
+//! This module reads and writes the parts of a position (board, side to move, castle moves);
+//! `position` assembles them and applies the rules, so the dependency goes one way.
 
 use std::fmt;
-use std::marker::PhantomData;
 
 use crate::board::{Board, Piece, PieceKind};
 use crate::error::PositionError;
 use crate::game::{MAX_PLAYERS, Player};
-use crate::options::RuleOptions;
-use crate::position::Position;
 use crate::variant::{Landing, Variant};
+use crate::variant_kind::VariantKind;
 
-/// The variant names a position string may start with.
-pub const VARIANT_NAMES: [&str; 2] = ["camelot", "tricamelot"];
+/// What a position string states, checked piece by piece but not yet settled by the rules.
+pub(crate) struct Setup {
+    pub board: Board,
+    pub to_move: Player,
+    /// Castle moves used by White and Black (`[0, 0]` when the string has none).
+    pub castle_moves: [u8; 2],
+}
 
 /// Parses a position string of variant `V`. Never panics.
-pub(crate) fn parse<V: Variant>(
-    s: &str,
-    options: RuleOptions,
-) -> Result<Position<V>, PositionError> {
+pub(crate) fn parse<V: Variant>(s: &str) -> Result<Setup, PositionError> {
     let t = V::tables();
     let geo = &t.geometry;
     let mut tokens = s.split_whitespace();
     let name = tokens.next().ok_or(PositionError::Empty)?;
     if name != V::NAME {
-        return Err(if VARIANT_NAMES.contains(&name) {
+        return Err(if name.parse::<VariantKind>().is_ok() {
             PositionError::WrongVariant { expected: V::NAME, got: name.to_string() }
         } else {
             PositionError::UnknownVariant(name.to_string())
@@ -117,16 +120,7 @@ pub(crate) fn parse<V: Variant>(
     if V::NUM_PLAYERS > 2 && board.count(to_move) == 0 {
         return Err(PositionError::SideWithoutPieces(V::PLAYER_NAMES[to_move.index()]));
     }
-    let mut pos = Position {
-        board,
-        to_move,
-        castle_moves: castle_moves.unwrap_or([0, 0]),
-        options,
-        over: None,
-        _variant: PhantomData,
-    };
-    V::settle(&mut pos, None);
-    Ok(pos)
+    Ok(Setup { board, to_move, castle_moves: castle_moves.unwrap_or([0, 0]) })
 }
 
 fn player_of(letters: &[char], s: &str) -> Option<Player> {
@@ -149,13 +143,17 @@ fn parse_castle_moves(s: &str) -> Option<[u8; 2]> {
 }
 
 /// Writes the canonical position string: Knights then Men, each sorted by file then rank.
-pub(crate) fn write<V: Variant>(pos: &Position<V>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+pub(crate) fn write<V: Variant>(
+    board: &Board,
+    to_move: Player,
+    castle_moves: [u8; 2],
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
     let geo = &V::tables().geometry;
-    write!(f, "{} {}", V::NAME, V::PLAYER_LETTERS[pos.to_move.index()])?;
+    write!(f, "{} {}", V::NAME, V::PLAYER_LETTERS[to_move.index()])?;
     for p in 0..V::NUM_PLAYERS {
         write!(f, " {}:", V::PLAYER_LETTERS[p])?;
-        let mut pieces: Vec<(PieceKind, (i8, i8), u8)> = pos
-            .board
+        let mut pieces: Vec<(PieceKind, (i8, i8), u8)> = board
             .pieces(geo.num_cells())
             .filter(|(_, q)| q.owner == Player(p as u8))
             .map(|(c, q)| (q.kind, geo.coords(c), c))
@@ -169,7 +167,7 @@ pub(crate) fn write<V: Variant>(pos: &Position<V>, f: &mut fmt::Formatter<'_>) -
         }
     }
     if V::CASTLE_MOVES {
-        write!(f, " cm={},{}", pos.castle_moves[0], pos.castle_moves[1])?;
+        write!(f, " cm={},{}", castle_moves[0], castle_moves[1])?;
     }
     Ok(())
 }

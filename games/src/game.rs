@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::names::impl_names;
+
 /// The most players any game in this crate has (Tri-Camelot).
 pub const MAX_PLAYERS: usize = 3;
 
@@ -66,6 +68,16 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Every termination, in the order reports list them (the rules' own first).
+    pub const ALL: [Termination; 6] = [
+        Termination::Castle,
+        Termination::CaptureAll,
+        Termination::NoMove,
+        Termination::Draw,
+        Termination::MoveLimit,
+        Termination::Resign,
+    ];
+
     /// The name used in records and on the command line.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -78,18 +90,14 @@ impl Termination {
         }
     }
 
-    /// Parses [`Termination::as_str`] back.
+    /// Parses [`Termination::as_str`] back; `None` for an unknown name (the [`FromStr`] error
+    /// says which names are known).
     pub fn parse(s: &str) -> Option<Self> {
-        use Termination::*;
-        [Castle, CaptureAll, NoMove, Draw, MoveLimit, Resign].into_iter().find(|t| t.as_str() == s)
+        s.parse().ok()
     }
 }
 
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl_names!(Termination, "termination");
 
 /// The end of a game: who won and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

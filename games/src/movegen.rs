@@ -13,10 +13,10 @@
 use smallvec::SmallVec;
 
 use crate::board::{Board, EMPTY, PieceKind};
+use crate::game::Player;
 use crate::geometry::{Cell, Geometry, MAX_CELLS, NO_CELL};
 use crate::mv::{Move, MoveKind};
-use crate::options::KnightCanter;
-use crate::position::Position;
+use crate::options::{KnightCanter, RuleOptions};
 use crate::variant::{Landing, Variant};
 
 /// Receives generated moves.
@@ -52,11 +52,18 @@ impl<S: MoveSink> MoveSink for Counting<'_, S> {
     }
 }
 
-/// Generates every legal move of the player to move in `pos` into `sink`. Does not look at
-/// whether the game is already over (callers do).
-pub(crate) fn generate<V: Variant, S: MoveSink>(pos: &Position<V>, sink: &mut S) {
+/// Generates every legal move of `me` on `board` into `sink` (`castle_moves`: castle moves used
+/// by each Camelot player). Takes the parts of a position rather than the position, so that
+/// `position` builds on move generation and not the other way round. Does not look at whether
+/// the game is already over (callers do).
+pub(crate) fn generate<V: Variant, S: MoveSink>(
+    board: &Board,
+    me: Player,
+    castle_moves: [u8; 2],
+    options: RuleOptions,
+    sink: &mut S,
+) {
     let t = V::tables();
-    let me = pos.to_move;
     let mut mine = [false; 8];
     let mut enemy = [false; 8];
     for code in 1..=(2 * V::NUM_PLAYERS as u8) {
@@ -66,18 +73,17 @@ pub(crate) fn generate<V: Variant, S: MoveSink>(pos: &Position<V>, sink: &mut S)
     let mut g = Gen {
         geo: &t.geometry,
         landing: &t.landing[me.index()],
-        board: pos.board.clone(),
+        board: board.clone(),
         mine,
         enemy,
-        strict: pos.options.knight_canter == KnightCanter::Strict,
-        castle_moves_left: V::CASTLE_MOVES && pos.castle_moves[me.index()] < 2,
+        strict: options.knight_canter == KnightCanter::Strict,
+        castle_moves_left: V::CASTLE_MOVES && castle_moves[me.index()] < 2,
         path: SmallVec::new(),
         queue: [NO_CELL; MAX_CELLS],
         parent: [NO_CELL; MAX_CELLS],
         seen: [false; MAX_CELLS],
     };
-    let pieces: SmallVec<[(Cell, PieceKind); 16]> = pos
-        .board
+    let pieces: SmallVec<[(Cell, PieceKind); 16]> = board
         .pieces(g.geo.num_cells())
         .filter(|(_, p)| p.owner == me)
         .map(|(c, p)| (c, p.kind))

@@ -1,10 +1,11 @@
 //! Rule options: decisions that other sites make the other way (RULES.md, marked **option**).
 
-use std::fmt;
-use std::str::FromStr;
+use crate::names::impl_names;
 
 /// How a Knight's pure canter is restricted next to capturable enemies (RULES.md §2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum KnightCanter {
     /// A Knight's pure canter may neither pass through nor end on a cell from which it could jump.
     #[default]
@@ -14,6 +15,10 @@ pub enum KnightCanter {
 }
 
 impl KnightCanter {
+    /// Every option, in the order help texts list them.
+    pub const ALL: [KnightCanter; 2] = [KnightCanter::Strict, KnightCanter::FinalSquare];
+
+    /// The name in configs and on the command line (the serde spelling too).
     pub const fn as_str(self) -> &'static str {
         match self {
             KnightCanter::Strict => "strict",
@@ -22,24 +27,7 @@ impl KnightCanter {
     }
 }
 
-impl fmt::Display for KnightCanter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for KnightCanter {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "strict" => Ok(KnightCanter::Strict),
-            "final-square" => Ok(KnightCanter::FinalSquare),
-            _ => {
-                Err(format!("unknown knight_canter option `{s}` (expected strict or final-square)"))
-            }
-        }
-    }
-}
+impl_names!(KnightCanter, "knight_canter option");
 
 /// All rule options of a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -7,8 +7,9 @@ use std::str::FromStr;
 
 use crate::board::Board;
 use crate::error::{MoveError, PositionError};
+use crate::fen;
 use crate::game::{GameOver, Player};
-use crate::movegen;
+use crate::movegen::{self, MoveSink};
 use crate::mv::{Move, MoveKind};
 use crate::options::RuleOptions;
 use crate::variant::{Landing, Variant};
@@ -41,7 +42,11 @@ impl<V: Variant> Position<V> {
 
     /// Parses a position string (RULES.md §5) with the given rule options.
     pub fn parse_with(s: &str, options: RuleOptions) -> Result<Self, PositionError> {
-        crate::fen::parse(s, options)
+        let fen::Setup { board, to_move, castle_moves } = fen::parse::<V>(s)?;
+        let mut pos =
+            Position { board, to_move, castle_moves, options, over: None, _variant: PhantomData };
+        V::settle(&mut pos, None);
+        Ok(pos)
     }
 
     /// The board.
@@ -68,7 +73,7 @@ impl<V: Variant> Position<V> {
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         if self.over.is_none() {
-            movegen::generate(self, &mut moves);
+            self.generate(&mut moves);
         }
         moves
     }
@@ -77,9 +82,14 @@ impl<V: Variant> Position<V> {
     pub fn count_moves(&self) -> usize {
         let mut n = 0;
         if self.over.is_none() {
-            movegen::generate(self, &mut n);
+            self.generate(&mut n);
         }
         n
+    }
+
+    /// Every legal move of the player to move into `sink`, whether or not the game is over.
+    pub(crate) fn generate<S: MoveSink>(&self, sink: &mut S) {
+        movegen::generate::<V, S>(&self.board, self.to_move, self.castle_moves, self.options, sink);
     }
 
     /// The end of the game, if it is over.
@@ -151,7 +161,7 @@ impl<V: Variant> FromStr for Position<V> {
 
 impl<V: Variant> fmt::Display for Position<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::fen::write(self, f)
+        fen::write::<V>(&self.board, self.to_move, self.castle_moves, f)
     }
 }
 

@@ -4,7 +4,6 @@ use std::sync::LazyLock;
 
 use crate::game::{GameOver, MAX_PLAYERS, Outcome, Player, Termination};
 use crate::geometry::Geometry;
-use crate::movegen;
 use crate::position::Position;
 use crate::variant::{Landing, Tables, Variant};
 
@@ -126,7 +125,7 @@ impl Variant for TriCamelotRules {
             if pos.board.count(seat) > 0 {
                 pos.to_move = seat;
                 let mut n = 0usize;
-                movegen::generate(pos, &mut n);
+                pos.generate(&mut n);
                 if n > 0 {
                     pos.over = None;
                     return;

@@ -4,13 +4,7 @@
 //! every build and run (records and caches may rely on that).
 
 use crate::geometry::MAX_CELLS;
-
-const fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::seed::splitmix64 as splitmix;
 
 const fn piece_keys() -> [[u64; 8]; MAX_CELLS] {
     let mut keys = [[0; 8]; MAX_CELLS];

@@ -1,86 +1,16 @@
-//! What the network looks like: the game-facing [`NetShape`] and the size [`NetConfig`].
+//! What the network looks like: the size [`NetConfig`] around the game-facing shape.
 //!
-//! The shape comes from the games crate (as data, so this crate does not depend on it); the
-//! config adds the tower and head sizes, picked by a named [`Preset`] or written by hand.
+//! The shape is the games crate's [`Layout`] (planes, grid, policy channels, cell map, value
+//! classes); the config adds the tower and head sizes, picked by a named [`Preset`] or written
+//! by hand.
 
 use std::fmt;
 use std::str::FromStr;
 
+use games::Layout;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ModelError, Result};
-
-/// The input and output geometry a game asks of the network.
-///
-/// Input: `planes` feature planes over a `height × width` grid, row-major `[B, planes, H, W]`.
-/// Output: one logit per action, laid out as `cell * policy_channels + channel` for the
-/// `cells.len()` board cells, then one last "end-move" action; and `value_classes` outcome
-/// logits.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NetShape {
-    /// Number of input feature planes.
-    pub planes: usize,
-    /// Grid height (rows).
-    pub height: usize,
-    /// Grid width (columns).
-    pub width: usize,
-    /// Policy outputs per board cell (e.g. direction × step/leap).
-    pub policy_channels: usize,
-    /// For each board cell in cell-index order, its flat grid index `row * width + col`.
-    /// Boards that are not rectangular leave some grid positions out.
-    pub cells: Vec<u16>,
-    /// Number of outcome classes the value head predicts.
-    pub value_classes: usize,
-}
-
-impl NetShape {
-    /// Number of policy outputs: `cells.len() * policy_channels + 1` (the last is end-move).
-    pub fn num_actions(&self) -> usize {
-        self.cells.len() * self.policy_channels + 1
-    }
-
-    /// Index of the end-move action (the last one).
-    pub fn end_move_action(&self) -> usize {
-        self.cells.len() * self.policy_channels
-    }
-
-    /// Number of `f32`s in one encoded position: `planes * height * width`.
-    pub fn input_len(&self) -> usize {
-        self.planes * self.height * self.width
-    }
-
-    /// Checks the shape is usable: everything non-zero, cells on the grid and distinct.
-    pub fn validate(&self) -> Result<()> {
-        let bad = |msg: String| Err(ModelError::InvalidShape(msg));
-        if self.planes == 0 || self.height == 0 || self.width == 0 {
-            return bad(format!(
-                "planes, height and width must be non-zero (got {}×{}×{})",
-                self.planes, self.height, self.width
-            ));
-        }
-        if self.policy_channels == 0 {
-            return bad("policy_channels must be non-zero".into());
-        }
-        if self.value_classes < 2 {
-            return bad(format!("value_classes must be at least 2, got {}", self.value_classes));
-        }
-        if self.cells.is_empty() {
-            return bad("the cell map is empty".into());
-        }
-        let grid = self.height * self.width;
-        let mut seen = vec![false; grid];
-        for (cell, &pos) in self.cells.iter().enumerate() {
-            let pos = usize::from(pos);
-            if pos >= grid {
-                return bad(format!("cell {cell} maps to grid index {pos}, outside {grid}"));
-            }
-            if std::mem::replace(&mut seen[pos], true) {
-                return bad(format!("cell {cell} maps to grid index {pos}, already used"));
-            }
-        }
-        Ok(())
-    }
-}
 
 /// A named network size: `b{blocks}c{channels}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -110,7 +40,7 @@ impl Preset {
     }
 
     /// The full config for this preset on `shape`.
-    pub fn config(self, shape: NetShape) -> NetConfig {
+    pub fn config(self, shape: Layout) -> NetConfig {
         // (blocks, channels, policy head, value head channels, value hidden)
         let (blocks, channels, policy_head, value_head, value_hidden) = match self {
             Preset::B4C32 => (4, 32, 16, 2, 32),
@@ -154,7 +84,7 @@ impl FromStr for Preset {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NetConfig {
     /// The game-facing geometry.
-    pub shape: NetShape,
+    pub shape: Layout,
     /// Number of residual blocks in the tower.
     pub blocks: usize,
     /// Channels of the tower's convolutions.
@@ -169,13 +99,13 @@ pub struct NetConfig {
 
 impl NetConfig {
     /// The config of a named preset (`"b4c32"`, `"b6c64"`, `"b10c128"`, `"b20c256"`).
-    pub fn preset(name: &str, shape: NetShape) -> Result<Self> {
+    pub fn preset(name: &str, shape: Layout) -> Result<Self> {
         Ok(name.parse::<Preset>()?.config(shape))
     }
 
     /// Checks the shape and that every size is non-zero.
     pub fn validate(&self) -> Result<()> {
-        self.shape.validate()?;
+        self.shape.validate().map_err(|e| ModelError::InvalidShape(e.to_string()))?;
         let sizes = [
             ("channels", self.channels),
             ("policy_head_channels", self.policy_head_channels),
@@ -214,13 +144,13 @@ mod tests {
     }
 
     #[test]
-    fn shape_validation_catches_bad_cell_maps() {
-        let mut shape = camelot_shape(18);
-        assert_eq!(shape.num_actions(), 2561);
-        shape.validate().unwrap();
-        shape.cells[1] = shape.cells[0];
-        assert!(matches!(shape.validate(), Err(ModelError::InvalidShape(_))));
-        shape.cells[1] = 16 * 12;
-        assert!(matches!(shape.validate(), Err(ModelError::InvalidShape(_))));
+    fn config_validation_reports_a_bad_shape() {
+        let mut cfg = NetConfig::preset("b4c32", camelot_shape(18)).unwrap();
+        assert_eq!(cfg.shape.num_actions(), 2561);
+        cfg.validate().unwrap();
+        cfg.shape.cells[1] = cfg.shape.cells[0];
+        let err = cfg.validate().unwrap_err();
+        assert!(matches!(err, ModelError::InvalidShape(_)));
+        assert_eq!(err.to_string(), "invalid net shape: cell 1 maps to grid index 0, already used");
     }
 }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// Everything that can go wrong in the model crate.
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
-    /// The [`NetShape`](crate::NetShape) is not usable (empty, cells off the grid, duplicates…).
+    /// The shape ([`games::Layout`]) is not usable (empty, cells off the grid, duplicates…).
     #[error("invalid net shape: {0}")]
     InvalidShape(String),
 

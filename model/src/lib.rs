@@ -1,8 +1,8 @@
 //! The camelot-zero network: a residual tower with a convolutional policy head and an outcome
 //! value head, built on burn 0.22.
 //!
-//! * [`NetShape`] / [`NetConfig`] / [`Preset`]: what the network looks like. The shape comes
-//!   from the games crate as data; this crate does not depend on it.
+//! * [`NetConfig`] / [`Preset`]: what the network looks like, around the shape the games crate
+//!   gives ([`games::Layout`]; games is light and has no burn).
 //! * [`Net`]: the burn module. Input `[B, planes, H, W]`; outputs policy logits
 //!   `[B, cells × policy_channels + 1]` (action `cell * policy_channels + channel`, last =
 //!   end-move) and value logits `[B, value_classes]`.
@@ -20,8 +20,8 @@
 //! * [`Trainer`] / [`loss_tensors`]: the loss and one optimizer step for the training loop.
 //! * [`bench_forward`] / [`bench_train`]: throughput figures for `camelot-zero bench net`
 //!   (also runnable as `cargo run --release -p model --example bench_net -- b6c64`).
-//! * [`testing`]: stand-in Camelot / Tri-Camelot shapes with the right sizes but made-up cell
-//!   maps, until the games crate provides the real ones.
+//! * [`testing`]: stand-in Camelot / Tri-Camelot shapes with the right sizes, any plane count
+//!   and made-up cell maps, for tests and benchmarks of the network alone.
 
 pub mod bench;
 pub mod checkpoint;
@@ -37,12 +37,13 @@ pub mod net;
 pub mod onnx;
 pub mod optimizer;
 pub mod predict;
+mod readback;
 pub mod testing;
 pub mod train_step;
 
 pub use bench::{ForwardBench, bench_forward, bench_forward_with, bench_train};
 pub use checkpoint::{Checkpoint, CheckpointMeta};
-pub use config::{NetConfig, NetShape, Preset};
+pub use config::{NetConfig, Preset};
 pub use device::DeviceKind;
 pub use engine::InferenceEngine;
 pub use error::{ModelError, Result};

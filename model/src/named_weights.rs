@@ -32,7 +32,7 @@ use crate::error::{ModelError, Result};
 use crate::files;
 use crate::heads::ConvBn;
 use crate::net::Net;
-use crate::predict::to_vec;
+use crate::readback::to_vec;
 
 /// One weight tensor: its name, its shape and its values (row-major).
 #[derive(Debug, Clone, PartialEq)]

@@ -97,11 +97,12 @@ impl Net {
 #[cfg(test)]
 mod tests {
     use crate::testing::{camelot_shape, pseudo_random, tri_camelot_shape};
-    use crate::{DeviceKind, ModelError, NetConfig, NetShape, Predictor};
+    use crate::{DeviceKind, ModelError, NetConfig, Predictor};
+    use games::Layout;
 
     use super::*;
 
-    fn predict_batch_of_two(shape: NetShape) -> crate::Prediction {
+    fn predict_batch_of_two(shape: Layout) -> crate::Prediction {
         let config = NetConfig::preset("b4c32", shape).unwrap();
         let net = Net::new(&config, &Device::flex()).unwrap();
         let predictor = Predictor::new(&net, DeviceKind::Cpu).unwrap();

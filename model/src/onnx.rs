@@ -24,7 +24,7 @@ use protobuf::Message;
 use serde::{Deserialize, Serialize};
 
 use crate::checkpoint::write_json;
-use crate::predict::to_vec;
+use crate::readback::to_vec;
 use crate::testing::pseudo_random;
 
 use crate::error::{ModelError, Result};

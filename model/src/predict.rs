@@ -13,6 +13,7 @@ use crate::engine::InferenceEngine;
 use crate::error::{ModelError, Result};
 use crate::native::NativeNet;
 use crate::net::Net;
+use crate::readback::to_vec;
 
 /// The network's answer for a batch of positions.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,11 +148,6 @@ fn softmax_in_place(row: &mut [f32]) {
     for x in row.iter_mut() {
         *x /= sum;
     }
-}
-
-/// Reads a float tensor back into a `Vec<f32>`.
-pub(crate) fn to_vec<const D: usize>(t: Tensor<D>) -> Result<Vec<f32>> {
-    t.into_data().try_into_vec_as::<f32>().map_err(|e| ModelError::Readback(format!("{e:?}")))
 }
 
 /// Softmax of `logits` restricted to the `legal` indices.

@@ -17,7 +17,8 @@ use crate::device::DeviceKind;
 use crate::error::{ModelError, Result};
 use crate::net::Net;
 use crate::optimizer::{self, OptimizerConfig};
-use crate::predict::{Predictor, to_vec};
+use crate::predict::Predictor;
+use crate::readback::to_vec;
 
 /// What illegal logits are replaced with. Large enough that exp() underflows to 0 next to any
 /// real logit, small enough that `0 × it` stays 0 (no infinities in the loss).

@@ -5,23 +5,10 @@
 use std::marker::PhantomData;
 
 use games::{Encode, Player, Values};
-use model::{DeviceKind, ModelError, Net, NetConfig, NetShape, Predictor, masked_softmax};
+use model::{DeviceKind, ModelError, Net, NetConfig, Predictor, masked_softmax};
 
 use crate::DrawScore;
 use crate::evaluator::{Evaluation, Evaluator};
-
-/// The network shape a game asks for (its [`games::Layout`] as `model` wants it).
-pub fn net_shape<G: Encode>() -> NetShape {
-    let l = G::layout();
-    NetShape {
-        planes: l.planes,
-        height: l.height,
-        width: l.width,
-        policy_channels: l.policy_channels,
-        cells: l.cells.clone(),
-        value_classes: l.value_classes,
-    }
-}
 
 /// Per-seat values from the value head's classes (`[seat wins, mover first..., draw]`): seat `s`
 /// gets the probability that it wins plus the draw probability times what a draw is worth to it
@@ -41,7 +28,7 @@ pub fn random_net<G: Encode>(
     device: DeviceKind,
     seed: u64,
 ) -> Result<Net, ModelError> {
-    let config = NetConfig::preset(preset, net_shape::<G>())?;
+    let config = NetConfig::preset(preset, G::layout().clone())?;
     let device = device.device()?;
     // burn seeds a backend-wide generator; initialisation draws from it in a fixed order, so
     // two initialisations must not interleave.
@@ -64,8 +51,8 @@ pub struct NetEvaluator<G> {
 impl<G: Encode> NetEvaluator<G> {
     /// Wraps a predictor, checking that its network was built for `G`'s shape.
     pub fn new(predictor: Predictor) -> Result<Self, ModelError> {
-        let want = net_shape::<G>();
-        if predictor.config().shape != want {
+        let want = G::layout();
+        if predictor.config().shape != *want {
             return Err(ModelError::InvalidShape(format!(
                 "the network was built for another game or encoding ({} planes {}x{}, {} actions; {} needs {} planes {}x{}, {} actions)",
                 predictor.config().shape.planes,

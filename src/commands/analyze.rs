@@ -13,7 +13,7 @@ use selfplay::{DrawScore, Evaluator, MctsConfig, Search};
 use train::evaluators::error_chain;
 use train::{EvaluatorFactory, Source};
 
-use crate::input::{BadInput, PositionArgs, with_variant};
+use crate::input::{BadInput, PositionArgs};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -35,7 +35,7 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
-    with_variant!(args.pos, |V| analyze::<V>(&args))
+    games::with_variant!(args.pos.variant()?, V => analyze::<V>(&args))
 }
 
 fn analyze<V: Variant>(args: &AnalyzeArgs) -> Result<()>

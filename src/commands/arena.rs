@@ -11,19 +11,18 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use games::{Encode, State, Variant};
+use games::{Encode, State, Variant, VariantKind};
 use model::DeviceKind;
 use selfplay::MctsConfig;
 use selfplay::arena::{
     ArenaPlayer, DEFAULT_OPENING_MOVES, MatchConfig, MatchReport, PlayerSpec, play_match,
     write_games,
 };
-use train::{RunConfig, VariantName};
+use train::RunConfig;
 
 use train::evaluators::arena_loader;
 
-use crate::input::load_config;
-use crate::input::{BadInput, VariantArg};
+use crate::input::{BadInput, load_config, names};
 use crate::progress;
 
 #[derive(Args, Debug)]
@@ -44,8 +43,8 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub games: u64,
     /// The game (default: the config's, else tricamelot with --c and camelot without).
-    #[arg(long, value_enum)]
-    pub variant: Option<VariantArg>,
+    #[arg(long, value_parser = names(VariantKind::ALL, VariantKind::as_str))]
+    pub variant: Option<VariantKind>,
     /// A run configuration (TOML): its [game] variant and rule options, [net] device, [mcts]
     /// search options (simulations come from the player specs) and [selfplay] eval_cache.
     #[arg(long)]
@@ -70,10 +69,7 @@ pub struct ArenaArgs {
 
 pub fn run(args: ArenaArgs) -> Result<()> {
     let config = args.config.as_deref().map(load_config).transpose()?;
-    let from_config = config.as_ref().map(|c| match c.game.variant {
-        VariantName::Camelot => VariantArg::Camelot,
-        VariantName::Tricamelot => VariantArg::Tricamelot,
-    });
+    let from_config = config.as_ref().map(|c| c.game.variant);
     let variant = match (args.variant, from_config) {
         (Some(a), Some(b)) if a != b => {
             return Err(BadInput(format!(
@@ -82,13 +78,10 @@ pub fn run(args: ArenaArgs) -> Result<()> {
             .into());
         }
         (Some(v), _) | (None, Some(v)) => v,
-        (None, None) if args.c.is_some() => VariantArg::Tricamelot,
-        (None, None) => VariantArg::Camelot,
+        (None, None) if args.c.is_some() => VariantKind::Tricamelot,
+        (None, None) => VariantKind::Camelot,
     };
-    match variant {
-        VariantArg::Camelot => run_variant::<games::CamelotRules>(&args, config.as_ref()),
-        VariantArg::Tricamelot => run_variant::<games::TriCamelotRules>(&args, config.as_ref()),
-    }
+    games::with_variant!(variant, V => run_variant::<V>(&args, config.as_ref()))
 }
 
 /// Parses the player specs (bad ones are bad input).

@@ -4,13 +4,12 @@
 use std::path::Path;
 
 use anyhow::Result;
-use games::{Camelot, Encode, State, TriCamelot, Variant};
+use games::{Encode, State, Variant, VariantKind};
 use model::{
     DeviceKind, InferenceEngine, Net, NetConfig, bench_forward, bench_forward_with, bench_train,
 };
 use selfplay::ShardWriter;
-use selfplay::net::net_shape;
-use train::{RunConfig, VariantName};
+use train::RunConfig;
 
 use train::{EvaluatorFactory, Source};
 
@@ -24,7 +23,8 @@ pub fn net(
     seconds: f64,
     export: Option<&Path>,
 ) -> Result<()> {
-    let shapes = [("camelot", net_shape::<Camelot>()), ("tricamelot", net_shape::<TriCamelot>())];
+    let shapes = VariantKind::ALL
+        .map(|v| (v.as_str(), games::with_variant!(v, V => State::<V>::layout().clone())));
     if let Some(dir) = export {
         for (name, shape) in shapes {
             let config = NetConfig::preset(preset, shape)?;
@@ -63,10 +63,7 @@ pub fn net(
 
 pub fn selfplay(config_path: &Path, games: u64, seconds: f64) -> Result<()> {
     let config = load_config(config_path)?;
-    match config.game.variant {
-        VariantName::Camelot => measure::<games::CamelotRules>(&config, games, seconds),
-        VariantName::Tricamelot => measure::<games::TriCamelotRules>(&config, games, seconds),
-    }
+    games::with_variant!(config.game.variant, V => measure::<V>(&config, games, seconds))
 }
 
 fn measure<V: Variant>(config: &RunConfig, games: u64, seconds: f64) -> Result<()>
@@ -74,7 +71,7 @@ where
     State<V>: Encode,
 {
     let batch = config.selfplay.games_in_flight;
-    let net = NetConfig::preset(&config.net.preset, net_shape::<State<V>>())?;
+    let net = NetConfig::preset(&config.net.preset, State::<V>::layout().clone())?;
     let raw = bench_forward(&net, config.net.device, &[batch], seconds)?[0].positions_per_s;
 
     let source = Source::Random { preset: config.net.preset.clone(), seed: config.run.seed };

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use games::{CamelotRules, Encode, State, TriCamelotRules, Variant};
+use games::{Encode, State, Variant, VariantKind};
 use model::ModelError;
 use train::export::{ExportError, ExportFormat, export_model};
 
@@ -48,12 +48,12 @@ pub fn run(args: ExportArgs) -> Result<()> {
     }
     check_out_path(&args.out)?;
     let meta = model::checkpoint::read_meta(&args.model).map_err(bad_checkpoint)?;
-    match meta.variant.as_str() {
-        v if v == CamelotRules::NAME => export::<CamelotRules>(&args),
-        v if v == TriCamelotRules::NAME => export::<TriCamelotRules>(&args),
-        other => Err(BadInput(format!(
-            "checkpoint {} is for unknown variant {other:?}",
-            args.model.display()
+    match meta.variant.parse::<VariantKind>() {
+        Ok(kind) => games::with_variant!(kind, V => export::<V>(&args)),
+        Err(_) => Err(BadInput(format!(
+            "checkpoint {} is for unknown variant {:?}",
+            args.model.display(),
+            meta.variant
         ))
         .into()),
     }

@@ -17,7 +17,7 @@ use train::evaluators::error_chain;
 use train::{EvaluatorFactory, Source};
 
 use super::show::render;
-use crate::input::{BadInput, PositionArgs, with_variant};
+use crate::input::{BadInput, PositionArgs};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -35,7 +35,7 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    with_variant!(args.pos, |V| play::<V>(&args))
+    games::with_variant!(args.pos.variant()?, V => play::<V>(&args))
 }
 
 fn play<V: Variant>(args: &PlayArgs) -> Result<()>

@@ -6,11 +6,11 @@ use anyhow::Result;
 use games::{Position, Variant, perft as count};
 use rayon::prelude::*;
 
-use crate::input::{PositionArgs, with_variant};
+use crate::input::PositionArgs;
 
 /// Prints the legal moves, one per line, ordered by their cells' square indices.
 pub fn moves(args: &PositionArgs) -> Result<()> {
-    with_variant!(args, |V| print_moves(&args.position::<V>()?))
+    games::with_variant!(args.variant()?, V => print_moves(&args.position::<V>()?))
 }
 
 fn print_moves<V: Variant>(pos: &Position<V>) -> Result<()> {
@@ -26,7 +26,7 @@ fn print_moves<V: Variant>(pos: &Position<V>) -> Result<()> {
 /// Prints perft(depth), the total alone on the last line of standard output; the time and
 /// speed go to standard error.
 pub fn perft(args: &PositionArgs, depth: u32, divide: bool) -> Result<()> {
-    with_variant!(args, |V| run_perft(&args.position::<V>()?, depth, divide))
+    games::with_variant!(args.variant()?, V => run_perft(&args.position::<V>()?, depth, divide))
 }
 
 fn run_perft<V: Variant>(pos: &Position<V>, depth: u32, divide: bool) -> Result<()> {

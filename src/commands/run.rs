@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use games::{Encode, State, Variant};
 use train::run::ProgramInfo;
-use train::{RunConfig, RunJob, TrainGame, VariantName, run_generations};
+use train::{RunConfig, RunJob, TrainGame, run_generations};
 
 use crate::input::load_config;
 use crate::interrupt;
@@ -41,12 +41,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         Path::new("data").join(stem)
     });
     let generations = args.generations.unwrap_or(config.run.generations);
-    match config.game.variant {
-        VariantName::Camelot => run_variant::<games::CamelotRules>(&run_dir, &config, generations),
-        VariantName::Tricamelot => {
-            run_variant::<games::TriCamelotRules>(&run_dir, &config, generations)
-        }
-    }
+    games::with_variant!(config.game.variant, V => run_variant::<V>(&run_dir, &config, generations))
 }
 
 fn run_variant<V: Variant>(run_dir: &Path, config: &RunConfig, generations: u32) -> Result<()>

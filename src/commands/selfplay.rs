@@ -7,7 +7,7 @@ use clap::Args;
 use games::{Encode, State, Variant};
 use selfplay::{SelfPlayStats, ShardWriter, recorded_game_ids};
 use train::evaluators::error_chain;
-use train::{EvaluatorFactory, RunConfig, Source, VariantName};
+use train::{EvaluatorFactory, RunConfig, Source};
 
 use crate::input::{BadInput, load_config};
 use crate::{interrupt, progress};
@@ -51,10 +51,7 @@ pub struct SelfPlayArgs {
 
 pub fn run(args: SelfPlayArgs) -> Result<()> {
     let config = load_config(&args.config)?;
-    match config.game.variant {
-        VariantName::Camelot => run_variant::<games::CamelotRules>(&args, &config),
-        VariantName::Tricamelot => run_variant::<games::TriCamelotRules>(&args, &config),
-    }
+    games::with_variant!(config.game.variant, V => run_variant::<V>(&args, &config))
 }
 
 fn run_variant<V: Variant>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()>

@@ -8,10 +8,10 @@
 use anyhow::Result;
 use games::{Game, Landing, PieceKind, Position, State, Variant};
 
-use crate::input::{PositionArgs, with_variant};
+use crate::input::PositionArgs;
 
 pub fn show(args: &PositionArgs) -> Result<()> {
-    with_variant!(args, |V| {
+    games::with_variant!(args.variant()?, V => {
         let pos = args.position::<V>()?;
         print!("{}", render(&pos));
         Ok(())

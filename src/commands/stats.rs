@@ -8,14 +8,14 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
-use games::{CamelotRules, TriCamelotRules};
+use games::VariantKind;
 use selfplay::stats::source::{
     GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
 };
 use selfplay::stats::{openings, summary};
 
 use crate::charts::ChartFormat;
-use crate::input::{BadInput, VariantArg};
+use crate::input::{BadInput, names};
 use crate::stats::{openings_view, summary_view};
 
 /// The two statistics.
@@ -49,8 +49,8 @@ pub struct RecordsArgs {
     #[arg(long, value_name = "G|A-B|A-")]
     pub generation: Option<GenerationRange>,
     /// Only games of this variant (required when the records hold both).
-    #[arg(long, value_enum)]
-    pub variant: Option<VariantArg>,
+    #[arg(long, value_parser = names(VariantKind::ALL, VariantKind::as_str))]
+    pub variant: Option<VariantKind>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -87,10 +87,9 @@ fn run_openings(args: &OpeningsArgs) -> Result<()> {
         ChartFormat::from_path(path).map_err(|e| BadInput(e.to_string()))?;
     }
     let (variant, games) = load(&args.records)?;
-    let tree = match variant.as_str() {
-        "camelot" => openings::openings::<CamelotRules>(&games, args.depth, args.min_games),
-        _ => openings::openings::<TriCamelotRules>(&games, args.depth, args.min_games),
-    }
+    let tree = games::with_variant!(variant, V => {
+        openings::openings::<V>(&games, args.depth, args.min_games)
+    })
     .map_err(bad)?;
     match args.records.format {
         Format::Table => print!("{}", openings_view::text(&tree)),
@@ -106,11 +105,7 @@ fn run_openings(args: &OpeningsArgs) -> Result<()> {
 
 fn run_summary(args: &RecordsArgs) -> Result<()> {
     let (variant, games) = load(args)?;
-    let s = match variant.as_str() {
-        "camelot" => summary::summary::<CamelotRules>(&games),
-        _ => summary::summary::<TriCamelotRules>(&games),
-    }
-    .map_err(bad)?;
+    let s = games::with_variant!(variant, V => summary::summary::<V>(&games)).map_err(bad)?;
     match args.format {
         Format::Table => print!("{}", summary_view::text(&s)),
         Format::Csv => print!("{}", summary_view::csv(&s)),
@@ -119,15 +114,14 @@ fn run_summary(args: &RecordsArgs) -> Result<()> {
     Ok(())
 }
 
-/// The games selected by `args`, with their (single) variant name.
-fn load(args: &RecordsArgs) -> Result<(String, Vec<SourcedGame>), BadInput> {
+/// The games selected by `args`, with their (single) variant.
+fn load(args: &RecordsArgs) -> Result<(VariantKind, Vec<SourcedGame>), BadInput> {
     let files = games_files(&args.games).map_err(bad)?;
     let games = read_all(&files).map_err(bad)?;
-    let variant = args.variant.map(|v| match v {
-        VariantArg::Camelot => "camelot",
-        VariantArg::Tricamelot => "tricamelot",
-    });
-    filter(games, args.generation, variant).map_err(bad)
+    let variant = args.variant.map(VariantKind::as_str);
+    let (name, games) = filter(games, args.generation, variant).map_err(bad)?;
+    let kind = name.parse().map_err(|e: games::UnknownName| BadInput(e.to_string()))?;
+    Ok((kind, games))
 }
 
 fn bad(e: StatsError) -> BadInput {

@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use games::{Encode, State, Variant};
 use train::run::train_stage;
-use train::{CsvLog, RunConfig, StepMetrics, TrainGame, VariantName, newest_checkpoint};
+use train::{CsvLog, RunConfig, StepMetrics, TrainGame, newest_checkpoint};
 
 use crate::input::load_config;
 use crate::interrupt;
@@ -25,10 +25,7 @@ pub struct TrainArgs {
 
 pub fn run(args: TrainArgs) -> Result<()> {
     let config = load_config(&args.config)?;
-    match config.game.variant {
-        VariantName::Camelot => train_variant::<games::CamelotRules>(&args, &config),
-        VariantName::Tricamelot => train_variant::<games::TriCamelotRules>(&args, &config),
-    }
+    games::with_variant!(config.game.variant, V => train_variant::<V>(&args, &config))
 }
 
 fn train_variant<V: Variant>(args: &TrainArgs, config: &RunConfig) -> Result<()>

@@ -2,9 +2,9 @@
 //! generation table, the self-play games per generation, and the run's configuration and run
 //! information as text.
 
+use games::Termination;
 use train::run_data::RunData;
 use train::run_data::figures::{Figure, NO_GENERATIONS};
-use train::run_data::games::TERMINATIONS;
 
 use super::html::{escape, inline_svg, pre, table};
 
@@ -122,7 +122,7 @@ fn games_section(run: &RunData) -> String {
         ["generation", "games", "mean moves", "median", "shortest", "longest"]
             .map(String::from)
             .to_vec();
-    header.extend(TERMINATIONS.iter().map(|t| t.to_string()));
+    header.extend(Termination::ALL.iter().map(|t| t.as_str().to_string()));
     let rows: Vec<Vec<String>> = run
         .games
         .iter()
@@ -135,7 +135,7 @@ fn games_section(run: &RunData) -> String {
                 format!("{}", g.length_quantile(0.0)),
                 format!("{}", g.length_quantile(1.0)),
             ];
-            row.extend(TERMINATIONS.iter().map(|t| g.terminations[*t].to_string()));
+            row.extend(Termination::ALL.iter().map(|t| g.terminations[t.as_str()].to_string()));
             row
         })
         .collect();

@@ -45,7 +45,7 @@ fn checkpoint_with_blocks<V: Variant>(dir: &Path, blocks: usize) -> (PathBuf, Ne
 where
     State<V>: Encode,
 {
-    let mut config = NetConfig::preset("b4c32", selfplay::net::net_shape::<State<V>>()).unwrap();
+    let mut config = NetConfig::preset("b4c32", State::<V>::layout().clone()).unwrap();
     config.blocks = blocks;
     let net = Net::new(&config, &DeviceKind::Cpu.device().unwrap()).unwrap();
     let ckpt = dir.join("ckpt");

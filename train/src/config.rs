@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use games::{KnightCanter, RuleOptions};
+use games::{KnightCanter, RuleOptions, VariantKind};
 use model::{DeviceKind, OptimizerConfig, Preset};
 use selfplay::{MctsConfig, SelfPlayConfig};
 use serde::{Deserialize, Serialize};
@@ -33,48 +33,20 @@ pub struct RunConfig {
     pub ladder: LadderConfig,
 }
 
-/// Which game, with which rule options.
+/// Which game, with which rule options. The names are the games crate's own (`variant =
+/// "camelot"`, `knight_canter = "final-square"`), through its `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameConfig {
-    pub variant: VariantName,
+    pub variant: VariantKind,
     #[serde(default)]
-    pub knight_canter: KnightCanterName,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum VariantName {
-    Camelot,
-    Tricamelot,
-}
-
-impl VariantName {
-    /// The name in position strings and checkpoints.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VariantName::Camelot => "camelot",
-            VariantName::Tricamelot => "tricamelot",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum KnightCanterName {
-    #[default]
-    Strict,
-    FinalSquare,
+    pub knight_canter: KnightCanter,
 }
 
 impl GameConfig {
     /// The engine's rule options.
     pub fn rule_options(&self) -> RuleOptions {
-        let knight_canter = match self.knight_canter {
-            KnightCanterName::Strict => KnightCanter::Strict,
-            KnightCanterName::FinalSquare => KnightCanter::FinalSquare,
-        };
-        RuleOptions { knight_canter }
+        RuleOptions { knight_canter: self.knight_canter }
     }
 }
 
@@ -226,10 +198,7 @@ impl RunConfig {
             return bad("net.device", "`gpu` needs a build with `--features gpu` (see README)");
         }
         self.mcts.validate().map_err(|e| ("mcts".to_string(), e.to_string()))?;
-        let players = match self.game.variant {
-            VariantName::Camelot => 2,
-            VariantName::Tricamelot => 3,
-        };
+        let players = self.game.variant.num_players();
         self.selfplay.validate(players).map_err(|e| (format!("selfplay.{}", e.key), e.problem))?;
         self.train.validate()?;
         self.ladder.validate()?;
@@ -253,9 +222,23 @@ mod tests {
     #[test]
     fn a_minimal_config_takes_the_defaults() {
         let c = RunConfig::parse(MINIMAL, "t.toml").unwrap();
-        assert_eq!(c.game.variant, VariantName::Camelot);
+        assert_eq!(c.game.variant, VariantKind::Camelot);
         assert_eq!(c.run, RunSection::default());
         assert_eq!(c.net.device, DeviceKind::Cpu);
+    }
+
+    /// The config spells variants and rule options as the command line and records do.
+    #[test]
+    fn game_names_are_the_games_crate_names() {
+        for variant in VariantKind::ALL {
+            for knight_canter in KnightCanter::ALL {
+                let text = format!(
+                    "[game]\nvariant = \"{variant}\"\nknight_canter = \"{knight_canter}\"\n[net]\npreset = \"b4c32\"\n"
+                );
+                let c = RunConfig::parse(&text, "t.toml").unwrap();
+                assert_eq!(c.game, GameConfig { variant, knight_canter });
+            }
+        }
     }
 
     #[test]

@@ -30,10 +30,7 @@ mod testutil;
 pub mod trainer;
 pub mod value_target;
 
-pub use config::{
-    ConfigError, GameConfig, KnightCanterName, NetSection, RunConfig, RunSection, TrainConfig,
-    VariantName,
-};
+pub use config::{ConfigError, GameConfig, NetSection, RunConfig, RunSection, TrainConfig};
 pub use dataset::{Batch, DatasetError, ReplayWindow};
 pub use evaluators::{EvaluatorFactory, Source};
 pub use generations::{generation_dir_name, list_generation_dirs, newest_checkpoint};

@@ -17,7 +17,6 @@ use games::ENCODING_VERSION;
 use model::{DeviceKind, ModelError, Net, NetConfig, Trainer, checkpoint, masked_softmax};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use selfplay::net::net_shape;
 use serde::{Deserialize, Serialize};
 
 use crate::config::TrainConfig;
@@ -107,7 +106,7 @@ pub enum StartFrom {
 
 /// A randomly initialised network of the named preset for game `G`, on `device`.
 pub fn fresh_net<G: TrainGame>(preset: &str, device: DeviceKind) -> Result<Net, TrainError> {
-    let config = NetConfig::preset(preset, net_shape::<G>()).map_err(TrainError::Net)?;
+    let config = NetConfig::preset(preset, G::layout().clone()).map_err(TrainError::Net)?;
     Net::new(&config, &device.device().map_err(TrainError::Net)?).map_err(TrainError::Net)
 }
 
@@ -290,16 +289,13 @@ pub fn train_generation<G: TrainGame>(
 /// The seed of generation `generation`'s batches in a run seeded `seed`.
 pub fn batch_seed(seed: u64, generation: u32) -> u64 {
     // splitmix64 of the pair, so that neighbouring seeds and generations are unrelated streams.
-    let mut z = seed ^ (u64::from(generation) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    games::seed::mix(seed, u64::from(generation) + 1)
 }
 
 fn check_shape<G: TrainGame>(net: &Net, dir: &Path) -> Result<(), TrainError> {
-    let want = net_shape::<G>();
+    let want = G::layout();
     let got = &net.config().shape;
-    if *got == want {
+    if got == want {
         return Ok(());
     }
     Err(TrainError::WrongShape {

@@ -30,14 +30,6 @@ pub enum ToyError {
     BadRace(String),
 }
 
-/// Per-game splitmix64 finaliser, so packed small states spread over the whole `u64` (cache keys).
-pub(crate) fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 #[cfg(test)]
 pub(crate) mod check {
     //! A generic rules check for the toy games, in the spirit of OpenSpiel's `RandomSimTest`.

@@ -18,7 +18,8 @@ use std::fmt;
 
 use crate::game::{Game, GameOver, Outcome, Player, Termination};
 
-use super::{ToyError, mix64};
+use super::ToyError;
+use crate::seed::splitmix64;
 
 /// The square a token must reach to win.
 pub const GOAL: u8 = 5;
@@ -171,7 +172,7 @@ impl Game for Race3 {
             | u64::from(self.advances) << 28
             | u64::from(self.turns) << 32
             | u64::from(self.winner.map_or(0, |w| w + 1)) << 48;
-        mix64(packed)
+        splitmix64(packed)
     }
 
     fn action_to_string(&self, action: RaceAction) -> String {

@@ -7,7 +7,8 @@ use std::fmt;
 
 use crate::game::{Game, GameOver, Outcome, Player, Termination};
 
-use super::{ToyError, mix64};
+use super::ToyError;
+use crate::seed::splitmix64;
 
 /// The eight lines of three cells.
 const LINES: [[usize; 3]; 8] =
@@ -122,7 +123,7 @@ impl Game for TicTacToe {
     fn hash(&self) -> u64 {
         // Base-3 packing is exact (3^9 < 2^15); the mover and result follow from the board.
         let packed = self.cells.iter().fold(0u64, |h, c| h * 3 + c.map_or(0, |p| 1 + p.0 as u64));
-        mix64(packed)
+        splitmix64(packed)
     }
 
     fn action_to_string(&self, action: u8) -> String {

@@ -5,19 +5,20 @@ use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 
 use crate::checkpoint;
-use crate::config::{NetConfig, NetShape, Preset};
+use crate::config::{NetConfig, Preset};
 use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
-use crate::predict::to_vec;
+use crate::readback::to_vec;
 use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
 use crate::train_step::{TrainBatch, Trainer};
 use crate::{DeviceKind, InferenceEngine, ModelError, NativeNet, Predictor};
+use games::Layout;
 
 const TOLERANCE: f32 = 1e-4;
 
 /// Both game shapes with the real plane count; Tri-Camelot's cell map reversed so that cell
 /// order and grid order differ.
-fn shapes() -> [NetShape; 2] {
+fn shapes() -> [Layout; 2] {
     let mut tri = tri_camelot_shape(13);
     tri.cells.reverse();
     [camelot_shape(13), tri]

@@ -15,7 +15,7 @@ use crate::config::NetConfig;
 use crate::error::{ModelError, Result};
 use crate::heads::ConvBn;
 use crate::net::Net;
-use crate::predict::to_vec;
+use crate::readback::to_vec;
 
 /// A stride-1, "same"-padded convolution with its batch norm folded in.
 #[derive(Clone)]

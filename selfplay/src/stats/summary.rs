@@ -16,16 +16,6 @@ use super::replay::{Replay, replay};
 use super::source::{SourcedGame, StatsError};
 use super::tally::{Lengths, Outcomes};
 
-/// The terminations in the order rows are listed.
-pub const TERMINATION_ORDER: [Termination; 6] = [
-    Termination::Castle,
-    Termination::CaptureAll,
-    Termination::NoMove,
-    Termination::Draw,
-    Termination::MoveLimit,
-    Termination::Resign,
-];
-
 /// The figures of one set of games: a generation, or its games of one termination.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SummaryRow {
@@ -69,7 +59,7 @@ pub fn summary<V: Variant>(games: &[SourcedGame]) -> Result<Summary, StatsError>
     let mut rows = Vec::new();
     for (generation, list) in by_generation {
         rows.push(row::<V>(generation, None, &list));
-        for t in TERMINATION_ORDER {
+        for t in Termination::ALL {
             let some: Vec<_> =
                 list.iter().copied().filter(|(g, _)| g.record.termination == t).collect();
             if !some.is_empty() {

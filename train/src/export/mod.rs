@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 
 use games::{ENCODING_VERSION, Encode, State, Variant};
 use model::{ModelError, Net};
-use selfplay::net::net_shape;
 
 use json::pretty;
 use sidecar::{ExportInfo, sidecar};
@@ -86,7 +85,7 @@ where
     let checkpoint = model::checkpoint::load(model_dir, V::NAME, ENCODING_VERSION)
         .map_err(ExportError::Checkpoint)?;
     let net = &checkpoint.net;
-    if net.config().shape != net_shape::<State<V>>() {
+    if net.config().shape != *State::<V>::layout() {
         return Err(ExportError::WrongShape { dir: model_dir.to_path_buf(), variant: V::NAME });
     }
     let tensors = match format {

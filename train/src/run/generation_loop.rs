@@ -81,9 +81,10 @@ where
         StepMetrics::CSV_HEADER,
         newest,
     )?;
+    let header = GenerationRow::header();
     let mut gen_log = CsvLog::open_resuming(
         &run_dir.join(crate::GENERATION_METRICS_FILE),
-        &GenerationRow::header(),
+        &header.iter().map(String::as_str).collect::<Vec<_>>(),
         newest,
     )?;
     if config.ladder.measures(newest, generations)
@@ -162,7 +163,9 @@ where
 
 /// The seed of generation `g`'s self-play games.
 fn selfplay_seed(seed: u64, g: u32) -> u64 {
-    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(g) << 32) ^ 0x5E1F
+    // Not a splitmix64 mix (it has no finaliser): kept as it is, since changing it would
+    // change every run's games.
+    seed.wrapping_mul(games::seed::GOLDEN_GAMMA) ^ (u64::from(g) << 32) ^ 0x5E1F
 }
 
 /// Plays the ladder of `gen-g`, reporting its games.

@@ -16,6 +16,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use games::Termination;
 use selfplay::{RecordError, SelfPlayStats, list_shards, read_games};
 
 use super::error::{RunError, io};
@@ -79,9 +80,6 @@ pub fn prepare(
     Ok(model::write_atomic(&run_dir.join("run-info.toml"), info.as_bytes())?)
 }
 
-const TERMINATIONS: [&str; 6] =
-    ["castle", "capture-all", "no-move", "draw", "move-limit", "resign"];
-
 /// Self-play figures of one generation (from all its recorded games, so a resumed generation
 /// is counted whole) and the time split.
 #[derive(Clone, Debug)]
@@ -98,8 +96,9 @@ pub struct GenerationRow {
 }
 
 impl GenerationRow {
-    pub fn header() -> Vec<&'static str> {
-        let mut h = vec![
+    /// The columns of `generations.csv` (generation first, for [`crate::CsvLog::open_resuming`]).
+    pub fn header() -> Vec<String> {
+        let mut h: Vec<String> = [
             "generation",
             "games",
             "mean_moves",
@@ -107,24 +106,21 @@ impl GenerationRow {
             "wins_seat1",
             "wins_seat2",
             "draws",
-        ];
-        h.extend(TERMINATIONS.iter().map(|t| match *t {
-            "castle" => "term_castle",
-            "capture-all" => "term_capture_all",
-            "no-move" => "term_no_move",
-            "draw" => "term_draw",
-            "move-limit" => "term_move_limit",
-            _ => "term_resign",
-        }));
-        h.extend([
+        ]
+        .map(String::from)
+        .into();
+        h.extend(Termination::ALL.map(|t| format!("term_{}", t.as_str().replace('-', "_"))));
+        let times = [
             "evaluations_per_sec",
             "cache_hit_rate",
             "selfplay_seconds",
             "train_seconds",
             "selfplay_share",
-        ]);
-        h.extend(GenerationSummary::CSV_HEADER.iter().skip(1));
-        h.extend(LadderResult::CSV_HEADER);
+        ];
+        let training = GenerationSummary::CSV_HEADER.iter().skip(1);
+        h.extend(
+            times.iter().chain(training).chain(&LadderResult::CSV_HEADER).map(|c| c.to_string()),
+        );
         h
     }
 
@@ -181,9 +177,9 @@ impl GenerationRow {
             self.draws.to_string(),
         ];
         r.extend(
-            TERMINATIONS
+            Termination::ALL
                 .iter()
-                .map(|t| self.terminations.get(*t).copied().unwrap_or(0).to_string()),
+                .map(|t| self.terminations.get(t.as_str()).copied().unwrap_or(0).to_string()),
         );
         r.extend([
             format!("{:.1}", self.evaluations_per_sec),

@@ -1,7 +1,9 @@
 //! What each chart of a run's report shows, taken from the run's data: the series of every figure,
 //! or the reason it has none (shown in the page instead of the chart).
 
-use super::games::{GenerationGames, TERMINATIONS};
+use games::Termination;
+
+use super::games::GenerationGames;
 use super::table::Table;
 use super::{RunData, RunDataError};
 
@@ -194,13 +196,14 @@ fn lengths(run: &RunData) -> Figure {
 }
 
 fn terminations(run: &RunData) -> Figure {
-    let series = TERMINATIONS
+    let series = Termination::ALL
         .iter()
-        .filter(|t| run.games.iter().any(|g| g.terminations.get(**t).copied().unwrap_or(0) > 0))
+        .map(|t| t.as_str())
+        .filter(|t| run.games.iter().any(|g| g.terminations.get(*t).copied().unwrap_or(0) > 0))
         .map(|t| {
             let points =
                 run.games.iter().map(|g| (f64::from(g.generation), 100.0 * g.share(t))).collect();
-            Series::new(*t, points)
+            Series::new(t, points)
         })
         .collect();
     Figure {

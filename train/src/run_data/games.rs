@@ -4,13 +4,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use games::Termination;
 use selfplay::{GameRecord, list_shards, read_games};
 
 use crate::run_data::RunDataError;
-
-/// The termination names of the records, in the order the report shows them.
-pub const TERMINATIONS: [&str; 6] =
-    ["castle", "capture-all", "no-move", "draw", "move-limit", "resign"];
 
 /// The games of one generation, summarised.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,7 +16,7 @@ pub struct GenerationGames {
     pub games: usize,
     /// Game lengths in complete moves, sorted.
     pub lengths: Vec<u32>,
-    /// Games per termination name (every name of [`TERMINATIONS`] present, possibly 0).
+    /// Games per termination name (every name of [`Termination::ALL`] present, possibly 0).
     pub terminations: BTreeMap<String, usize>,
 }
 
@@ -29,7 +26,7 @@ impl GenerationGames {
         let mut lengths: Vec<u32> = games.iter().map(|g| g.plies).collect();
         lengths.sort_unstable();
         let mut terminations: BTreeMap<String, usize> =
-            TERMINATIONS.iter().map(|t| ((*t).to_string(), 0)).collect();
+            Termination::ALL.iter().map(|t| (t.as_str().to_string(), 0)).collect();
         for g in games {
             *terminations.entry(g.termination.as_str().to_string()).or_default() += 1;
         }
@@ -135,7 +132,7 @@ mod tests {
         assert_eq!(s.share("move-limit"), 0.75);
         assert_eq!(s.share("castle"), 0.25);
         assert_eq!(s.share("resign"), 0.0);
-        assert_eq!(s.terminations.len(), TERMINATIONS.len());
+        assert_eq!(s.terminations.len(), Termination::ALL.len());
         let empty = GenerationGames::new(0, &[]);
         assert_eq!((empty.mean_length(), empty.share("castle")), (0.0, 0.0));
     }

@@ -133,7 +133,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     let loaded = checkpoint::load(&gen1, "camelot", ENCODING_VERSION).unwrap();
     assert_eq!(loaded.meta.variant, "camelot");
     assert_eq!(loaded.meta.encoding_version, ENCODING_VERSION);
-    assert_eq!(loaded.meta.config.shape, net_shape::<Camelot>());
+    assert_eq!(&loaded.meta.config.shape, Camelot::layout());
     assert!(gen1.join(model::optimizer::OPTIMIZER_FILE).is_file());
     assert_eq!(Counters::load(&gen1).unwrap(), first.counters);
     assert!(!models.join(".gen-0001.tmp").exists());
