@@ -10,18 +10,9 @@
 mod common;
 
 use common::*;
-use games::{
-    Camelot, CamelotPosition, Game, GameOver, KnightCanter, MoveError, Outcome, Player,
-    PositionError, Termination,
-};
+use games::{CamelotPosition, KnightCanter, MoveError, Player};
 
-const WHITE: Player = Player(0);
 const BLACK: Player = Player(1);
-
-fn over(winner: Option<Player>, termination: Termination) -> Option<GameOver> {
-    let outcome = winner.map_or(Outcome::Draw, Outcome::Win);
-    Some(GameOver { outcome, termination })
-}
 
 // ---------------------------------------------------------------------------------------------
 // §2 Moves

@@ -6,8 +6,8 @@ mod common;
 
 use common::*;
 use games::{
-    Camelot, CamelotPosition, Game, GameOver, KnightCanter, MoveError, Outcome, Player,
-    PositionError, Termination,
+    Camelot, CamelotPosition, Game, GameOver, MoveError, Outcome, Player, PositionError,
+    Termination,
 };
 
 const WHITE: Player = Player(0);

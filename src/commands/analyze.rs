@@ -8,7 +8,7 @@ use clap::Args;
 use games::{Encode, Game, RuleOptions, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
-use selfplay::mcts::tree::{NodeId, Tree};
+use selfplay::mcts::Analysis;
 use selfplay::{DrawScore, Evaluator, MctsConfig, Search};
 use train::evaluators::error_chain;
 use train::{EvaluatorFactory, Source};
@@ -90,49 +90,17 @@ where
         seats(&summary.root_values),
         summary.simulations
     );
-    let tree = search.tree();
-    let mut order: Vec<usize> = (0..summary.actions.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(summary.visits[i]));
+    let analysis = Analysis::new(&search, &summary);
     println!("{:<12} {:>7} {:>7}  values per seat", "action", "visits", "prior");
-    for &i in order.iter().take(args.top) {
-        let child = tree.node(tree.child(NodeId(0), i));
-        let values = if child.n > 0 { seats(&child.q_values()) } else { "-".into() };
+    for line in analysis.actions.iter().take(args.top) {
         println!(
             "{:<12} {:>7} {:>7.3}  {}",
-            state.action_to_string(summary.actions[i]),
-            summary.visits[i],
-            summary.priors[i],
-            values
+            state.action_to_string(line.action),
+            line.visits,
+            line.prior,
+            line.values.as_ref().map_or_else(|| "-".into(), seats)
         );
     }
-    println!("principal variation: {}", principal_variation(&state, tree));
+    println!("principal variation: {}", analysis.principal_variation.join(" "));
     Ok(())
-}
-
-/// The most visited line of the tree, as complete moves in official notation (a move still in
-/// progress at the end is shown by its legs).
-fn principal_variation<G: Game>(root: &G, tree: &Tree<G::Action>) -> String {
-    let mut state = root.clone();
-    let mut id = NodeId(0);
-    let mut line = Vec::new();
-    let mut legs = Vec::new();
-    loop {
-        let Some(best) = tree.children(id).max_by_key(|&c| tree.node(c).n) else { break };
-        let node = tree.node(best);
-        let Some(action) = node.action else { break };
-        if node.n == 0 {
-            break;
-        }
-        legs.push(state.action_to_string(action));
-        state.play(action);
-        if let Some(m) = state.last_move() {
-            line.push(m);
-            legs.clear();
-        }
-        id = best;
-    }
-    if !legs.is_empty() {
-        line.push(format!("({})", legs.join(" ")));
-    }
-    line.join(" ")
 }

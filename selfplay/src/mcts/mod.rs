@@ -11,8 +11,10 @@
 //! - [`gumbel`] is Gumbel root search with sequential halving;
 //! - [`search`] has [`Search`], split into `gather` and `apply` for batching;
 //! - [`policy`] adds root noise and chooses the action to play;
-//! - [`config`] has [`MctsConfig`], and [`summary`] the [`SearchSummary`].
+//! - [`config`] has [`MctsConfig`], and [`summary`] the [`SearchSummary`];
+//! - [`analysis`] turns a finished search into an [`Analysis`] for a reader.
 
+pub mod analysis;
 pub mod config;
 pub mod gumbel;
 pub mod policy;
@@ -25,6 +27,7 @@ pub mod tree;
 #[cfg(test)]
 mod search_tests;
 
+pub use analysis::{ActionLine, Analysis};
 pub use config::{ConfigError, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule};
 pub use policy::{add_root_noise, choose_action, choose_by_visits};
 pub use search::{Leaf, Search, SearchError};

@@ -1,0 +1,79 @@
+//! What a finished search says about its root, for a reader rather than for training: each
+//! action with its visits, prior and per-seat values, and the principal variation. Used by the
+//! `analyze` command and by anything else that shows or answers an analysis.
+
+use games::{Game, Values};
+
+use super::search::Search;
+use super::summary::SearchSummary;
+use super::tree::{NodeId, Tree};
+
+/// One root action of an [`Analysis`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionLine<A> {
+    pub action: A,
+    pub visits: u32,
+    /// The prior as the search used it.
+    pub prior: f32,
+    /// The child's mean backed-up values per seat; `None` if it was never visited.
+    pub values: Option<Values>,
+}
+
+/// A search's root: its actions, most visited first (ties in `legal_actions` order), and the
+/// most visited line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis<A> {
+    pub actions: Vec<ActionLine<A>>,
+    /// The most visited line as complete moves in official notation; a move still in progress
+    /// at the end is shown by its legs in parentheses.
+    pub principal_variation: Vec<String>,
+}
+
+impl<A: Copy> Analysis<A> {
+    /// The analysis of `search`'s root after the search that returned `summary`.
+    pub fn new<G: Game<Action = A>>(search: &Search<G>, summary: &SearchSummary<A>) -> Self {
+        let tree = search.tree();
+        let mut order: Vec<usize> = (0..summary.actions.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(summary.visits[i]));
+        let actions = order
+            .into_iter()
+            .map(|i| {
+                let child = tree.node(tree.child(NodeId(0), i));
+                ActionLine {
+                    action: summary.actions[i],
+                    visits: summary.visits[i],
+                    prior: summary.priors[i],
+                    values: (child.n > 0).then(|| child.q_values()),
+                }
+            })
+            .collect();
+        Analysis { actions, principal_variation: principal_variation(search.root_state(), tree) }
+    }
+}
+
+/// The most visited line of `tree` from `root` (see [`Analysis::principal_variation`]).
+pub fn principal_variation<G: Game>(root: &G, tree: &Tree<G::Action>) -> Vec<String> {
+    let mut state = root.clone();
+    let mut id = NodeId(0);
+    let mut line = Vec::new();
+    let mut legs = Vec::new();
+    loop {
+        let Some(best) = tree.children(id).max_by_key(|&c| tree.node(c).n) else { break };
+        let node = tree.node(best);
+        let Some(action) = node.action else { break };
+        if node.n == 0 {
+            break;
+        }
+        legs.push(state.action_to_string(action));
+        state.play(action);
+        if let Some(m) = state.last_move() {
+            line.push(m);
+            legs.clear();
+        }
+        id = best;
+    }
+    if !legs.is_empty() {
+        line.push(format!("({})", legs.join(" ")));
+    }
+    line
+}
