@@ -12,7 +12,8 @@ use clap::Args;
 use games::{Encode, Game, Position, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
-use selfplay::{DrawScore, MctsConfig, Search, choose_action};
+use selfplay::mcts::complete_move;
+use selfplay::{DrawScore, MctsConfig};
 use train::evaluators::error_chain;
 use train::{EvaluatorFactory, Source};
 
@@ -67,7 +68,7 @@ where
             return Ok(());
         }
         if pos.to_move().index() != human {
-            let m = engine_move(&pos, &config, &mut evaluator, &mut rng)?;
+            let m = complete_move(State::new(pos.clone()), &config, &mut evaluator, &mut rng)?;
             println!("{} plays {m}", V::PLAYER_NAMES[pos.to_move().index()]);
             let mut next = pos.clone();
             next.play(&pos.parse_move(&m).expect("the engine plays legal moves"));
@@ -122,32 +123,4 @@ fn legal_list<V: Variant>(pos: &Position<V>) -> String {
     let mut list: Vec<String> = pos.legal_moves().iter().map(|m| pos.notation(m)).collect();
     list.sort();
     list.join(" ")
-}
-
-/// The model's complete move: one search per leg until the move is complete.
-fn engine_move<V: Variant>(
-    pos: &Position<V>,
-    config: &MctsConfig,
-    evaluator: &mut Box<dyn selfplay::Evaluator<State<V>>>,
-    rng: &mut rand::rngs::StdRng,
-) -> Result<String>
-where
-    State<V>: Encode,
-{
-    let mut state = State::new(pos.clone());
-    let mut search = Search::new(state.clone(), config.clone())?;
-    loop {
-        let action = match search.forced_action() {
-            Some(a) => a,
-            None => {
-                let summary = search.run(evaluator, rng)?;
-                choose_action(&summary, 0.0, rng).expect("a legal action")
-            }
-        };
-        state.play(action);
-        search.advance(action)?;
-        if let Some(m) = state.last_move() {
-            return Ok(m);
-        }
-    }
 }

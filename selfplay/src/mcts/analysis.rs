@@ -1,12 +1,17 @@
 //! What a finished search says about its root, for a reader rather than for training: each
 //! action with its visits, prior and per-seat values, and the principal variation. Used by the
-//! `analyze` command and by anything else that shows or answers an analysis.
+//! `analyze` command and by anything else that shows or answers an analysis; and the complete
+//! move an engine plays ([`complete_move`]).
 
 use games::{Game, Values};
+use rand::Rng;
 
-use super::search::Search;
+use super::config::MctsConfig;
+use super::policy::choose_action;
+use super::search::{Search, SearchError};
 use super::summary::SearchSummary;
 use super::tree::{NodeId, Tree};
+use crate::evaluator::Evaluator;
 
 /// One root action of an [`Analysis`].
 #[derive(Clone, Debug, PartialEq)]
@@ -57,8 +62,7 @@ pub fn principal_variation<G: Game>(root: &G, tree: &Tree<G::Action>) -> Vec<Str
     let mut id = NodeId(0);
     let mut line = Vec::new();
     let mut legs = Vec::new();
-    loop {
-        let Some(best) = tree.children(id).max_by_key(|&c| tree.node(c).n) else { break };
+    while let Some(best) = tree.children(id).max_by_key(|&c| tree.node(c).n) {
         let node = tree.node(best);
         let Some(action) = node.action else { break };
         if node.n == 0 {
@@ -76,4 +80,31 @@ pub fn principal_variation<G: Game>(root: &G, tree: &Tree<G::Action>) -> Vec<Str
         line.push(format!("({})", legs.join(" ")));
     }
     line
+}
+
+/// The searching player's complete move from `root`: one search of `config` per leg (a forced
+/// leg is played without one), each time the most visited action, until a complete move is
+/// made; returned in official notation.
+pub fn complete_move<G: Game, E: Evaluator<G> + ?Sized>(
+    root: G,
+    config: &MctsConfig,
+    evaluator: &mut E,
+    rng: &mut impl Rng,
+) -> Result<String, SearchError> {
+    let mut state = root.clone();
+    let mut search = Search::new(root, config.clone())?;
+    loop {
+        let action = match search.forced_action() {
+            Some(a) => a,
+            None => {
+                let summary = search.run(evaluator, rng)?;
+                choose_action(&summary, 0.0, rng).ok_or(SearchError::GameOver)?
+            }
+        };
+        state.play(action);
+        search.advance(action)?;
+        if let Some(m) = state.last_move() {
+            return Ok(m);
+        }
+    }
 }

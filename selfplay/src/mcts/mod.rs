@@ -27,7 +27,7 @@ pub mod tree;
 #[cfg(test)]
 mod search_tests;
 
-pub use analysis::{ActionLine, Analysis};
+pub use analysis::{ActionLine, Analysis, complete_move};
 pub use config::{ConfigError, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule};
 pub use policy::{add_root_noise, choose_action, choose_by_visits};
 pub use search::{Leaf, Search, SearchError};

@@ -330,7 +330,7 @@ fn whole_games_play_to_the_end_with_either_selection() {
 fn a_draw_score_rescores_drawn_end_positions() {
     // X's last move (cell 8) draws; with O's alternatives gone, the root's value is the draw's.
     let position = ttt("XOX/XOO/OX.");
-    let fair = search(position.clone(), puct(8), &mut UniformEvaluator, 1);
+    let fair = search(position, puct(8), &mut UniformEvaluator, 1);
     assert_eq!(fair.root_values.0[..2], [0.5, 0.5]);
     let mut s = Search::new(position, puct(8)).unwrap();
     s.set_draw_score(crate::DrawScore::Fixed(0.1));
