@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use games::{Encode, Game, Position, State, Variant};
+use games::{Encode, Position, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
 use selfplay::mcts::complete_move;
