@@ -19,7 +19,6 @@ use selfplay::arena::{
     write_games,
 };
 use train::RunConfig;
-
 use train::evaluators::arena_loader;
 
 use crate::input::{BadInput, load_config, names};

@@ -9,9 +9,7 @@ use model::{
     DeviceKind, InferenceEngine, Net, NetConfig, bench_forward, bench_forward_with, bench_train,
 };
 use selfplay::ShardWriter;
-use train::RunConfig;
-
-use train::{EvaluatorFactory, Source};
+use train::{EvaluatorFactory, RunConfig, Source};
 
 use super::selfplay::{play_games, summary};
 use crate::input::load_config;
