@@ -63,7 +63,7 @@ impl LadderConfig {
     /// Whether model `gen-g` (g >= 1) is measured: every `every_generations`, and the last
     /// (`last`) model of a run.
     pub fn measures(&self, g: u32, last: u32) -> bool {
-        self.enabled() && g > 0 && (g % self.every_generations.max(1) == 0 || g == last)
+        self.enabled() && g > 0 && (g.is_multiple_of(self.every_generations.max(1)) || g == last)
     }
 
     /// The baseline as a player spec.

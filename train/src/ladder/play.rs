@@ -31,10 +31,10 @@ pub fn self_play_model(models: &Path, g: u32) -> Result<(u32, PathBuf), RunError
 /// with its rating.
 fn opponent(models: &Path, g: u32) -> Result<(u32, f64), RunError> {
     for k in (1..g).rev() {
-        if let Some(r) = LadderResult::read(&models.join(generation_dir_name(k)))? {
-            if r.promoted {
-                return Ok((k, r.rating));
-            }
+        if let Some(r) = LadderResult::read(&models.join(generation_dir_name(k)))?
+            && r.promoted
+        {
+            return Ok((k, r.rating));
         }
     }
     Ok((0, 0.0))

@@ -146,7 +146,7 @@ impl LadderResult {
             Ok(text) => Ok(Some(toml::from_str(&text).map_err(|source| RunError::BadFile {
                 path: path.clone(),
                 what: "a ladder result",
-                source,
+                source: Box::new(source),
             })?)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io("reading", &path)(e)),

@@ -32,8 +32,9 @@ pub enum RunError {
     BadFile {
         path: PathBuf,
         what: &'static str,
+        /// Boxed: the TOML error is large and runs are rare to fail.
         #[source]
-        source: toml::de::Error,
+        source: Box<toml::de::Error>,
     },
     /// The configuration could not be written as TOML (a bug: every config serialises).
     #[error("writing the configuration: {0}")]

@@ -49,7 +49,7 @@ pub fn prepare(
         let mut saved: RunConfig = toml::from_str(&text).map_err(|source| RunError::BadFile {
             path: config_path.clone(),
             what: "a valid run configuration",
-            source,
+            source: Box::new(source),
         })?;
         saved.run.generations = 0;
         if saved != normalised {
