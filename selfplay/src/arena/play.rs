@@ -133,7 +133,7 @@ pub fn play_match<V: Variant>(
         let mut done = Vec::new();
         for (i, step) in steps.into_iter().enumerate() {
             match step? {
-                Step::Evaluate { player, leaf } => leaves.push(Some((player, leaf))),
+                Step::Evaluate { player, leaf } => leaves.push(Some((player, *leaf))),
                 Step::Finished => {
                     leaves.push(None);
                     done.push(i);
@@ -164,11 +164,14 @@ pub fn play_match<V: Variant>(
     Ok((finished, stats))
 }
 
+/// A leaf to be evaluated by player `.0`'s network.
+type PlayerLeaf<V> = (usize, Leaf<State<V>>);
+
 /// One `evaluate` call per network player with the leaves of its games; the evaluations come
 /// back in the order of `leaves`.
 fn evaluate_by_player<V: Variant>(
     players: &mut [ArenaPlayer<V>],
-    leaves: &[Option<(usize, Leaf<State<V>>)>],
+    leaves: &[Option<PlayerLeaf<V>>],
     stats: &mut MatchStats,
 ) -> Result<Vec<Option<Evaluation>>, ArenaError> {
     let mut out: Vec<Option<Evaluation>> = vec![None; leaves.len()];

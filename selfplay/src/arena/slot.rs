@@ -32,7 +32,9 @@ pub(crate) struct Table<'a> {
 /// What a game needs next.
 pub(crate) enum Step<V: Variant> {
     /// Player `player`'s network must evaluate this leaf; hand it back with [`Slot::apply`].
-    Evaluate { player: usize, leaf: Leaf<State<V>> },
+    /// (Boxed: a leaf is large next to `Finished`, and one allocation per evaluation is noise
+    /// beside the network's forward pass.)
+    Evaluate { player: usize, leaf: Box<Leaf<State<V>>> },
     /// The game is over.
     Finished,
 }
@@ -130,7 +132,7 @@ impl<V: Variant> Slot<V> {
                     if !search.is_done() {
                         let Some(leaf) = search.gather(&mut self.rng) else { continue };
                         if !rollouts {
-                            return Ok(Step::Evaluate { player, leaf });
+                            return Ok(Step::Evaluate { player, leaf: Box::new(leaf) });
                         }
                         let mut evals = self.rollouts.evaluate(std::slice::from_ref(&leaf.state));
                         let eval = evals
