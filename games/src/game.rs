@@ -89,12 +89,6 @@ impl Termination {
             Termination::Resign => "resign",
         }
     }
-
-    /// Parses [`Termination::as_str`] back; `None` for an unknown name (the [`FromStr`] error
-    /// says which names are known).
-    pub fn parse(s: &str) -> Option<Self> {
-        s.parse().ok()
-    }
 }
 
 impl_names!(Termination, "termination");

@@ -22,6 +22,7 @@ pub mod cache;
 pub mod draw_score;
 pub mod driver;
 pub mod evaluator;
+mod lockstep;
 pub mod mcts;
 #[cfg(feature = "net")]
 pub mod net;
@@ -33,10 +34,11 @@ pub mod testing;
 pub use cache::{CacheStats, CachedEvaluator};
 pub use draw_score::DrawScore;
 pub use driver::{
-    Decision, DriverError, FinishedGame, MoveLimit, PlayoutCap, Resign, SelfPlayConfig,
-    SelfPlayConfigError, SelfPlayStats, Session, Start,
+    DriverError, MoveLimit, PlayedGame, PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError,
+    SelfPlayStats, Session, Start,
 };
 pub use evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values};
+pub use lockstep::EvaluationError;
 pub use mcts::{
     Fpu, Leaf, MctsConfig, RootNoise, Search, SearchError, SearchKind, SearchSummary, Selection,
     TemperatureSchedule, choose_action,

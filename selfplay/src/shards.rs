@@ -1,5 +1,5 @@
-//! From finished games to parquet shards: the record rows of a [`FinishedGame`], and a
-//! [`ShardWriter`] that writes every `games_per_shard` finished games as one shard.
+//! From finished games to parquet shards: a [`ShardWriter`] names the record rows of each
+//! [`PlayedGame`] after the session and writes every `games_per_shard` games as one shard.
 //!
 //! A shard is the unit a run keeps when it is interrupted: games still in flight are played again
 //! from their seeds on restart (same seed, same game), and [`recorded_game_ids`] tells which ids
@@ -8,55 +8,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::driver::FinishedGame;
+use crate::driver::PlayedGame;
 use crate::record::{
-    GameRecord, PositionRow, RecordError, Shard, ShardPaths, list_shards, read_games, write_shard,
+    GameRecord, RecordError, Shard, ShardPaths, list_shards, read_games, write_shard,
 };
-
-impl FinishedGame {
-    /// The game's `games` row and `positions` rows.
-    pub fn to_records(
-        &self,
-        run: &str,
-        generation: u32,
-        variant: &str,
-        model: &str,
-        num_players: usize,
-    ) -> (GameRecord, Vec<PositionRow>) {
-        let result = self.result.0[..num_players].to_vec();
-        let game = GameRecord {
-            run: run.to_string(),
-            generation,
-            game_id: self.game_id,
-            variant: variant.to_string(),
-            seed: self.seed,
-            start_position: self.start_position.clone(),
-            moves: self.moves.clone(),
-            result: result.clone(),
-            termination: self.termination,
-            plies: self.moves.len() as u32,
-            model: model.to_string(),
-        };
-        let positions = self
-            .decisions
-            .iter()
-            .map(|d| PositionRow {
-                game_id: self.game_id,
-                ply: d.ply,
-                move_number: d.move_number,
-                position: d.position.clone(),
-                mover: d.mover,
-                policy_actions: d.policy_actions.clone(),
-                policy_target: d.policy_target.clone(),
-                root_values: d.root_values.0[..num_players].to_vec(),
-                net_values: d.net_values.0[..num_players].to_vec(),
-                result: result.clone(),
-                full_search: d.full_search,
-            })
-            .collect();
-        (game, positions)
-    }
-}
 
 /// Collects finished games and writes them as shards of `games_per_shard` games.
 pub struct ShardWriter {
@@ -65,7 +20,6 @@ pub struct ShardWriter {
     generation: u32,
     variant: String,
     model: String,
-    num_players: usize,
     games_per_shard: usize,
     next_index: u32,
     buffer: Shard,
@@ -73,13 +27,17 @@ pub struct ShardWriter {
 
 impl ShardWriter {
     /// A writer into `dir`, numbering new shards after the ones already there.
+    ///
+    /// `_num_players` is not needed any more (the driver sizes every per-seat list by the game's
+    /// seats, and [`write_shard`] checks them against `variant`); it stays until the binary's
+    /// callers drop it.
     pub fn new(
         dir: &Path,
         run: &str,
         generation: u32,
         variant: &str,
         model: &str,
-        num_players: usize,
+        _num_players: usize,
         games_per_shard: usize,
     ) -> Result<Self, RecordError> {
         let next_index =
@@ -90,24 +48,24 @@ impl ShardWriter {
             generation,
             variant: variant.to_string(),
             model: model.to_string(),
-            num_players,
             games_per_shard: games_per_shard.max(1),
             next_index,
             buffer: Shard { games: Vec::new(), positions: Vec::new() },
         })
     }
 
-    /// Adds a game; writes a shard when `games_per_shard` games are waiting.
-    pub fn push(&mut self, game: &FinishedGame) -> Result<Option<ShardPaths>, RecordError> {
-        let (g, p) = game.to_records(
-            &self.run,
-            self.generation,
-            &self.variant,
-            &self.model,
-            self.num_players,
-        );
-        self.buffer.games.push(g);
-        self.buffer.positions.extend(p);
+    /// Adds a game under this writer's run, generation, variant and model; writes a shard when
+    /// `games_per_shard` games are waiting.
+    pub fn push(&mut self, game: &PlayedGame) -> Result<Option<ShardPaths>, RecordError> {
+        let record = GameRecord {
+            run: self.run.clone(),
+            generation: self.generation,
+            variant: self.variant.clone(),
+            model: self.model.clone(),
+            ..game.game.clone()
+        };
+        self.buffer.games.push(record);
+        self.buffer.positions.extend_from_slice(&game.positions);
         if self.buffer.games.len() >= self.games_per_shard { self.flush() } else { Ok(None) }
     }
 

@@ -48,6 +48,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::lockstep::EvaluationError;
 use crate::mcts::SearchError;
 use crate::record::RecordError;
 
@@ -75,11 +76,10 @@ pub enum ArenaError {
     MissingCheckpoint(PathBuf),
     #[error("loading checkpoint {}: {message}", dir.display())]
     Load { dir: PathBuf, message: String },
-    /// A player without a network was asked to evaluate (a bug in the match loop).
-    #[error("player {0} has no network to evaluate with")]
-    NoEvaluator(usize),
-    #[error("the evaluator of player {player} returned {got} evaluations for {expected} states")]
-    EvaluationCount { player: usize, expected: usize, got: usize },
+    /// A network player's evaluator (index = player) broke its contract, or a player without a
+    /// network was asked to evaluate (a bug in the match loop).
+    #[error(transparent)]
+    Evaluation(#[from] EvaluationError),
     #[error("search: {0}")]
     Search(#[from] SearchError),
     #[error(transparent)]

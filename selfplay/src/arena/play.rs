@@ -1,29 +1,26 @@
-//! [`play_match`]: the games of a match, in lockstep.
+//! [`play_match`]: the games of a match, in the [lockstep loop](crate::lockstep).
 //!
-//! Up to `games_in_flight` games are played at once. One step: every game advances in parallel
-//! (rayon) until a network player must evaluate a leaf, or it ends (random, greedy and
-//! rollout-MCTS players move without waiting: their work is done inside the step, in parallel
-//! across games). The leaves are then grouped by player and each network player evaluates its
-//! group in **one** `evaluate` call (a batched forward pass), and the evaluations are applied in
-//! parallel. Finished games are handed to the caller and their slots refilled, in game-id order.
+//! Up to `games_in_flight` games are played at once; each network player is one evaluator of the
+//! loop and evaluates the leaves of all games waiting for it in **one** `evaluate` call per step.
+//! Random, greedy and rollout-MCTS players move without waiting: their work is done inside the
+//! step, in parallel across games. Games start in game-id order.
 //!
 //! Every game has its own random streams (seeded from the match seed and its id), and the
 //! batches are the same in every run, so a match is reproducible from its seed.
 
 use std::time::{Duration, Instant};
 
-use games::{RuleOptions, State, Variant};
-use rayon::prelude::*;
+use games::{GoalDistances, RuleOptions, State, Variant};
 
 use super::ArenaError;
 use super::game::ArenaGame;
 use super::player::{ArenaPlayer, Kind};
 #[cfg(doc)]
 use super::rollout::MoveRollouts;
-use super::slot::{Slot, Step, Table};
-use crate::evaluator::Evaluation;
-use crate::mcts::{Leaf, MctsConfig};
-use games::GoalDistances;
+use super::slot::{Slot, Table};
+use crate::evaluator::Evaluator;
+use crate::lockstep::Lockstep;
+use crate::mcts::MctsConfig;
 
 /// How a match is played.
 #[derive(Clone, Debug)]
@@ -117,94 +114,28 @@ pub fn play_match<V: Variant>(
             &table,
         )
     };
-    let mut next = 0..config.games;
-    let mut slots: Vec<Slot<V>> = Vec::new();
+    let mut ids = 0..config.games;
     let mut finished: Vec<ArenaGame> = Vec::with_capacity(config.games as usize);
     let mut stats = MatchStats::default();
-    while slots.len() < config.games_in_flight.max(1) {
-        match next.next() {
-            Some(id) => slots.push(new_slot(id)),
-            None => break,
-        }
-    }
-    while !slots.is_empty() {
-        let steps: Vec<Result<Step<V>, _>> = slots.par_iter_mut().map(|s| s.step(&table)).collect();
-        let mut leaves: Vec<Option<(usize, Leaf<State<V>>)>> = Vec::with_capacity(slots.len());
-        let mut done = Vec::new();
-        for (i, step) in steps.into_iter().enumerate() {
-            match step? {
-                Step::Evaluate { player, leaf } => leaves.push(Some((player, *leaf))),
-                Step::Finished => {
-                    leaves.push(None);
-                    done.push(i);
-                }
-            }
-        }
-        let evals = evaluate_by_player(players, &leaves, &mut stats)?;
-        let work: Vec<Option<(Leaf<State<V>>, Evaluation)>> = leaves
-            .into_iter()
-            .zip(evals)
-            .map(|(l, e)| l.zip(e).map(|((_, leaf), eval)| (leaf, eval)))
-            .collect();
-        slots.par_iter_mut().zip(work).try_for_each(|(slot, w)| match w {
-            Some((leaf, eval)) => slot.apply(leaf, eval),
-            None => Ok(()),
-        })?;
-        for i in done.into_iter().rev() {
-            let game = slots.remove(i).finish();
+    let evaluators = players
+        .iter_mut()
+        .map(|p| p.evaluator().map(|e| &mut **e as &mut dyn Evaluator<State<V>>))
+        .collect();
+    let lockstep =
+        Lockstep { shared: &table, in_flight: config.games_in_flight.max(1), evaluators };
+    lockstep.run(
+        || Ok::<_, ArenaError>(ids.next().map(new_slot)),
+        |batch| {
+            stats.evaluator_time += batch.time;
+            stats.batches += 1;
+            stats.evaluations += batch.states as u64;
+        },
+        |game| {
             on_game(&game);
             finished.push(game);
-            if let Some(id) = next.next() {
-                slots.insert(i, new_slot(id));
-            }
-        }
-    }
+        },
+    )?;
     finished.sort_by_key(|g| g.game_id);
     stats.wall_time = started.elapsed();
     Ok((finished, stats))
-}
-
-/// A leaf to be evaluated by player `.0`'s network.
-type PlayerLeaf<V> = (usize, Leaf<State<V>>);
-
-/// One `evaluate` call per network player with the leaves of its games; the evaluations come
-/// back in the order of `leaves`.
-fn evaluate_by_player<V: Variant>(
-    players: &mut [ArenaPlayer<V>],
-    leaves: &[Option<PlayerLeaf<V>>],
-    stats: &mut MatchStats,
-) -> Result<Vec<Option<Evaluation>>, ArenaError> {
-    let mut out: Vec<Option<Evaluation>> = vec![None; leaves.len()];
-    for (p, player) in players.iter_mut().enumerate() {
-        let mine: Vec<usize> = leaves
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.as_ref().is_some_and(|(q, _)| *q == p))
-            .map(|(i, _)| i)
-            .collect();
-        if mine.is_empty() {
-            continue;
-        }
-        let Some(evaluator) = player.evaluator() else {
-            return Err(ArenaError::NoEvaluator(p));
-        };
-        let states: Vec<State<V>> =
-            mine.iter().filter_map(|&i| leaves[i].as_ref().map(|(_, l)| l.state.clone())).collect();
-        let t = Instant::now();
-        let evals = evaluator.evaluate(&states);
-        stats.evaluator_time += t.elapsed();
-        stats.batches += 1;
-        stats.evaluations += states.len() as u64;
-        if evals.len() != states.len() {
-            return Err(ArenaError::EvaluationCount {
-                player: p,
-                expected: states.len(),
-                got: evals.len(),
-            });
-        }
-        for (i, e) in mine.into_iter().zip(evals) {
-            out[i] = Some(e);
-        }
-    }
-    Ok(out)
 }

@@ -48,11 +48,7 @@ pub fn round(players: usize, game_id: u64) -> u64 {
 
 /// A seed from the match seed and a number (splitmix64, so nearby numbers are unrelated).
 pub fn mix_seed(seed: u64, n: u64, salt: u64) -> u64 {
-    let mut z =
-        seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    games::seed::mix(seed ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93), n)
 }
 
 /// The seed of the opening of game `game_id` (the same for all games of its round).

@@ -12,6 +12,7 @@ use super::player::Kind;
 use super::rollout::MoveRollouts;
 use super::seats;
 use crate::evaluator::{Evaluation, Evaluator, draw_values};
+use crate::lockstep::{self, Step};
 use crate::mcts::choose_action;
 use crate::mcts::{Leaf, MctsConfig, RootNoise, Search, SearchError, TemperatureSchedule};
 use games::GoalDistances;
@@ -27,16 +28,6 @@ pub(crate) struct Table<'a> {
     pub max_moves: u32,
     /// Complete moves per random playout of the `mcts` players (a playout cut off is a draw).
     pub rollout_moves: usize,
-}
-
-/// What a game needs next.
-pub(crate) enum Step<V: Variant> {
-    /// Player `player`'s network must evaluate this leaf; hand it back with [`Slot::apply`].
-    /// (Boxed: a leaf is large next to `Finished`, and one allocation per evaluation is noise
-    /// beside the network's forward pass.)
-    Evaluate { player: usize, leaf: Box<Leaf<State<V>>> },
-    /// The game is over.
-    Finished,
 }
 
 pub(crate) struct Slot<V: Variant> {
@@ -93,68 +84,6 @@ impl<V: Variant> Slot<V> {
         self.seating[self.state.to_move().index()]
     }
 
-    /// Plays until player input from a network is needed or the game ends. Random and greedy
-    /// players move at once; a rollout player's leaves are evaluated here.
-    pub fn step(&mut self, table: &Table<'_>) -> Result<Step<V>, SearchError> {
-        loop {
-            if self.over.is_some() {
-                return Ok(Step::Finished);
-            }
-            let player = self.player_to_move();
-            match table.kinds[player] {
-                Kind::Random => {
-                    let m = self.state.moves().choose(&mut self.rng).cloned();
-                    let m = m.ok_or(SearchError::GameOver)?;
-                    self.play_move(&m, table);
-                }
-                Kind::Greedy => {
-                    let m = greedy_move(&self.state, table.distances, &mut self.rng).cloned();
-                    let m = m.ok_or(SearchError::GameOver)?;
-                    self.play_move(&m, table);
-                }
-                Kind::Search { sims, rollouts, draw } => {
-                    if self.search.is_none() {
-                        let config = MctsConfig {
-                            simulations: sims,
-                            root_noise: RootNoise::None,
-                            temperature: TemperatureSchedule::Constant(0.0),
-                            ..table.mcts.clone()
-                        };
-                        let mut search = Search::new(self.state.clone(), config)?;
-                        search.set_draw_score(draw);
-                        self.search = Some(search);
-                    }
-                    let search = self.search.as_mut().expect("just set");
-                    if let Some(a) = search.forced_action() {
-                        self.play_action(a, table)?;
-                        continue;
-                    }
-                    if !search.is_done() {
-                        let Some(leaf) = search.gather(&mut self.rng) else { continue };
-                        if !rollouts {
-                            return Ok(Step::Evaluate { player, leaf: Box::new(leaf) });
-                        }
-                        let mut evals = self.rollouts.evaluate(std::slice::from_ref(&leaf.state));
-                        let eval = evals
-                            .pop()
-                            .ok_or(SearchError::EvaluatorCount { expected: 1, got: 0 })?;
-                        search.apply(leaf, eval)?;
-                        continue;
-                    }
-                    let summary = search.summary()?;
-                    let action =
-                        choose_action(&summary, 0.0, &mut self.rng).ok_or(SearchError::GameOver)?;
-                    self.play_action(action, table)?;
-                }
-            }
-        }
-    }
-
-    /// Hands a network evaluation back to the search that asked for it.
-    pub fn apply(&mut self, leaf: Leaf<State<V>>, eval: Evaluation) -> Result<(), SearchError> {
-        self.search.as_mut().ok_or(SearchError::StaleLeaf)?.apply(leaf, eval)
-    }
-
     /// Plays one leg (or end-move) chosen by a search.
     fn play_action(&mut self, action: games::Action, table: &Table<'_>) -> Result<(), SearchError> {
         if !self.state.is_legal(action) {
@@ -192,9 +121,76 @@ impl<V: Variant> Slot<V> {
             self.over = Some((draw_values(V::NUM_PLAYERS), Termination::MoveLimit));
         }
     }
+}
+
+impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
+    type Game = State<V>;
+    type Finished = ArenaGame;
+
+    /// Plays until player input from a network is needed or the game ends. Random and greedy
+    /// players move at once; a rollout player's leaves are evaluated here.
+    fn step(&mut self, table: &Table<'a>) -> Result<Step<State<V>>, SearchError> {
+        loop {
+            if self.over.is_some() {
+                return Ok(Step::Finished);
+            }
+            let player = self.player_to_move();
+            match table.kinds[player] {
+                Kind::Random => {
+                    let m = self.state.moves().choose(&mut self.rng).cloned();
+                    let m = m.ok_or(SearchError::GameOver)?;
+                    self.play_move(&m, table);
+                }
+                Kind::Greedy => {
+                    let m = greedy_move(&self.state, table.distances, &mut self.rng).cloned();
+                    let m = m.ok_or(SearchError::GameOver)?;
+                    self.play_move(&m, table);
+                }
+                Kind::Search { sims, rollouts, draw } => {
+                    if self.search.is_none() {
+                        let config = MctsConfig {
+                            simulations: sims,
+                            root_noise: RootNoise::None,
+                            temperature: TemperatureSchedule::Constant(0.0),
+                            ..table.mcts.clone()
+                        };
+                        let mut search = Search::new(self.state.clone(), config)?;
+                        search.set_draw_score(draw);
+                        self.search = Some(search);
+                    }
+                    let search = self.search.as_mut().expect("just set");
+                    if let Some(a) = search.forced_action() {
+                        self.play_action(a, table)?;
+                        continue;
+                    }
+                    if !search.is_done() {
+                        let Some(leaf) = search.gather(&mut self.rng) else { continue };
+                        if !rollouts {
+                            return Ok(Step::Evaluate { evaluator: player, leaf });
+                        }
+                        let mut evals = self.rollouts.evaluate(std::slice::from_ref(&leaf.state));
+                        let eval = evals
+                            .pop()
+                            .ok_or(SearchError::EvaluatorCount { expected: 1, got: 0 })?;
+                        search.apply(leaf, eval)?;
+                        continue;
+                    }
+                    let summary = search.summary()?;
+                    let action =
+                        choose_action(&summary, 0.0, &mut self.rng).ok_or(SearchError::GameOver)?;
+                    self.play_action(action, table)?;
+                }
+            }
+        }
+    }
+
+    /// Hands a network evaluation back to the search that asked for it.
+    fn apply(&mut self, leaf: Leaf<State<V>>, eval: Evaluation) -> Result<(), SearchError> {
+        self.search.as_mut().ok_or(SearchError::StaleLeaf)?.apply(leaf, eval)
+    }
 
     /// The finished game (call after [`Step::Finished`]).
-    pub fn finish(self) -> ArenaGame {
+    fn finish(self) -> ArenaGame {
         let (values, termination) =
             self.over.unwrap_or((draw_values(V::NUM_PLAYERS), Termination::MoveLimit));
         ArenaGame {

@@ -1,18 +1,17 @@
-//! The lockstep self-play driver (DESIGN.md §4; lc0's multigame, kZero's gather/apply).
+//! The self-play driver (DESIGN.md §4).
 //!
-//! Each worker keeps `games_in_flight` games. One step: every game advances in parallel (rayon)
-//! until it needs an evaluation or ends; the leaves of all games go to the worker's evaluator in
-//! ONE batched call; the evaluations are applied in parallel. Finished games are handed to the
-//! caller and their slots refilled. Several workers, each with its own evaluator (a network
-//! copy), play disjoint sets of games on their own threads.
+//! Each worker keeps `games_in_flight` games in the [lockstep loop](crate::lockstep): the leaves
+//! of all its games go to the worker's evaluator in ONE batched call per step. Finished games are
+//! handed to the caller as their record rows ([`PlayedGame`]). Several workers, each with its own
+//! evaluator (a network copy), play disjoint sets of games on their own threads.
 //!
 //! Reproducible: a game's random choices come from its own stream, seeded from the session seed
 //! and its id; worker `w` of `W` plays the ids `w, w + W, ...` of the list in order, so the
 //! batches (and thus the games) are the same in every run with the same seed and settings.
 
 mod config;
-mod game_log;
 mod move_limit;
+mod played;
 mod slot;
 mod start;
 mod stats;
@@ -21,19 +20,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use games::{Game, Outcome};
-use rayon::prelude::*;
+use games::Game;
 use thiserror::Error;
 
 pub use config::{PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError};
-pub use game_log::{Decision, FinishedGame};
 pub use move_limit::MoveLimit;
+pub use played::PlayedGame;
 pub use start::Start;
 pub use stats::SelfPlayStats;
 
-use crate::evaluator::{Evaluation, Evaluator};
-use crate::mcts::{Leaf, MctsConfig, SearchError};
-use slot::{Slot, Step};
+use crate::evaluator::Evaluator;
+use crate::lockstep::{EvaluationError, Lockstep};
+use crate::mcts::{MctsConfig, SearchError};
+use slot::Slot;
 
 /// Why self-play stopped.
 #[derive(Debug, Error)]
@@ -42,8 +41,8 @@ pub enum DriverError {
     Config(#[from] SelfPlayConfigError),
     #[error("search: {0}")]
     Search(#[from] SearchError),
-    #[error("the evaluator returned {got} evaluations for {expected} states")]
-    EvaluationCount { expected: usize, got: usize },
+    #[error(transparent)]
+    Evaluation(#[from] EvaluationError),
     #[error("worker {0} panicked")]
     WorkerPanicked(usize),
     /// An error of the caller's game handler (e.g. writing a record failed).
@@ -65,7 +64,7 @@ pub struct Session<'a, G> {
 }
 
 enum Message {
-    Game(Box<FinishedGame>, Option<Outcome>),
+    Game(Box<PlayedGame>),
     Batch { worker: usize, evaluations: u64, seconds: f64, cache: Option<crate::CacheStats> },
 }
 
@@ -75,7 +74,7 @@ enum Message {
 pub fn play<G, E>(
     session: &Session<'_, G>,
     make_evaluator: &(dyn Fn(usize) -> E + Sync),
-    mut on_game: impl FnMut(FinishedGame) -> Result<(), String>,
+    mut on_game: impl FnMut(PlayedGame) -> Result<(), String>,
     mut on_progress: impl FnMut(&SelfPlayStats),
 ) -> Result<SelfPlayStats, DriverError>
 where
@@ -110,10 +109,8 @@ where
         let mut handler_error = None;
         for msg in rx {
             match msg {
-                Message::Game(game, outcome) => {
-                    stats.record(&game, outcome);
-                    stats.actions += game.actions as u64;
-                    stats.decisions += game.decisions.len() as u64;
+                Message::Game(game) => {
+                    stats.record(&game);
                     if handler_error.is_none()
                         && let Err(e) = on_game(*game)
                     {
@@ -157,73 +154,33 @@ fn worker<G: Game, E: Evaluator<G>>(
 ) -> Result<(), DriverError> {
     let config = session.config;
     let stopped = || session.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let mut next = ids.into_iter();
-    let new_slot = |next: &mut std::vec::IntoIter<u64>| -> Result<Option<Slot<G>>, DriverError> {
+    let mut ids = ids.into_iter();
+    let next = || -> Result<Option<Slot<G>>, DriverError> {
         if stopped() {
             return Ok(None);
         }
-        next.next()
-            .map(|id| Slot::new((session.start)(id), id, session.seed, session.mcts, config))
-            .transpose()
-            .map_err(DriverError::from)
+        let Some(id) = ids.next() else { return Ok(None) };
+        Ok(Some(Slot::new((session.start)(id), id, session.seed, session.mcts, config)?))
     };
-    let mut slots = Vec::new();
-    while slots.len() < config.games_in_flight {
-        match new_slot(&mut next)? {
-            Some(s) => slots.push(s),
-            None => break,
-        }
-    }
-    while !slots.is_empty() {
-        let steps: Vec<Result<Step<G>, SearchError>> =
-            slots.par_iter_mut().map(|s| s.step(config)).collect();
-        let mut pending: Vec<Option<Leaf<G>>> = Vec::with_capacity(slots.len());
-        let mut finished = Vec::new();
-        for (i, step) in steps.into_iter().enumerate() {
-            match step? {
-                Step::Evaluate(leaf) => pending.push(Some(leaf)),
-                Step::Finished => {
-                    pending.push(None);
-                    finished.push(i);
-                }
-            }
-        }
-        let states: Vec<G> = pending.iter().flatten().map(|l| l.state.clone()).collect();
-        if !states.is_empty() {
-            let t = Instant::now();
-            let evals = evaluator.evaluate(&states);
-            let seconds = t.elapsed().as_secs_f64();
-            if evals.len() != states.len() {
-                return Err(DriverError::EvaluationCount {
-                    expected: states.len(),
-                    got: evals.len(),
-                });
-            }
+    let lockstep = Lockstep {
+        shared: config,
+        in_flight: config.games_in_flight,
+        evaluators: vec![Some(evaluator as &mut dyn Evaluator<G>)],
+    };
+    lockstep.run(
+        next,
+        |batch| {
             let _ = tx.send(Message::Batch {
                 worker: index,
-                evaluations: states.len() as u64,
-                seconds,
-                cache: evaluator.cache_stats(),
+                evaluations: batch.states as u64,
+                seconds: batch.time.as_secs_f64(),
+                cache: batch.cache,
             });
-            let mut evals = evals.into_iter();
-            let work: Vec<Option<(Leaf<G>, Evaluation)>> = pending
-                .into_iter()
-                .map(|l| l.map(|l| (l, evals.next().expect("counted above"))))
-                .collect();
-            slots.par_iter_mut().zip(work).try_for_each(|(slot, w)| match w {
-                Some((leaf, eval)) => slot.apply(leaf, eval),
-                None => Ok(()),
-            })?;
-        }
-        for i in finished.into_iter().rev() {
-            let (game, outcome) = slots.remove(i).finish();
-            let _ = tx.send(Message::Game(Box::new(game), outcome));
-            if let Some(s) = new_slot(&mut next)? {
-                slots.insert(i, s);
-            }
-        }
-    }
-    Ok(())
+        },
+        |game| {
+            let _ = tx.send(Message::Game(Box::new(game)));
+        },
+    )
 }
 
 #[cfg(test)]

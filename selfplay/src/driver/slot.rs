@@ -1,26 +1,22 @@
-//! One game in flight: its search (which holds the game state), its log, and its random stream.
+//! One self-play game in flight: its search (which holds the game state), its records so far,
+//! and its random stream.
 
 use games::{Game, GameOver, Outcome, Player, Termination, Values};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::config::{PlayoutCap, Resign, SelfPlayConfig};
-use super::game_log::{Decision, FinishedGame};
-use crate::evaluator::draw_values;
+use super::played::PlayedGame;
+use crate::evaluator::{Evaluation, draw_values};
+use crate::lockstep::{self, Step};
 use crate::mcts::{Leaf, MctsConfig, Search, SearchError, SearchKind, choose_action};
-
-/// What a game needs next.
-pub(crate) enum Step<G: Game> {
-    /// Evaluate this leaf and hand it back with [`Slot::apply`].
-    Evaluate(Leaf<G>),
-    /// The game is over.
-    Finished,
-}
+use crate::record::{GameRecord, PositionRow};
 
 pub(crate) struct Slot<G: Game> {
     search: Search<G>,
     rng: StdRng,
-    log: FinishedGame,
+    /// The game so far; its `result` and the positions' `result` are set by [`Slot::finish`].
+    log: PlayedGame,
     /// Resignation disabled in this game (play-through), decided at its start.
     playthrough: bool,
     over: Option<(Values, Termination, Option<Outcome>)>,
@@ -28,10 +24,7 @@ pub(crate) struct Slot<G: Game> {
 
 /// A game's seed from the session seed and its id (splitmix64, so nearby ids are unrelated).
 pub(crate) fn game_seed(seed: u64, game_id: u64) -> u64 {
-    let mut z = seed ^ game_id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    games::seed::mix(seed, game_id)
 }
 
 impl<G: Game> Slot<G> {
@@ -51,15 +44,24 @@ impl<G: Game> Slot<G> {
             }
         };
         let start = config.start.pick(start, &mut rng);
-        let log = FinishedGame {
+        let game = GameRecord {
+            run: String::new(),
+            generation: 0,
             game_id,
+            variant: String::new(),
             seed,
             start_position: start.to_string(),
             moves: Vec::new(),
-            result: Values::default(),
+            result: Vec::new(),
             termination: Termination::MoveLimit,
+            plies: 0,
+            model: String::new(),
+        };
+        let log = PlayedGame {
+            game,
+            positions: Vec::new(),
             actions: 0,
-            decisions: Vec::new(),
+            outcome: None,
             would_have_resigned: None,
         };
         let mut search = Search::new(start, mcts.clone())?;
@@ -70,46 +72,23 @@ impl<G: Game> Slot<G> {
         Ok(slot)
     }
 
-    /// Advances the game until it needs an evaluation or ends: forced actions are played
-    /// without search, and every finished search becomes a decision and a move.
-    pub fn step(&mut self, config: &SelfPlayConfig) -> Result<Step<G>, SearchError> {
-        loop {
-            if self.over.is_some() {
-                return Ok(Step::Finished);
-            }
-            if let Some(a) = self.search.forced_action() {
-                self.play(a, config)?;
-                continue;
-            }
-            if !self.search.is_done() {
-                if let Some(leaf) = self.search.gather(&mut self.rng) {
-                    return Ok(Step::Evaluate(leaf));
-                }
-                continue;
-            }
-            self.decide(config)?;
-        }
-    }
-
-    pub fn apply(&mut self, leaf: Leaf<G>, eval: crate::Evaluation) -> Result<(), SearchError> {
-        self.search.apply(leaf, eval)
-    }
-
     /// Records the finished search as a decision, then plays the chosen action (or resigns).
     fn decide(&mut self, config: &SelfPlayConfig) -> Result<(), SearchError> {
         let summary = self.search.summary()?;
         let state = self.search.root_state();
         let mover = state.to_move();
-        let move_number = self.log.moves.len() as u32;
-        self.log.decisions.push(Decision {
+        let move_number = self.log.game.moves.len() as u32;
+        self.log.positions.push(PositionRow {
+            game_id: self.log.game.game_id,
             ply: self.log.actions,
             move_number,
             position: state.to_string(),
             mover: mover.0,
             policy_actions: summary.actions.iter().map(|&a| state.action_index(a) as u16).collect(),
             policy_target: summary.improved_policy.clone(),
-            root_values: summary.root_values,
-            net_values: summary.net_values,
+            root_values: summary.root_values.0[..G::NUM_PLAYERS].to_vec(),
+            net_values: summary.net_values.0[..G::NUM_PLAYERS].to_vec(),
+            result: Vec::new(),
             full_search: summary.kind == SearchKind::Full,
         });
         if let Resign::Threshold { value, min_moves, .. } = config.resign
@@ -132,7 +111,7 @@ impl<G: Game> Slot<G> {
         self.search.advance(action)?;
         self.log.actions += 1;
         if let Some(m) = self.search.root_state().last_move() {
-            self.log.moves.push(m);
+            self.log.game.moves.push(m);
         }
         self.check_end(config);
         self.set_budget(config);
@@ -144,7 +123,7 @@ impl<G: Game> Slot<G> {
         if let Some(GameOver { outcome, termination }) = state.outcome() {
             let values = state.returns().unwrap_or_else(|| draw_values(G::NUM_PLAYERS));
             self.over = Some((values, termination, Some(outcome)));
-        } else if self.log.moves.len() as u32 >= config.max_moves {
+        } else if self.log.game.moves.len() as u32 >= config.max_moves {
             let outcome = config.move_limit.adjudicate(state);
             let values =
                 outcome.map_or_else(|| draw_values(G::NUM_PLAYERS), |o| o.values(G::NUM_PLAYERS));
@@ -170,13 +149,50 @@ impl<G: Game> Slot<G> {
             self.search.set_budget(fast_simulations, SearchKind::Fast);
         }
     }
+}
 
-    /// The finished game and its outcome (None for a draw, adjudicated or not).
-    pub fn finish(mut self) -> (FinishedGame, Option<Outcome>) {
+impl<G: Game> lockstep::Slot<SelfPlayConfig> for Slot<G> {
+    type Game = G;
+    type Finished = PlayedGame;
+
+    /// Advances the game until it needs an evaluation or ends: forced actions are played
+    /// without search, and every finished search becomes a decision and a move.
+    fn step(&mut self, config: &SelfPlayConfig) -> Result<Step<G>, SearchError> {
+        loop {
+            if self.over.is_some() {
+                return Ok(Step::Finished);
+            }
+            if let Some(a) = self.search.forced_action() {
+                self.play(a, config)?;
+                continue;
+            }
+            if !self.search.is_done() {
+                if let Some(leaf) = self.search.gather(&mut self.rng) {
+                    return Ok(Step::Evaluate { evaluator: 0, leaf });
+                }
+                continue;
+            }
+            self.decide(config)?;
+        }
+    }
+
+    fn apply(&mut self, leaf: Leaf<G>, eval: Evaluation) -> Result<(), SearchError> {
+        self.search.apply(leaf, eval)
+    }
+
+    /// The finished game: its result (per seat) goes into the game and every position row.
+    fn finish(mut self) -> PlayedGame {
         let (values, termination, outcome) =
             self.over.take().expect("finish() after the game ended");
-        self.log.result = values;
-        self.log.termination = termination;
-        (self.log, outcome)
+        let result = values.0[..G::NUM_PLAYERS].to_vec();
+        for row in &mut self.log.positions {
+            row.result.clone_from(&result);
+        }
+        let game = &mut self.log.game;
+        game.result = result;
+        game.termination = termination;
+        game.plies = game.moves.len() as u32;
+        self.log.outcome = outcome;
+        self.log
     }
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use games::{Outcome, Player};
 
-use super::game_log::FinishedGame;
+use super::played::PlayedGame;
 
 /// Counters of one or more workers (they add up with [`SelfPlayStats::merge`]).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -38,14 +38,16 @@ pub struct SelfPlayStats {
 
 impl SelfPlayStats {
     /// Counts a finished game.
-    pub fn record(&mut self, g: &FinishedGame, outcome: Option<Outcome>) {
+    pub fn record(&mut self, g: &PlayedGame) {
         self.games += 1;
-        self.moves += g.moves.len() as u64;
-        match outcome {
+        self.actions += u64::from(g.actions);
+        self.moves += g.game.moves.len() as u64;
+        self.decisions += g.positions.len() as u64;
+        match g.outcome {
             Some(Outcome::Win(Player(p))) => self.wins[p as usize] += 1,
             _ => self.draws += 1,
         }
-        *self.terminations.entry(g.termination.as_str()).or_default() += 1;
+        *self.terminations.entry(g.game.termination.as_str()).or_default() += 1;
         if let Some(wrong) = g.false_resignation() {
             self.resign_checks += 1;
             self.false_resignations += wrong as u64;

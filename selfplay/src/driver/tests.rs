@@ -7,6 +7,7 @@ use games::{Camelot, CamelotPosition, Game, Position, State, TriCamelot, Values,
 use super::*;
 use crate::evaluator::{Evaluation, UniformEvaluator};
 use crate::mcts::{MctsConfig, RootNoise, TemperatureSchedule};
+use crate::record::PositionRow;
 use crate::testing::FnEvaluator;
 
 fn mcts(simulations: u32) -> MctsConfig {
@@ -24,7 +25,7 @@ fn run<G: Game, E: Evaluator<G>>(
     games: u64,
     seed: u64,
     make: impl Fn(usize) -> E + Sync,
-) -> (Vec<FinishedGame>, SelfPlayStats) {
+) -> (Vec<PlayedGame>, SelfPlayStats) {
     let start = |_: u64| G::initial();
     let session =
         Session { config, mcts, game_ids: (0..games).collect(), seed, start: &start, stop: None };
@@ -39,19 +40,20 @@ fn run<G: Game, E: Evaluator<G>>(
         |_| {},
     )
     .unwrap();
-    out.sort_by_key(|g| g.game_id);
+    out.sort_by_key(|g| g.game.game_id);
     (out, stats)
 }
 
 /// Replays a game's moves through the rules engine from its start position, checking each
 /// decision's position on the way, and returns the final position.
-fn replay<V: Variant>(g: &FinishedGame) -> Position<V> {
-    let mut pos: Position<V> = g.start_position.parse().unwrap();
-    for m in &g.moves {
+fn replay<V: Variant>(g: &PlayedGame) -> Position<V> {
+    let mut pos: Position<V> = g.game.start_position.parse().unwrap();
+    for m in &g.game.moves {
         let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e} in {pos}"));
         pos.play(&mv);
     }
-    for d in &g.decisions {
+    for d in &g.positions {
+        assert_eq!((d.game_id, &d.result), (g.game.game_id, &g.game.result));
         let state: State<V> = d.position.parse().unwrap();
         let mut legal = Vec::new();
         state.legal_actions(&mut legal);
@@ -75,16 +77,16 @@ fn camelot_and_tricamelot_games_replay_through_the_rules() {
     assert_eq!(stats.games, 3);
     for g in &games {
         let end: CamelotPosition = replay(g);
-        match g.termination {
-            games::Termination::MoveLimit => assert_eq!(g.moves.len(), 40),
+        match g.game.termination {
+            games::Termination::MoveLimit => assert_eq!(g.game.moves.len(), 40),
             _ => assert!(end.outcome().is_some()),
         }
-        assert!(!g.decisions.is_empty());
+        assert!(!g.positions.is_empty());
     }
     let (games, _) = run::<TriCamelot, _>(&config, &mcts(8), 3, 2, |_| UniformEvaluator);
     for g in &games {
         let _: games::TriCamelotPosition = replay(g);
-        assert_eq!(g.result.0.iter().sum::<f32>(), 1.0);
+        assert_eq!(g.game.result.iter().sum::<f32>(), 1.0);
     }
 }
 
@@ -112,7 +114,7 @@ fn playout_cap_randomization_marks_fast_decisions() {
         ..SelfPlayConfig::default()
     };
     let (games, _) = run::<Camelot, _>(&config, &mcts(8), 4, 3, |_| UniformEvaluator);
-    let decisions: Vec<&Decision> = games.iter().flat_map(|g| &g.decisions).collect();
+    let decisions: Vec<&PositionRow> = games.iter().flat_map(|g| &g.positions).collect();
     let full = decisions.iter().filter(|d| d.full_search).count() as f64 / decisions.len() as f64;
     assert!(decisions.len() > 100 && (0.15..0.35).contains(&full), "{full} of {}", decisions.len());
 }
@@ -136,16 +138,16 @@ fn resignation_and_playthrough() {
         SelfPlayConfig { games_in_flight: 2, max_moves: 30, resign, ..SelfPlayConfig::default() };
     let (games, stats) = run::<Camelot, _>(&config, &mcts(4), 2, 1, pessimist);
     for g in &games {
-        assert_eq!(g.termination, games::Termination::Resign);
-        assert_eq!(g.moves.len(), 2, "White resigns at its first decision after 2 moves");
-        assert_eq!(g.result, Values([0.0, 1.0, 0.0]));
+        assert_eq!(g.game.termination, games::Termination::Resign);
+        assert_eq!(g.game.moves.len(), 2, "White resigns at its first decision after 2 moves");
+        assert_eq!(g.game.result, [0.0, 1.0]);
     }
     assert_eq!(stats.wins[1], 2);
     let resign = Resign::Threshold { value: 0.05, min_moves: 2, playthrough_fraction: 1.0 };
     let config = SelfPlayConfig { resign, ..config };
     let (games, stats) = run::<Camelot, _>(&config, &mcts(4), 2, 1, pessimist);
     for g in &games {
-        assert_ne!(g.termination, games::Termination::Resign);
+        assert_ne!(g.game.termination, games::Termination::Resign);
         assert_eq!(g.would_have_resigned.map(|(p, n)| (p.0, n)), Some((0, 2)));
     }
     assert_eq!(stats.resign_checks, 2);
@@ -167,9 +169,9 @@ fn material_adjudication_scores_capped_games_by_pieces() {
     let (games, stats) = run::<Camelot, _>(&config, &mcts(4), 8, 3, |_| UniformEvaluator);
     let mut decisive = 0;
     for g in &games {
-        assert_eq!(g.termination, games::Termination::MoveLimit, "40 moves end no game here");
-        let mut pos: CamelotPosition = g.start_position.parse().unwrap();
-        for m in &g.moves {
+        assert_eq!(g.game.termination, games::Termination::MoveLimit, "40 moves end no game here");
+        let mut pos: CamelotPosition = g.game.start_position.parse().unwrap();
+        for m in &g.game.moves {
             let m = pos.parse_move(m).unwrap();
             pos.play(&m);
         }
@@ -181,7 +183,7 @@ fn material_adjudication_scores_capped_games_by_pieces() {
         } else {
             crate::draw_values(2)
         };
-        assert_eq!(g.result, expected, "{} vs {} pieces", w, b);
+        assert_eq!(g.game.result, expected.0[..2], "{} vs {} pieces", w, b);
         decisive += (expected != crate::draw_values(2)) as u64;
     }
     assert!(decisive > 0, "captures are compulsory: some game must be {margin} pieces apart");
@@ -197,9 +199,9 @@ fn move_limit_is_a_draw_and_stop_starts_no_new_games() {
     let config = SelfPlayConfig { games_in_flight: 2, max_moves: 3, ..SelfPlayConfig::default() };
     let (games, stats) = run::<TriCamelot, _>(&config, &mcts(4), 2, 1, |_| UniformEvaluator);
     for g in &games {
-        assert_eq!(g.termination, games::Termination::MoveLimit);
-        assert_eq!(g.moves.len(), 3);
-        assert_eq!(g.result, crate::draw_values(3));
+        assert_eq!(g.game.termination, games::Termination::MoveLimit);
+        assert_eq!(g.game.moves.len(), 3);
+        assert_eq!(g.game.result, crate::draw_values(3).0[..3]);
     }
     assert_eq!(stats.draws, 2);
 
@@ -254,7 +256,7 @@ fn games_with_a_random_network_replay_through_the_rules() {
     let (games, _) = run::<TriCamelot, _>(&config, &mcts(8), 2, 1, net);
     for g in &games {
         let _: games::TriCamelotPosition = replay(g);
-        assert!(g.decisions.iter().any(|d| d.net_values != draw_values_for(3)));
+        assert!(g.positions.iter().any(|d| d.net_values != draw_values_for(3).0[..3]));
     }
 }
 
@@ -274,22 +276,22 @@ fn endgame_starts_are_recorded_and_replay_through_the_rules() {
     let (games, stats) = run::<Camelot, _>(&config, &mcts(4), 16, 5, |_| UniformEvaluator);
     assert_eq!(stats.games, 16);
     let standard = Camelot::initial().to_string();
-    let sparse: Vec<&FinishedGame> =
-        games.iter().filter(|g| g.start_position != standard).collect();
+    let sparse: Vec<&PlayedGame> =
+        games.iter().filter(|g| g.game.start_position != standard).collect();
     assert!((3..=13).contains(&sparse.len()), "{} endgame starts of 16", sparse.len());
     for g in &games {
         let end: CamelotPosition = replay(g);
-        assert_eq!(end.outcome().is_some(), g.termination != games::Termination::MoveLimit);
+        assert_eq!(end.outcome().is_some(), g.game.termination != games::Termination::MoveLimit);
     }
     for g in sparse {
-        let start: CamelotPosition = g.start_position.parse().unwrap();
+        let start: CamelotPosition = g.game.start_position.parse().unwrap();
         let pieces = (0..2).map(|p| start.board().count(games::Player(p))).collect::<Vec<_>>();
-        assert!(pieces.iter().all(|n| (1..=4).contains(n)), "{}", g.start_position);
+        assert!(pieces.iter().all(|n| (1..=4).contains(n)), "{}", g.game.start_position);
     }
     // Same seed, same games: the start is drawn from each game's own stream.
     let (again, _) = run::<Camelot, _>(&config, &mcts(4), 16, 5, |_| UniformEvaluator);
     let starts =
-        |gs: &[FinishedGame]| gs.iter().map(|g| g.start_position.clone()).collect::<Vec<_>>();
+        |gs: &[PlayedGame]| gs.iter().map(|g| g.game.start_position.clone()).collect::<Vec<_>>();
     assert_eq!(starts(&games), starts(&again));
 
     // A game without random endgames is refused before any game starts.

@@ -69,12 +69,9 @@ pub use write::write_shard;
 /// versions.
 pub const SCHEMA_VERSION: u16 = 1;
 
-/// The variant names a record may carry, with their number of seats.
-pub const VARIANTS: [(&str, usize); 2] = [("camelot", 2), ("tricamelot", 3)];
-
 /// One finished (or adjudicated) game.
 ///
-/// Contract (checked on write and on read): `variant` is one of [`VARIANTS`], `result` has one
+/// Contract (checked on write and on read): `variant` is a [`games::VariantKind`] name, `result` has one
 /// finite entry per seat of the variant, and `plies == moves.len()`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
@@ -139,5 +136,5 @@ pub struct Shard {
 
 /// Number of seats of a variant name, `None` for an unknown name.
 pub fn variant_seats(variant: &str) -> Option<usize> {
-    VARIANTS.iter().find(|(name, _)| *name == variant).map(|&(_, seats)| seats)
+    variant.parse::<games::VariantKind>().ok().map(games::VariantKind::num_players)
 }

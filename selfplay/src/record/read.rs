@@ -160,7 +160,7 @@ fn read_games_batch(c: &Columns<'_>, out: &mut Vec<GameRecord>) -> Result<(), Re
     let model = c.strings(col::MODEL)?;
     for row in 0..c.batch.num_rows() {
         let name = termination.value(row);
-        let termination = Termination::parse(name).ok_or_else(|| {
+        let termination = name.parse::<Termination>().map_err(|_| {
             RecordError::invalid(c.path, c.first_row + row, format!("unknown termination {name:?}"))
         })?;
         let game = GameRecord {
