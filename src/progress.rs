@@ -20,6 +20,21 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
+/// A bar over `games` self-play games named `label`, and the progress callback that moves it
+/// (for [`train::run::play_games`]).
+pub fn selfplay_bar(
+    games: u64,
+    label: &str,
+    num_players: usize,
+) -> (ProgressBar, impl FnMut(&SelfPlayStats)) {
+    let shown = bar(games, label);
+    let moved = shown.clone();
+    (shown, move |s: &SelfPlayStats| {
+        moved.set_position(s.games);
+        moved.set_message(selfplay_message(s, num_players));
+    })
+}
+
 /// Self-play's running totals as a bar message.
 pub fn selfplay_message(s: &SelfPlayStats, num_players: usize) -> String {
     let secs = s.wall_time.as_secs_f64().max(1e-9);

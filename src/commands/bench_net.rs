@@ -9,10 +9,12 @@ use model::{
     DeviceKind, InferenceEngine, Net, NetConfig, bench_forward, bench_forward_with, bench_train,
 };
 use selfplay::ShardWriter;
+use train::run::play_games;
 use train::{EvaluatorFactory, RunConfig, Source};
 
-use super::selfplay::{play_games, summary};
+use super::selfplay::summary;
 use crate::input::load_config;
+use crate::{interrupt, progress};
 
 pub fn net(
     preset: &str,
@@ -78,14 +80,11 @@ where
     let dir = std::env::temp_dir().join(format!("camelot-zero-bench-{}", std::process::id()));
     let mut writer =
         ShardWriter::new(&dir, "bench", 0, V::NAME, "random", V::NUM_PLAYERS, 1_000_000)?;
-    let stats = play_games::<V>(
-        config,
-        &factory,
-        (0..games).collect(),
-        config.run.seed,
-        &mut writer,
-        "bench",
-    )?;
+    let (bar, show) = progress::selfplay_bar(games, "bench", V::NUM_PLAYERS);
+    let ids = (0..games).collect();
+    let stop = Some(interrupt::stop_flag());
+    let stats = play_games::<V>(config, &factory, ids, config.run.seed, &mut writer, stop, show)?;
+    bar.finish_and_clear();
     let _ = std::fs::remove_dir_all(&dir);
 
     let secs = stats.wall_time.as_secs_f64();

@@ -7,6 +7,7 @@ use clap::Args;
 use games::{Encode, State, Variant};
 use selfplay::{SelfPlayStats, ShardWriter, recorded_game_ids};
 use train::evaluators::error_chain;
+use train::run::play_games;
 use train::{EvaluatorFactory, RunConfig, Source};
 
 use crate::input::{BadInput, load_config};
@@ -90,39 +91,12 @@ where
         V::NUM_PLAYERS,
         per_shard,
     )?;
-    let stats = play_games::<V>(config, &factory, ids, seed, &mut writer, "selfplay")?;
+    let (bar, show) = progress::selfplay_bar(ids.len() as u64, "selfplay", V::NUM_PLAYERS);
+    let stop = Some(interrupt::stop_flag());
+    let stats = play_games::<V>(config, &factory, ids, seed, &mut writer, stop, show)?;
+    bar.finish_and_clear();
     println!("{}", summary(&stats, V::NUM_PLAYERS));
     Ok(())
-}
-
-/// Plays `ids` into `writer` ([`train::run::play_games`]) with a progress bar named `label`;
-/// Ctrl-C stops it after the games in flight.
-pub fn play_games<V: Variant>(
-    config: &RunConfig,
-    factory: &EvaluatorFactory,
-    ids: Vec<u64>,
-    seed: u64,
-    writer: &mut ShardWriter,
-    label: &str,
-) -> Result<SelfPlayStats>
-where
-    State<V>: Encode,
-{
-    let bar = progress::bar(ids.len() as u64, label);
-    let stats = train::run::play_games::<V>(
-        config,
-        factory,
-        ids,
-        seed,
-        writer,
-        Some(interrupt::stop_flag()),
-        |s| {
-            bar.set_position(s.games);
-            bar.set_message(progress::selfplay_message(s, V::NUM_PLAYERS));
-        },
-    )?;
-    bar.finish_and_clear();
-    Ok(stats)
 }
 
 /// The one-line summary of a self-play session.
