@@ -5,7 +5,7 @@ use std::fmt;
 
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use games::{KnightCanter, Position, RuleOptions, Variant, VariantKind};
+use games::{KnightCanter, RuleOptions, State, Variant, VariantKind};
 
 /// Bad user input: reported in one line, exit status 2.
 #[derive(Debug)]
@@ -37,6 +37,11 @@ where
 {
     PossibleValuesParser::new(all.map(name))
         .map(|s| s.parse::<T>().expect("a possible value parses"))
+}
+
+/// `--games`: 1 to [`selfplay::MAX_GAMES`].
+pub fn game_count() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=selfplay::MAX_GAMES)
 }
 
 /// A position given on the command line.
@@ -79,9 +84,10 @@ impl PositionArgs {
         RuleOptions { knight_canter: self.knight_canter }
     }
 
-    /// Parses the position as variant `V`.
-    pub fn position<V: Variant>(&self) -> Result<Position<V>, BadInput> {
+    /// Parses the position as variant `V`: a position string, which may end in
+    /// `move=<legs>` for a move in progress (RULES.md §5), as every command reads it.
+    pub fn state<V: Variant>(&self) -> Result<State<V>, BadInput> {
         let s = if self.position.trim() == "start" { V::START } else { &self.position };
-        Position::parse_with(s, self.options()).map_err(|e| BadInput(format!("bad position: {e}")))
+        State::parse_with(s, self.options()).map_err(|e| BadInput(format!("bad position: {e}")))
     }
 }

@@ -1,19 +1,32 @@
 //! `camelot-zero`: the command-line front end. Each subcommand lives in `commands/`; this file
 //! only parses arguments and maps errors to exit codes (2 for bad input, 1 for anything else).
 
-mod charts;
+/// `println!` that returns the write's `io::Result` instead of panicking, so a closed pipe
+/// (`camelot-zero moves start | head -1`) ends the command quietly (see `main`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// `print!` that returns the write's `io::Result` (see [`outln`]).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod commands;
+mod exit;
 mod input;
 mod interrupt;
 mod progress;
-mod report;
-mod stats;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-use crate::input::BadInput;
 
 /// AlphaZero-style self-play trainer for Camelot and Tri-Camelot.
 #[derive(Parser, Debug)]
@@ -72,10 +85,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            if e.is::<BadInput>() { ExitCode::from(2) } else { ExitCode::FAILURE }
-        }
+        Err(e) => exit::report(&e),
     }
 }
 

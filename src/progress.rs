@@ -1,7 +1,7 @@
 //! Progress bars (indicatif), one style for every stage, and the view of a run's events.
 
 use games::Variant;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use selfplay::SelfPlayStats;
 use train::RunEvent;
 use train::run::Stage;
@@ -51,10 +51,13 @@ pub fn selfplay_message(s: &SelfPlayStats, num_players: usize) -> String {
 }
 
 /// Draws a run's events: an overall bar of generations, a bar per stage, and a line per
-/// generation (and ladder) on stdout.
+/// generation (and ladder) on stdout. The bars are drawn together (one `MultiProgress`), so a
+/// stage's bar never overwrites the overall one, lines are printed above them, and closing the
+/// view clears every bar: no stale bar lines are left on the terminal.
 pub struct RunView {
     label: String,
     num_players: usize,
+    bars: MultiProgress,
     overall: Option<ProgressBar>,
     stage: Option<ProgressBar>,
 }
@@ -62,7 +65,21 @@ pub struct RunView {
 impl RunView {
     /// The view of a run of variant `V`, named `label` in its messages (the run directory).
     pub fn new<V: Variant>(label: String) -> Self {
-        RunView { label, num_players: V::NUM_PLAYERS, overall: None, stage: None }
+        RunView {
+            label,
+            num_players: V::NUM_PLAYERS,
+            bars: MultiProgress::new(),
+            overall: None,
+            stage: None,
+        }
+    }
+
+    /// Prints `line` on stdout above the bars. A closed stdout (`run | head`) is not a reason to
+    /// stop a run: the line is dropped, the run goes on writing its files.
+    fn print(&self, line: &str) {
+        self.bars.suspend(|| {
+            let _ = outln!("{line}");
+        });
     }
 
     /// Draws one event.
@@ -70,7 +87,7 @@ impl RunView {
         match event {
             RunEvent::Started { generation, generations } => {
                 eprintln!("{}: generation {generation} of {generations}", self.label);
-                let overall = bar(u64::from(generations), "run");
+                let overall = self.bars.add(bar(u64::from(generations), "run"));
                 overall.set_position(u64::from(generation));
                 self.overall = Some(overall);
             }
@@ -86,7 +103,7 @@ impl RunView {
                     Stage::Training => "train",
                     Stage::Ladder => "ladder",
                 };
-                self.stage = Some(bar(len, name));
+                self.stage = Some(self.bars.add(bar(len, name)));
             }
             RunEvent::SelfPlay(s) => {
                 if let Some(b) = &self.stage {
@@ -111,31 +128,31 @@ impl RunView {
             RunEvent::StageEnded { .. } => {
                 if let Some(b) = self.stage.take() {
                     b.finish_and_clear();
+                    self.bars.remove(&b);
                 }
             }
-            RunEvent::LadderReplayed(result) => println!("{}", result.line()),
+            RunEvent::LadderReplayed(result) => self.print(&result.line()),
+            RunEvent::RowRestored { generation } => self.print(&format!(
+                "gen {generation}: its generations.csv row, lost when the run was stopped, was written again from the run's files"
+            )),
             RunEvent::GenerationDone { generation, num_players, row, summary, ladder } => {
-                let print = || {
-                    println!("{}", row.line(generation, num_players, summary));
-                    if let Some(l) = ladder {
-                        println!("{}", l.line());
-                    }
-                };
-                match &self.overall {
-                    Some(o) => {
-                        o.suspend(print);
-                        o.inc(1);
-                    }
-                    None => print(),
+                self.print(&row.line(generation, num_players, summary));
+                if let Some(l) = ladder {
+                    self.print(&l.line());
+                }
+                if let Some(o) = &self.overall {
+                    o.inc(1);
                 }
             }
         }
     }
 
-    /// Clears the bars: `finished` when the run completed, else they are left as they stand.
-    pub fn close(&mut self, finished: bool) {
-        if let Some(o) = self.overall.take() {
-            if finished { o.finish_and_clear() } else { o.abandon() }
+    /// Clears every bar (the run's outcome is printed after this).
+    pub fn close(&mut self) {
+        for b in [self.stage.take(), self.overall.take()].into_iter().flatten() {
+            b.finish_and_clear();
+            self.bars.remove(&b);
         }
+        let _ = self.bars.clear();
     }
 }

@@ -52,6 +52,8 @@ pub enum MoveError {
     Illegal(String),
     #[error("the game is over: no move can be played")]
     GameOver,
+    #[error("move `{0}` does not continue the move in progress `{1}`")]
+    NotAContinuation(String, String),
 }
 
 /// Why an action (one leg, or end-move) was rejected.

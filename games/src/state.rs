@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 
 use crate::action::{Action, LegKind};
 use crate::board::Board;
-use crate::error::{ActionError, PositionError};
+use crate::error::{ActionError, MoveError, PositionError};
 use crate::game::{Game, GameOver, MAX_PLAYERS, Player};
 use crate::geometry::Cell;
 use crate::goal_distance::GoalDistances;
@@ -95,6 +95,27 @@ impl<V: Variant> State<V> {
         pos.play(m);
         *self = State::new(pos);
         self.last = Some(m.clone());
+    }
+
+    /// The legal complete moves that extend the legs played so far (between moves: all of the
+    /// turn's moves). A position string with a move in progress (`... move=E6-E8`) offers
+    /// exactly these.
+    pub fn continuations(&self) -> impl Iterator<Item = &Move> + '_ {
+        self.candidates()
+    }
+
+    /// The position after the complete move written `notation`, which must be one of
+    /// [`State::continuations`] (the legs played so far included), as the next turn's state.
+    pub fn after_move(&self, notation: &str) -> Result<State<V>, MoveError> {
+        let m = self.pos.parse_move(notation)?;
+        if !self.candidates().any(|c| *c == m) {
+            return Err(MoveError::NotAContinuation(notation.into(), self.partial_notation()));
+        }
+        let mut pos = self.pos.clone();
+        pos.play(&m);
+        let mut next = State::new(pos);
+        next.last = Some(m);
+        Ok(next)
     }
 
     /// Moves of this turn that extend the legs played so far.

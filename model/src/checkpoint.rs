@@ -36,8 +36,15 @@ pub struct CheckpointMeta {
     pub encoding_version: u32,
     /// The network's shape and sizes.
     pub config: NetConfig,
-    /// Size and hash of the weights file.
+    /// Size and hash of the weights file (it guards the file; burn writes random parameter
+    /// ids into it, so two files of the same weights differ).
     pub weights: FileDigest,
+    /// 64-bit FNV-1a hash of the tensor values (names and little-endian `f32`s of
+    /// [`named_tensors`](crate::named_weights::named_tensors), in order), as 16 hex digits:
+    /// identical weights have identical hashes, whichever run or file they come from. Absent
+    /// in checkpoints written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tensors_fnv1a64: Option<String>,
 }
 
 /// A loaded checkpoint.
@@ -55,17 +62,31 @@ pub fn save(dir: &Path, net: &Net, variant: &str, encoding_version: u32) -> Resu
     // `valid()` first: it folds pending batch-norm running-statistic updates into the stored
     // value (burn keeps the latest update per thread on the side, and a plain record of a
     // module fresh from training would miss it) and drops autodiff.
-    let bytes = encode(net.valid().into_record(), "weights")?;
+    let valid = net.valid();
+    let tensors = tensors_hash(&valid)?;
+    let bytes = encode(valid.into_record(), "weights")?;
     let meta = CheckpointMeta {
         format: META_FORMAT,
         variant: variant.to_string(),
         encoding_version,
         config: net.config().clone(),
         weights: FileDigest::of(WEIGHTS_FILE, &bytes),
+        tensors_fnv1a64: Some(tensors),
     };
     files::write_atomic(&dir.join(WEIGHTS_FILE), &bytes)?;
     write_json(&dir.join(META_FILE), &meta)?;
     Ok(meta)
+}
+
+/// The hash of `net`'s tensor values ([`CheckpointMeta::tensors_fnv1a64`]).
+pub fn tensors_hash(net: &Net) -> Result<String> {
+    let mut bytes = Vec::new();
+    for t in crate::named_weights::named_tensors(net)? {
+        bytes.extend_from_slice(t.name.as_bytes());
+        bytes.push(0);
+        bytes.extend(t.values.iter().flat_map(|v| v.to_le_bytes()));
+    }
+    Ok(format!("{:016x}", files::fnv1a64(&bytes)))
 }
 
 /// Loads the checkpoint in `dir` onto the CPU, checking it is for `expected_variant` and
@@ -213,6 +234,25 @@ mod tests {
         // No temporary files are left behind.
         let names: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    /// Issue 15, defect 12: the weights hash of `net.json` differed between two checkpoints
+    /// of bit-identical tensors (burn writes random parameter ids into the file).
+    #[test]
+    fn d12_the_tensors_hash_identifies_the_weights() {
+        let (dir, net) = saved("hash-a");
+        let loaded = load(&dir, VARIANT, ENCODING).unwrap();
+        let again =
+            dir.with_file_name(format!("{}-again", dir.file_name().unwrap().to_str().unwrap()));
+        let meta = save(&again, &loaded.net, VARIANT, ENCODING).unwrap();
+        let first = read_meta(&dir).unwrap();
+        assert_ne!(first.weights, meta.weights, "the files differ (parameter ids)");
+        assert!(first.tensors_fnv1a64.is_some());
+        assert_eq!(first.tensors_fnv1a64, meta.tensors_fnv1a64, "the tensors do not");
+        // Another network has another hash.
+        let other = Net::new(net.config(), &Device::flex()).unwrap();
+        assert_ne!(tensors_hash(&other).unwrap(), meta.tensors_fnv1a64.unwrap());
+        let _ = fs::remove_dir_all(&again);
     }
 
     #[test]

@@ -128,5 +128,14 @@ pub enum ModelError {
     Readback(String),
 }
 
+impl ModelError {
+    /// Whether the error is about what the caller gave (a missing, corrupt or mismatched
+    /// checkpoint, a bad setting: bad input) rather than a failure to read or write a file or
+    /// to run the network.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, ModelError::Io { .. } | ModelError::Encode { .. } | ModelError::Readback(_))
+    }
+}
+
 /// The crate's result type.
 pub type Result<T, E = ModelError> = std::result::Result<T, E>;

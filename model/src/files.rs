@@ -1,7 +1,7 @@
 //! File plumbing for checkpoints: atomic writes, typed reads, and the weights digest.
 
-use std::fs::{self, File};
-use std::io::{ErrorKind, Write};
+use std::fs;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -56,28 +56,20 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
 }
 
-/// Writes `contents` to `path` so that readers see either the old file or the whole new one:
-/// write `path.tmp`, flush it to disk, then rename it over `path`.
+/// Writes `contents` to `path` so that readers see either the old file or the whole new one
+/// ([`storage::write_atomic`]: an exclusively created hidden temporary, flushed and renamed).
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(".tmp");
-    let tmp = path.with_file_name(tmp_name);
-    let io = |p: &Path| {
-        let p = p.to_path_buf();
-        move |source| ModelError::Io { path: p, source }
-    };
-    let mut file = File::create(&tmp).map_err(io(&tmp))?;
-    file.write_all(contents).map_err(io(&tmp))?;
-    file.sync_all().map_err(io(&tmp))?;
-    drop(file);
-    fs::rename(&tmp, path).map_err(io(path))?;
-    // Make the rename itself durable where the platform allows syncing a directory.
-    if let Some(dir) = path.parent()
-        && let Ok(d) = File::open(dir)
-    {
-        let _ = d.sync_all();
+    storage::write_atomic(path, contents).map_err(ModelError::from)
+}
+
+impl From<storage::StorageError> for ModelError {
+    fn from(e: storage::StorageError) -> Self {
+        let path = e.path().to_path_buf();
+        match e {
+            storage::StorageError::Io { source, .. } => ModelError::Io { path, source },
+            other => ModelError::Io { path, source: std::io::Error::other(other.to_string()) },
+        }
     }
-    Ok(())
 }
 
 /// Reads a whole file; a missing file is [`ModelError::MissingFile`].

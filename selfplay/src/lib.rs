@@ -22,6 +22,7 @@ pub mod cache;
 pub mod draw_score;
 pub mod driver;
 pub mod evaluator;
+pub mod figures;
 mod lockstep;
 pub mod mcts;
 #[cfg(feature = "net")]
@@ -34,10 +35,11 @@ pub mod testing;
 pub use cache::{CacheStats, CachedEvaluator};
 pub use draw_score::DrawScore;
 pub use driver::{
-    DriverError, MoveLimit, PlayedGame, PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError,
-    SelfPlayStats, Session, Start,
+    DriverError, MAX_GAMES, MoveLimit, PlayedGame, PlayoutCap, Resign, SelfPlayConfig,
+    SelfPlayConfigError, SelfPlayStats, Session, Start,
 };
 pub use evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values};
+pub use figures::SessionFigures;
 pub use lockstep::EvaluationError;
 pub use mcts::{
     Fpu, Leaf, MctsConfig, RootNoise, Search, SearchError, SearchKind, SearchSummary, Selection,
@@ -47,4 +49,4 @@ pub use record::{
     GameRecord, PositionRow, RecordError, SCHEMA_VERSION, Shard, ShardListing, ShardPaths,
     list_shards, read_games, read_positions, read_shard, scan_shards, write_shard,
 };
-pub use shards::{ShardWriter, recorded_game_ids};
+pub use shards::ShardWriter;

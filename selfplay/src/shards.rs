@@ -2,13 +2,16 @@
 //! [`PlayedGame`] after the session and writes every `games_per_shard` games as one shard.
 //!
 //! A shard is the unit a run keeps when it is interrupted: games still in flight are played again
-//! from their seeds on restart (same seed, same game), and [`recorded_game_ids`] tells which ids
-//! are already on disk, so nothing is lost or duplicated.
+//! from their seeds on restart (same seed, same game), and [`ShardWriter::recorded`] tells which ids
+//! are already on disk, so nothing is lost or duplicated. After every shard the writer also
+//! rewrites the folder's [`SessionFigures`] (`selfplay.toml`), so the figures of a generation
+//! played in several sessions cover all of them.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::driver::PlayedGame;
+use crate::driver::{PlayedGame, SelfPlayStats};
+use crate::figures::SessionFigures;
 use crate::record::{
     GameRecord, RecordError, Shard, ShardPaths, list_shards, read_games, write_shard,
 };
@@ -23,25 +26,45 @@ pub struct ShardWriter {
     games_per_shard: usize,
     next_index: u32,
     buffer: Shard,
+    /// Game ids already recorded in `dir`.
+    recorded: BTreeSet<u64>,
+    /// The figures of the earlier sessions in `dir`, and this session's running totals.
+    earlier: SessionFigures,
+    session: SelfPlayStats,
 }
 
 impl ShardWriter {
-    /// A writer into `dir`, numbering new shards after the ones already there.
-    ///
-    /// `_num_players` is not needed any more (the driver sizes every per-seat list by the game's
-    /// seats, and [`write_shard`] checks them against `variant`); it stays until the binary's
-    /// callers drop it.
+    /// A writer into `dir`, numbering new shards after the ones already there. The games
+    /// already in `dir` must be of the same run, generation and variant, else
+    /// [`RecordError::Foreign`]: a folder never mixes games of two runs or games.
     pub fn new(
         dir: &Path,
         run: &str,
         generation: u32,
         variant: &str,
         model: &str,
-        _num_players: usize,
         games_per_shard: usize,
     ) -> Result<Self, RecordError> {
-        let next_index =
-            if dir.exists() { list_shards(dir)?.last().map_or(0, |s| s.index + 1) } else { 0 };
+        let shards = if dir.exists() { list_shards(dir)? } else { Vec::new() };
+        let next_index = shards.last().map_or(0, |s| s.index + 1);
+        let mut recorded = BTreeSet::new();
+        let expected = format!("{variant} games of run {run:?}, generation {generation}");
+        for shard in &shards {
+            for game in read_games(&shard.games)? {
+                if game.run != run || game.generation != generation || game.variant != variant {
+                    return Err(RecordError::Foreign {
+                        path: shard.games.clone(),
+                        found: format!(
+                            "{} games of run {:?}, generation {}",
+                            game.variant, game.run, game.generation
+                        ),
+                        expected,
+                    });
+                }
+                recorded.insert(game.game_id);
+            }
+        }
+        let earlier = SessionFigures::read(dir)?.unwrap_or_default();
         Ok(ShardWriter {
             dir: dir.to_path_buf(),
             run: run.to_string(),
@@ -51,12 +74,20 @@ impl ShardWriter {
             games_per_shard: games_per_shard.max(1),
             next_index,
             buffer: Shard { games: Vec::new(), positions: Vec::new() },
+            recorded,
+            earlier,
+            session: SelfPlayStats::default(),
         })
     }
 
-    /// Adds a game under this writer's run, generation, variant and model; writes a shard when
-    /// `games_per_shard` games are waiting.
-    pub fn push(&mut self, game: &PlayedGame) -> Result<Option<ShardPaths>, RecordError> {
+    /// Adds a game under this writer's run, generation, variant and model, with the session's
+    /// running totals that count it; writes a shard when `games_per_shard` games are waiting.
+    pub fn push(
+        &mut self,
+        game: &PlayedGame,
+        session: &SelfPlayStats,
+    ) -> Result<Option<ShardPaths>, RecordError> {
+        self.session.clone_from(session);
         let record = GameRecord {
             run: self.run.clone(),
             generation: self.generation,
@@ -78,24 +109,34 @@ impl ShardWriter {
             std::mem::replace(&mut self.buffer, Shard { games: Vec::new(), positions: Vec::new() });
         let paths = write_shard(&self.dir, self.next_index, &self.run, self.generation, &shard)?;
         self.next_index += 1;
+        self.figures().write(&self.dir)?;
         Ok(Some(paths))
+    }
+
+    /// The figures of every session in the folder, this one up to its last game pushed (a
+    /// session that pushed nothing is not counted).
+    pub fn figures(&self) -> SessionFigures {
+        if self.session.games == 0 {
+            self.earlier.clone()
+        } else {
+            self.earlier.plus(&self.session)
+        }
+    }
+
+    /// The game ids recorded in the folder when the writer was made.
+    pub fn recorded(&self) -> &BTreeSet<u64> {
+        &self.recorded
+    }
+
+    /// The ids `0..games` not recorded yet: what a session completing the folder plays.
+    pub fn missing_ids(&self, games: u64) -> Vec<u64> {
+        (0..games).filter(|id| !self.recorded.contains(id)).collect()
     }
 
     /// Games waiting to be written.
     pub fn pending(&self) -> usize {
         self.buffer.games.len()
     }
-}
-
-/// The game ids already recorded in the complete shards of `dir` (empty if it does not exist).
-pub fn recorded_game_ids(dir: &Path) -> Result<BTreeSet<u64>, RecordError> {
-    let mut ids = BTreeSet::new();
-    if dir.exists() {
-        for shard in list_shards(dir)? {
-            ids.extend(read_games(&shard.games)?.into_iter().map(|g| g.game_id));
-        }
-    }
-    Ok(ids)
 }
 
 #[cfg(test)]
@@ -121,13 +162,13 @@ mod tests {
             start: &start,
             stop: None,
         };
-        let mut writer = ShardWriter::new(&dir, "t", 0, "camelot", "uniform", 2, 2).unwrap();
+        let mut writer = ShardWriter::new(&dir, "t", 0, "camelot", "uniform", 2).unwrap();
         let mut written = 0;
         play(
             &session,
             &|_| UniformEvaluator,
-            |g| {
-                written += writer.push(&g).map_err(|e| e.to_string())?.is_some() as usize;
+            |g, s| {
+                written += writer.push(&g, s).map_err(|e| e.to_string())?.is_some() as usize;
                 Ok(())
             },
             |_| {},
@@ -136,11 +177,16 @@ mod tests {
         assert_eq!(written, 2);
         assert_eq!(writer.pending(), 1);
         writer.flush().unwrap();
-        assert_eq!(recorded_game_ids(&dir).unwrap(), (0..5).collect());
         let shards = list_shards(&dir).unwrap();
         assert_eq!(shards.len(), 3);
-        let again = ShardWriter::new(&dir, "t", 0, "camelot", "uniform", 2, 2).unwrap();
+        let figures = SessionFigures::read(&dir).unwrap().unwrap();
+        assert_eq!((figures.sessions, figures.games), (1, 5));
+        assert!(figures.evaluations > 0 && figures.seconds > 0.0, "{figures:?}");
+        let again = ShardWriter::new(&dir, "t", 0, "camelot", "uniform", 2).unwrap();
         assert_eq!(again.next_index, 3, "a reopened writer numbers after the existing shards");
+        assert_eq!(again.recorded(), &(0..5).collect::<BTreeSet<u64>>());
+        assert_eq!(again.missing_ids(7), [5, 6]);
+        assert_eq!(again.figures(), figures);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

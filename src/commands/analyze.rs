@@ -10,7 +10,6 @@ use model::DeviceKind;
 use rand::SeedableRng;
 use selfplay::mcts::Analysis;
 use selfplay::{DrawScore, Evaluator, MctsConfig, Search};
-use train::evaluators::error_chain;
 use train::{EvaluatorFactory, Source};
 
 use crate::input::{BadInput, PositionArgs};
@@ -51,12 +50,12 @@ where
     let state = State::<V>::parse_with(&text, options)
         .map_err(|e| BadInput(format!("bad position: {e}")))?;
     if let Some(over) = state.outcome() {
-        println!("game over: {:?} ({})", over.outcome, over.termination);
+        outln!("game over: {:?} ({})", over.outcome, over.termination)?;
         return Ok(());
     }
     let source = args.model.clone().map_or(Source::Uniform, Source::Checkpoint);
     let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
-        .map_err(|e| BadInput(error_chain(&e)))?;
+        .map_err(|e| BadInput(train::error_chain(&e)))?;
     let mut evaluator = factory.make::<State<V>>(DrawScore::Share);
     let mut legal = Vec::new();
     state.legal_actions(&mut legal);
@@ -72,9 +71,9 @@ where
         let values: Vec<String> = (0..V::NUM_PLAYERS)
             .map(|p| format!("{}={:.6}", V::PLAYER_LETTERS[p], raw.values.0[p]))
             .collect();
-        println!("values {}", values.join(" "));
+        outln!("values {}", values.join(" "))?;
         for (a, p) in legal.iter().zip(&raw.policy) {
-            println!("{} {} {:.6}", state.action_to_string(*a), state.action_index(*a), p);
+            outln!("{} {} {:.6}", state.action_to_string(*a), state.action_index(*a), p)?;
         }
         return Ok(());
     }
@@ -82,25 +81,25 @@ where
     let mut search = Search::new(state.clone(), config)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
     let summary = search.run(&mut evaluator, &mut rng)?;
-    println!("{}", state);
-    println!(
+    outln!("{}", state)?;
+    outln!(
         "{} to move; network values {}; searched values {} ({} simulations)",
         V::PLAYER_NAMES[state.to_move().index()],
         seats(&raw.values),
         seats(&summary.root_values),
         summary.simulations
-    );
+    )?;
     let analysis = Analysis::new(&search, &summary);
-    println!("{:<12} {:>7} {:>7}  values per seat", "action", "visits", "prior");
+    outln!("{:<12} {:>7} {:>7}  values per seat", "action", "visits", "prior")?;
     for line in analysis.actions.iter().take(args.top) {
-        println!(
+        outln!(
             "{:<12} {:>7} {:>7.3}  {}",
             state.action_to_string(line.action),
             line.visits,
             line.prior,
             line.values.as_ref().map_or_else(|| "-".into(), seats)
-        );
+        )?;
     }
-    println!("principal variation: {}", analysis.principal_variation.join(" "));
+    outln!("principal variation: {}", analysis.principal_variation.join(" "))?;
     Ok(())
 }

@@ -38,8 +38,8 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub c: Option<String>,
     /// Number of games. Seats alternate (Camelot) or cycle through all 6 orders (Tri-Camelot),
-    /// so a multiple of 2 (or 6) plays every seating equally often.
-    #[arg(long)]
+    /// so a multiple of 2 (or 6) plays every seating equally often. At most 1,000,000.
+    #[arg(long, value_parser = crate::input::game_count())]
     pub games: u64,
     /// The game (default: the config's, else tricamelot with --c and camelot without).
     #[arg(long, value_parser = names(VariantKind::ALL, VariantKind::as_str))]
@@ -51,7 +51,7 @@ pub struct ArenaArgs {
     /// Seed of the openings and of every random choice.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Directory for the parquet `games` records (default: a new temporary directory).
+    /// Directory for the parquet `games` records (without it the games are not kept).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Complete moves played at random at the start of each game (shared by the games of a
@@ -110,9 +110,6 @@ where
     State<V>: Encode,
 {
     let specs = specs(args, V::NUM_PLAYERS, V::NAME)?;
-    if args.games == 0 {
-        return Err(BadInput("--games must be at least 1".into()).into());
-    }
     let device = config.map_or(DeviceKind::Cpu, |c| c.net.device);
     let cache = config.map_or(0, |c| c.selfplay.eval_cache);
     let mut load = arena_loader::<V>(device, cache);
@@ -131,15 +128,17 @@ where
         options: config.map_or_else(Default::default, |c| c.game.rule_options()),
         ..MatchConfig::default()
     };
-    let out = args.out.clone().unwrap_or_else(default_out);
+    let kept = match &args.out {
+        Some(dir) => format!("records to {}", dir.display()),
+        None => "games not kept (--out DIR keeps them)".into(),
+    };
     eprintln!(
-        "{}: {} games, {} (seed {}, {} random opening moves); records to {}",
+        "{}: {} games, {} (seed {}, {} random opening moves); {kept}",
         V::NAME,
         args.games,
         names.join(" vs "),
         args.seed,
         args.opening_moves,
-        out.display()
     );
     let bar = progress::bar(args.games, "arena");
     let mut scores = vec![0.0f64; names.len()];
@@ -157,26 +156,23 @@ where
     })
     .map_err(anyhow::Error::from)?;
     bar.finish_and_clear();
-    let paths = write_games(&out, V::NAME, &names, &games)
-        .with_context(|| format!("writing the games to {}", out.display()))?;
+    let written = match &args.out {
+        Some(dir) => {
+            let paths = write_games(dir, V::NAME, &names, &games)
+                .with_context(|| format!("writing the games to {}", dir.display()))?;
+            format!("games in {}", paths.games.display())
+        }
+        None => "games not kept".into(),
+    };
     let report = MatchReport::new(&names, V::PLAYER_NAMES, &games);
-    print!("{}", report.table());
+    out!("{}", report.table())?;
     let secs = stats.wall_time.as_secs_f64().max(1e-9);
-    println!(
-        "{:.1} s ({:.2} games/s), {} network evaluations in {} batches; games in {}",
+    outln!(
+        "{:.1} s ({:.2} games/s), {} network evaluations in {} batches; {written}",
         secs,
         games.len() as f64 / secs,
         stats.evaluations,
         stats.batches,
-        paths.games.display()
-    );
+    )?;
     Ok(())
-}
-
-/// A fresh directory under the system's temporary directory.
-fn default_out() -> PathBuf {
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    std::env::temp_dir().join(format!("camelot-zero-arena-{stamp}-{}", std::process::id()))
 }

@@ -73,48 +73,56 @@ pub fn run(what: BenchCommand) -> Result<()> {
 }
 
 fn rules(depth: u32, seconds: f64) -> Result<()> {
+    if depth > super::rules::MAX_PERFT_DEPTH {
+        return Err(crate::input::BadInput(format!(
+            "--depth {depth} is more than {} (it would never finish)",
+            super::rules::MAX_PERFT_DEPTH
+        ))
+        .into());
+    }
     let start = Position::<games::CamelotRules>::start();
     let t = Instant::now();
     let single = perft(&start, depth);
     let single_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let parallel: u64 = parallel_divide(&start, depth).iter().map(|(_, n)| n).sum();
+    let parallel: u64 =
+        parallel_divide(&State::new(start.clone()), depth).iter().map(|(_, n)| n).sum();
     let parallel_s = t.elapsed().as_secs_f64();
     assert_eq!(single, parallel);
-    println!(
+    outln!(
         "camelot perft({depth}) = {single}: 1 thread {single_s:.2} s ({:.1} M leaves/s); \
          {} threads {parallel_s:.2} s ({:.1} M leaves/s, {:.2}x)",
         single as f64 / single_s / 1e6,
         rayon::current_num_threads(),
         single as f64 / parallel_s / 1e6,
         single_s / parallel_s
-    );
-    playouts::<games::CamelotRules>(seconds);
-    playouts::<games::TriCamelotRules>(seconds);
-    Ok(())
+    )?;
+    playouts::<games::CamelotRules>(seconds)?;
+    playouts::<games::TriCamelotRules>(seconds)
 }
 
 /// Random games to the end (or 500 moves), one thread, as whole moves and as legs.
-fn playouts<V: Variant>(seconds: f64) {
+fn playouts<V: Variant>(seconds: f64) -> Result<()> {
     let mut rng = StdRng::seed_from_u64(1);
     let start = Position::<V>::start();
     let (games, moves, s) =
         repeat_for(seconds, || random_game(&start, &mut rng, 500).len() as u64 - 1);
-    println!(
+    outln!(
         "{}: {:.0} random games/s, {:.0} moves/s (whole moves, mean length {:.0})",
         V::NAME,
         games as f64 / s,
         moves as f64 / s,
         moves as f64 / games as f64
-    );
+    )?;
     let (games, actions, s) =
         repeat_for(seconds, || random_playout(State::<V>::initial(), &mut rng, 2000).1 as u64);
-    println!(
+    outln!(
         "{}: {:.0} random games/s, {:.0} actions/s (leg interface)",
         V::NAME,
         games as f64 / s,
         actions as f64 / s
-    );
+    )?;
+    Ok(())
 }
 
 /// Calls `game` until `seconds` have passed; returns (calls, sum of its results, seconds).

@@ -31,7 +31,7 @@ pub fn net(
             let net = Net::new(&config, &DeviceKind::Cpu.device()?)?;
             let stem = format!("{name}-{preset}");
             let (onnx, reference) = model::onnx::export_with_reference(&net, dir, &stem, 4)?;
-            println!("{name} {preset}: {} and {}", onnx.display(), reference.display());
+            outln!("{name} {preset}: {} and {}", onnx.display(), reference.display())?;
         }
         return Ok(());
     }
@@ -47,16 +47,16 @@ pub fn net(
         let burn =
             bench_forward_with(&config, DeviceKind::Cpu, InferenceEngine::Burn, batches, seconds)?;
         for (n, b) in native.iter().zip(&burn) {
-            println!(
+            outln!(
                 "{name} {preset} forward batch {}: native {:.0}, burn {:.0} positions/s ({:.2}x)",
                 n.batch,
                 n.positions_per_s,
                 b.positions_per_s,
                 n.positions_per_s / b.positions_per_s
-            );
+            )?;
         }
         let train = bench_train(&config, DeviceKind::Cpu, train_batch, seconds)?;
-        println!("{name} {preset} training: {train:.0} samples/s at batch {train_batch}");
+        outln!("{name} {preset} training: {train:.0} samples/s at batch {train_batch}")?;
     }
     Ok(())
 }
@@ -78,8 +78,7 @@ where
     let factory =
         EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)?;
     let dir = std::env::temp_dir().join(format!("camelot-zero-bench-{}", std::process::id()));
-    let mut writer =
-        ShardWriter::new(&dir, "bench", 0, V::NAME, "random", V::NUM_PLAYERS, 1_000_000)?;
+    let mut writer = ShardWriter::new(&dir, "bench", 0, V::NAME, "random", 1_000_000)?;
     let (bar, show) = progress::selfplay_bar(games, "bench", V::NUM_PLAYERS);
     let ids = (0..games).collect();
     let stop = Some(interrupt::stop_flag());
@@ -94,8 +93,8 @@ where
         stats.evaluations
     };
     let selfplay_rate = network_rows as f64 / secs;
-    println!("{}", summary(&stats, V::NUM_PLAYERS));
-    println!(
+    outln!("{}", summary(&stats, V::NUM_PLAYERS))?;
+    outln!(
         "{} {} ({} simulations, {} games in flight x {} workers): raw forward {raw:.0} positions/s at batch {batch}; \
          self-play {selfplay_rate:.0} network evaluations/s (mean batch {:.1}) = {:.2} of raw; \
          {:.0} games/hour, {:.1} training positions/s",
@@ -108,6 +107,6 @@ where
         selfplay_rate / raw,
         stats.games as f64 / secs * 3600.0,
         stats.decisions as f64 / secs,
-    );
+    )?;
     Ok(())
 }

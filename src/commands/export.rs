@@ -72,7 +72,7 @@ where
                 e => e.into(),
             },
         )?;
-    println!("wrote {} and {}", args.out.display(), side.display());
+    outln!("wrote {} and {}", args.out.display(), side.display())?;
     Ok(())
 }
 

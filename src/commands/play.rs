@@ -7,14 +7,13 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use games::{Encode, Position, State, Variant};
+use games::{Encode, Game, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
 use selfplay::mcts::complete_move;
 use selfplay::{DrawScore, MctsConfig};
-use train::evaluators::error_chain;
 use train::{EvaluatorFactory, Source};
 
 use super::show::render;
@@ -43,84 +42,111 @@ fn play<V: Variant>(args: &PlayArgs) -> Result<()>
 where
     State<V>: Encode,
 {
-    let start = args.pos.position::<V>()?;
+    let start = args.pos.state::<V>()?;
     let human = V::PLAYER_LETTERS
         .iter()
         .position(|&c| args.seat.len() == 1 && args.seat.starts_with(c))
         .ok_or_else(|| BadInput(format!("--seat must be one of {:?}", V::PLAYER_LETTERS)))?;
     let source = args.model.clone().map_or(Source::Uniform, Source::Checkpoint);
     let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
-        .map_err(|e| BadInput(error_chain(&e)))?;
+        .map_err(|e| BadInput(train::error_chain(&e)))?;
     let mut evaluator = factory.make::<State<V>>(DrawScore::Share);
     let config = MctsConfig::analysis(args.sims);
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
-    // History of positions between moves (the start first) and the moves played.
-    let mut history: Vec<Position<V>> = vec![start.clone()];
+    // The states between moves (the start first: it may have a move in progress) and the moves
+    // played.
+    let mut history: Vec<State<V>> = vec![start.clone()];
     let mut moves: Vec<String> = Vec::new();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut out = std::io::stdout();
+    let mut input = std::io::stdin().lock();
     loop {
-        let pos = history.last().expect("the start").clone();
-        print!("{}", render(&pos));
-        if pos.outcome().is_some() {
-            println!("moves: {}", moves.join(" "));
+        let state = history.last().expect("the start").clone();
+        out!("{}", render(&state))?;
+        if state.outcome().is_some() {
+            outln!("moves: {}", moves.join(" "))?;
             return Ok(());
         }
-        if pos.to_move().index() != human {
-            let m = complete_move(State::new(pos.clone()), &config, &mut evaluator, &mut rng)?;
-            println!("{} plays {m}", V::PLAYER_NAMES[pos.to_move().index()]);
-            let mut next = pos.clone();
-            next.play(&pos.parse_move(&m).expect("the engine plays legal moves"));
-            history.push(next);
+        let mover = state.position().to_move().index();
+        if mover != human {
+            let m = complete_move(state.clone(), &config, &mut evaluator, &mut rng)?;
+            outln!("{} plays {m}", V::PLAYER_NAMES[mover])?;
+            history.push(state.after_move(&m).expect("the engine plays legal moves"));
             moves.push(m);
             continue;
         }
-        print!("your move ({}): ", V::PLAYER_NAMES[human]);
-        out.flush()?;
-        let Some(line) = lines.next() else { return Ok(()) };
-        let line = line?;
+        out!("your move ({}): ", V::PLAYER_NAMES[human])?;
+        std::io::stdout().flush()?;
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(());
+        }
+        // A line that is not text is answered, never the end of the game.
+        let Ok(line) = String::from_utf8(bytes) else {
+            outln!(
+                "that line is not UTF-8 text; type a move (e.g. C6-B5), or moves, undo, save FILE, quit"
+            )?;
+            continue;
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             [] => {}
             ["quit"] | ["exit"] => return Ok(()),
-            ["moves"] => println!("{}", legal_list(&pos)),
+            ["moves"] => outln!("{}", legal_list(&state))?,
             ["undo"] => {
                 // Back to the human's previous turn: drop the replies, then the human's move.
                 let mut undone = false;
                 while history.len() > 1 {
                     history.pop();
                     moves.pop();
-                    if history.last().expect("start").to_move().index() == human {
+                    if history.last().expect("start").position().to_move().index() == human {
                         undone = true;
                         break;
                     }
                 }
                 if !undone {
-                    println!("nothing to undo");
+                    outln!("nothing to undo")?;
                 }
             }
-            ["save", file] => {
-                let text = format!("{}\n{}\n", start, moves.join("\n"));
-                std::fs::write(file, text).with_context(|| format!("writing {file}"))?;
-                println!("saved {} moves to {file}", moves.len());
-            }
-            [m] => match pos.parse_move(m) {
-                Ok(mv) => {
-                    let mut next = pos.clone();
-                    next.play(&mv);
+            // A failed save is reported and the game goes on: nothing typed so far is lost.
+            ["save", file] => match save(&start, &moves, file) {
+                Ok(path) => outln!("saved {} moves to {}", moves.len(), path.display())?,
+                Err(e) => outln!("could not save: {e}; the game goes on")?,
+            },
+            [m] => match state.after_move(m) {
+                Ok(next) => {
                     history.push(next);
                     moves.push(m.to_string());
                 }
-                Err(e) => println!("{e}; legal moves: {}", legal_list(&pos)),
+                Err(e) => outln!("{e}; legal moves: {}", legal_list(&state))?,
             },
-            _ => println!("type a move (e.g. C6-B5), or moves, undo, save FILE, quit"),
+            _ => outln!("type a move (e.g. C6-B5), or moves, undo, save FILE, quit")?,
         }
     }
 }
 
-fn legal_list<V: Variant>(pos: &Position<V>) -> String {
-    let mut list: Vec<String> = pos.legal_moves().iter().map(|m| pos.notation(m)).collect();
+/// Writes the game (the start position, then one move per line) to `file` (`~/` is the home
+/// folder), atomically; returns the path written.
+fn save<V: Variant>(
+    start: &State<V>,
+    moves: &[String],
+    file: &str,
+) -> Result<PathBuf, storage::StorageError> {
+    let path = match (file.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(file),
+    };
+    let mut text = format!("{start}\n");
+    for m in moves {
+        text.push_str(m);
+        text.push('\n');
+    }
+    storage::write_atomic(&path, text.as_bytes())?;
+    Ok(path)
+}
+
+/// The moves the mover can type, sorted.
+fn legal_list<V: Variant>(state: &State<V>) -> String {
+    let pos = state.position();
+    let mut list: Vec<String> = state.continuations().map(|m| pos.notation(m)).collect();
     list.sort();
     list.join(" ")
 }

@@ -1,12 +1,14 @@
 //! `report`: charts (PNG and SVG) and a self-contained HTML page of a run directory's progress
-//! (see [`crate::report`]).
+//! (see the `report` crate).
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
 
-use crate::report::write_report;
+use report::{ReportError, write_report};
+
+use crate::input::BadInput;
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
@@ -19,15 +21,18 @@ pub struct ReportArgs {
 }
 
 pub fn run(args: ReportArgs) -> Result<()> {
-    let summary = write_report(&args.run, &args.out)?;
+    let summary = write_report(&args.run, &args.out).map_err(|e| match e {
+        ReportError::BadInput(message) => anyhow::Error::from(BadInput(message)),
+        e => e.into(),
+    })?;
     for (chart, why) in &summary.missing {
         eprintln!("{chart}: {why}");
     }
-    println!(
+    outln!(
         "{}: {} generations, {} chart files",
         summary.page.display(),
         summary.generations,
         summary.charts.len()
-    );
+    )?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use games::{Encode, State, Variant};
 use train::run::ProgramInfo;
-use train::{RunConfig, RunJob, TrainGame, run_generations};
+use train::{RunJob, TrainGame, run_generations};
 
 use crate::input::load_config;
 use crate::interrupt;
@@ -25,6 +25,10 @@ pub struct RunArgs {
     /// finished run only reports it; a larger number extends it.
     #[arg(long)]
     pub generations: Option<u32>,
+    /// Start the run even in a non-empty directory that is not a run directory (one without
+    /// config.toml); without it such a directory is refused.
+    #[arg(long)]
+    pub any_dir: bool,
 }
 
 /// This program, as a run directory records it.
@@ -41,23 +45,24 @@ pub fn run(args: RunArgs) -> Result<()> {
         Path::new("data").join(stem)
     });
     let generations = args.generations.unwrap_or(config.run.generations);
-    games::with_variant!(config.game.variant, V => run_variant::<V>(&run_dir, &config, generations))
-}
-
-fn run_variant<V: Variant>(run_dir: &Path, config: &RunConfig, generations: u32) -> Result<()>
-where
-    State<V>: Encode + TrainGame,
-{
     let job = RunJob {
-        run_dir,
-        config,
+        run_dir: &run_dir,
+        config: &config,
         generations,
         program: PROGRAM,
         stop: Some(interrupt::stop_flag()),
+        any_dir: args.any_dir,
     };
-    let mut view = RunView::new::<V>(run_dir.display().to_string());
+    games::with_variant!(config.game.variant, V => run_variant::<V>(job))
+}
+
+fn run_variant<V: Variant>(job: RunJob<'_>) -> Result<()>
+where
+    State<V>: Encode + TrainGame,
+{
+    let mut view = RunView::new::<V>(job.run_dir.display().to_string());
     let result = run_generations::<V>(job, |e| view.show(e));
-    view.close(result.is_ok());
-    println!("{}", result?);
+    view.close();
+    outln!("{}", result?)?;
     Ok(())
 }

@@ -2,11 +2,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use games::{Encode, State, Variant};
-use selfplay::{SelfPlayStats, ShardWriter, recorded_game_ids};
-use train::evaluators::error_chain;
+use selfplay::{SelfPlayStats, ShardWriter};
 use train::run::play_games;
 use train::{EvaluatorFactory, RunConfig, Source};
 
@@ -36,8 +35,8 @@ pub struct SelfPlayArgs {
     #[command(flatten)]
     pub source: SourceArgs,
     /// Number of games (ids 0..N; ids already recorded in --out are skipped, so an interrupted
-    /// command continues where it stopped).
-    #[arg(long)]
+    /// command continues where it stopped); at most 1,000,000.
+    #[arg(long, value_parser = crate::input::game_count())]
     pub games: u64,
     /// Directory for the shards.
     #[arg(long)]
@@ -67,35 +66,28 @@ where
     };
     let factory =
         EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)
-            .map_err(|e| BadInput(error_chain(&e)))?;
-    let recorded =
-        recorded_game_ids(&args.out).with_context(|| format!("reading {}", args.out.display()))?;
-    let ids: Vec<u64> = (0..args.games).filter(|id| !recorded.contains(id)).collect();
-    if !recorded.is_empty() {
-        eprintln!(
-            "{}: {} games already recorded, {} to play",
-            args.out.display(),
-            recorded.len(),
-            ids.len()
-        );
-    }
+            .map_err(|e| BadInput(train::error_chain(&e)))?;
     let run_name =
         args.out.file_name().map_or("selfplay".into(), |n| n.to_string_lossy().into_owned());
     let per_shard = args.games_per_shard.unwrap_or(config.run.games_per_shard).max(1) as usize;
-    let mut writer = ShardWriter::new(
-        &args.out,
-        &run_name,
-        0,
-        V::NAME,
-        &source.name(),
-        V::NUM_PLAYERS,
-        per_shard,
-    )?;
+    let mut writer = ShardWriter::new(&args.out, &run_name, 0, V::NAME, &source.name(), per_shard)
+        .map_err(|e| -> anyhow::Error {
+            if e.is_bad_input() { BadInput(e.to_string()).into() } else { e.into() }
+        })?;
+    let ids = writer.missing_ids(args.games);
+    let recorded = writer.recorded().len();
+    if recorded > 0 {
+        eprintln!(
+            "{}: {recorded} games already recorded, {} to play",
+            args.out.display(),
+            ids.len()
+        );
+    }
     let (bar, show) = progress::selfplay_bar(ids.len() as u64, "selfplay", V::NUM_PLAYERS);
     let stop = Some(interrupt::stop_flag());
     let stats = play_games::<V>(config, &factory, ids, seed, &mut writer, stop, show)?;
     bar.finish_and_clear();
-    println!("{}", summary(&stats, V::NUM_PLAYERS));
+    outln!("{}", summary(&stats, V::NUM_PLAYERS))?;
     Ok(())
 }
 

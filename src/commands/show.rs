@@ -6,24 +6,26 @@
 //! are two letters (player, then `K`/`M`), empty cells `.`, empty castles `#`.
 
 use anyhow::Result;
-use games::{Game, Landing, PieceKind, Position, State, Variant};
+use games::{Game, Landing, PieceKind, State, Variant};
 
 use crate::input::PositionArgs;
 
 pub fn show(args: &PositionArgs) -> Result<()> {
     games::with_variant!(args.variant()?, V => {
-        let pos = args.position::<V>()?;
-        print!("{}", render(&pos));
+        let state = args.state::<V>()?;
+        out!("{}", render(&state))?;
         Ok(())
     })
 }
 
-/// The drawing of a position, with the side to move, castle-move counts and the result.
-pub fn render<V: Variant>(pos: &Position<V>) -> String {
+/// The drawing of a position (with a move in progress: the board as its legs left it), with
+/// the side to move, the move in progress, castle-move counts and the result.
+pub fn render<V: Variant>(state: &State<V>) -> String {
+    let pos = state.position();
     let t = V::tables();
     let geo = &t.geometry;
     let castle = |c| (0..V::NUM_PLAYERS).any(|p| t.landing[p][c as usize] == Landing::OwnCastle);
-    let cell_text = |c| match pos.board().get(c) {
+    let cell_text = |c| match state.board().get(c) {
         None if castle(c) => "#".to_string(),
         None => ".".to_string(),
         Some(p) if V::NUM_PLAYERS == 2 => {
@@ -50,7 +52,6 @@ pub fn render<V: Variant>(pos: &Position<V>) -> String {
         out.push('\n');
     }
     out.push_str(&format!("    {}\n", header.trim_end()));
-    let state = State::new(pos.clone());
     let mover = V::PLAYER_NAMES[pos.to_move().index()];
     match state.outcome() {
         Some(over) => out.push_str(&format!(
@@ -61,7 +62,14 @@ pub fn render<V: Variant>(pos: &Position<V>) -> String {
             },
             over.termination
         )),
-        None => out.push_str(&format!("{mover} to move, {} legal moves\n", state.moves().len())),
+        None if state.landed().is_empty() => {
+            out.push_str(&format!("{mover} to move, {} legal moves\n", state.moves().len()))
+        }
+        None => out.push_str(&format!(
+            "{mover} to move, move in progress {} ({} legal continuations)\n",
+            state.partial_notation(),
+            state.continuations().count()
+        )),
     }
     if V::CASTLE_MOVES {
         let [w, b] = pos.castle_moves();
@@ -69,7 +77,7 @@ pub fn render<V: Variant>(pos: &Position<V>) -> String {
     }
     let counts: Vec<String> = (0..V::NUM_PLAYERS)
         .map(|p| {
-            let kinds: Vec<PieceKind> = pos
+            let kinds: Vec<PieceKind> = state
                 .board()
                 .pieces(geo.num_cells())
                 .filter(|(_, q)| q.owner.index() == p)

@@ -9,14 +9,14 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use games::VariantKind;
+use report::charts::ChartFormat;
+use report::stats::{openings_view, summary_view};
 use selfplay::stats::source::{
     GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
 };
 use selfplay::stats::{openings, summary};
 
-use crate::charts::ChartFormat;
 use crate::input::{BadInput, names};
-use crate::stats::{openings_view, summary_view};
 
 /// The two statistics.
 #[derive(Subcommand, Debug)]
@@ -91,11 +91,12 @@ fn run_openings(args: &OpeningsArgs) -> Result<()> {
         openings::openings::<V>(&games, args.depth, args.min_games)
     })
     .map_err(bad)?;
-    match args.records.format {
-        Format::Table => print!("{}", openings_view::text(&tree)),
-        Format::Csv => print!("{}", openings_view::csv(&tree)),
-        Format::Json => println!("{}", serde_json::to_string_pretty(&openings_view::json(&tree))?),
-    }
+    let text = match args.records.format {
+        Format::Table => openings_view::text(&tree),
+        Format::Csv => openings_view::csv(&tree),
+        Format::Json => serde_json::to_string_pretty(&openings_view::json(&tree))? + "\n",
+    };
+    out!("{text}")?;
     if let Some(path) = &args.chart {
         openings_view::chart(&tree, path)?;
         eprintln!("chart written to {}", path.display());
@@ -106,11 +107,12 @@ fn run_openings(args: &OpeningsArgs) -> Result<()> {
 fn run_summary(args: &RecordsArgs) -> Result<()> {
     let (variant, games) = load(args)?;
     let s = games::with_variant!(variant, V => summary::summary::<V>(&games)).map_err(bad)?;
-    match args.format {
-        Format::Table => print!("{}", summary_view::text(&s)),
-        Format::Csv => print!("{}", summary_view::csv(&s)),
-        Format::Json => println!("{}", serde_json::to_string_pretty(&summary_view::json(&s))?),
-    }
+    let text = match args.format {
+        Format::Table => summary_view::text(&s),
+        Format::Csv => summary_view::csv(&s),
+        Format::Json => serde_json::to_string_pretty(&summary_view::json(&s))? + "\n",
+    };
+    out!("{text}")?;
     Ok(())
 }
 

@@ -38,6 +38,8 @@ where
     else {
         bail!("{} holds no model: start the run with `camelot-zero run` first", models.display());
     };
+    let _lock =
+        storage::DirLock::acquire(&args.run_dir, train::run::LOCK_FILE, "camelot-zero train")?;
     let mut steps = CsvLog::open_resuming(
         &args.run_dir.join(train::STEP_METRICS_FILE),
         StepMetrics::CSV_HEADER,
@@ -51,8 +53,10 @@ where
         &mut steps,
         Some(interrupt::stop_flag()),
         &mut |e| view.show(e),
-    )?;
-    println!(
+    );
+    view.close();
+    let s = s?;
+    outln!(
         "trained {} into {}: {} steps of {}, loss {:.3} (policy {:.3}, value {:.3}), {:.0} samples/s, {:.0} s, window {} positions of generations {:?}",
         dir.display(),
         s.checkpoint.display(),
@@ -65,6 +69,6 @@ where
         s.seconds,
         s.window_positions,
         s.window_generations
-    );
+    )?;
     Ok(())
 }

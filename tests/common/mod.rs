@@ -1,4 +1,6 @@
 //! Helpers shared by the binary's end-to-end tests (`mod common;` in each test file).
+// Each test file uses only some of these helpers.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -155,18 +155,28 @@ impl Default for TrainConfig {
 pub enum ConfigError {
     #[error("cannot read config {path}: {source}")]
     Read { path: String, source: std::io::Error },
+    #[error("config {path} is longer than {limit} bytes: not a configuration")]
+    TooLarge { path: String, limit: u64 },
     #[error("config {path}: {message}")]
     Parse { path: String, message: String },
     #[error("config {path}: {key}: {problem}")]
     Invalid { path: String, key: String, problem: String },
 }
 
+/// The longest configuration file read (a config is a few kilobytes; this stops a wrong path
+/// such as `/dev/zero` from filling the memory).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
 impl RunConfig {
     /// Reads, parses and validates a config file.
     pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ConfigError::Read { path: shown.clone(), source })?;
+        let text = storage::read_limited(path, MAX_CONFIG_BYTES).map_err(|e| match e {
+            storage::StorageError::Io { source, .. } => {
+                ConfigError::Read { path: shown.clone(), source }
+            }
+            _ => ConfigError::TooLarge { path: shown.clone(), limit: MAX_CONFIG_BYTES },
+        })?;
         Self::parse(&text, &shown)
     }
 
@@ -205,6 +215,12 @@ impl RunConfig {
         let r = &self.run;
         if r.games_per_generation == 0 {
             return bad("run.games_per_generation", "must be at least 1");
+        }
+        if u64::from(r.games_per_generation) > selfplay::MAX_GAMES {
+            return bad(
+                "run.games_per_generation",
+                &format!("must be at most {} (games one session plays)", selfplay::MAX_GAMES),
+            );
         }
         if r.games_per_shard == 0 {
             return bad("run.games_per_shard", "must be at least 1");

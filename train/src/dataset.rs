@@ -49,6 +49,18 @@ pub enum DatasetError {
     ZeroBatch,
 }
 
+impl DatasetError {
+    /// Whether the run directory holds something unusable (bad input) rather than failing to
+    /// be read.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            DatasetError::Io { .. } => false,
+            DatasetError::Record(e) => e.is_bad_input(),
+            _ => true,
+        }
+    }
+}
+
 /// Where a window row came from (for error messages and tests).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowSource {

@@ -99,19 +99,7 @@ where
     move |dir: &Path, draw: DrawScore| {
         let source = Source::Checkpoint(dir.to_path_buf());
         let factory = EvaluatorFactory::new::<games::State<V>>(&source, device, cache)
-            .map_err(|e| error_chain(&e))?;
+            .map_err(|e| crate::error_chain(&e))?;
         Ok(factory.make(draw))
     }
-}
-
-/// `e` and its sources joined with ": " (how the command line prints an error).
-pub fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }

@@ -16,6 +16,7 @@
 
 pub mod config;
 pub mod dataset;
+mod error_chain;
 pub mod evaluators;
 pub mod export;
 pub mod generations;
@@ -32,6 +33,7 @@ pub mod value_target;
 
 pub use config::{ConfigError, GameConfig, NetSection, RunConfig, RunSection, TrainConfig};
 pub use dataset::{Batch, DatasetError, ReplayWindow};
+pub use error_chain::error_chain;
 pub use evaluators::{EvaluatorFactory, Source};
 pub use generations::{generation_dir_name, list_generation_dirs, newest_checkpoint};
 pub use ladder::{Gating, LadderConfig, LadderResult};

@@ -23,6 +23,25 @@ pub enum MetricsError {
     Header { path: PathBuf, found: String, expected: String },
     #[error("{}: a row of {got} fields for {expected} columns", path.display())]
     RowLength { path: PathBuf, got: usize, expected: usize },
+    /// A row that this program did not write (another program, a hand edit).
+    #[error("{} line {line}: {problem}, so not a row this program wrote; remove the line (or move the file aside) and start again", path.display())]
+    BadRow { path: PathBuf, line: usize, problem: String },
+    #[error(transparent)]
+    Storage(#[from] storage::StorageError),
+}
+
+impl MetricsError {
+    /// Whether the file holds something this program did not write (bad input) rather than
+    /// failing to be read or written.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            MetricsError::Io { .. } => false,
+            MetricsError::Storage(e) => e.is_bad_input(),
+            MetricsError::Header { .. }
+            | MetricsError::RowLength { .. }
+            | MetricsError::BadRow { .. } => true,
+        }
+    }
 }
 
 /// An append-only CSV file with a fixed header.
@@ -38,27 +57,45 @@ impl CsvLog {
     /// existing file must have exactly this header; a last line without its newline (a row torn
     /// by a crash) is removed.
     pub fn open(path: &Path, header: &[&str]) -> Result<CsvLog, MetricsError> {
-        Self::open_keeping(path, header, |_| true)
+        Self::open_keeping(path, header, |_| Ok(true))
+    }
+
+    /// The generation (first field) of the file's last row, `None` without rows.
+    pub fn last_generation(&self) -> Result<Option<u32>, MetricsError> {
+        let text = std::fs::read_to_string(&self.path)
+            .map_err(|source| MetricsError::Io { path: self.path.clone(), source })?;
+        Ok(text.lines().skip(1).last().and_then(|l| l.split(',').next()?.parse().ok()))
     }
 
     /// [`CsvLog::open`], first removing the rows whose first column (the generation) is
     /// `from_generation` or later: the rows of a generation that is being trained again after
     /// an interruption, so that each step appears once. The file is rewritten atomically.
+    /// Every row kept must look like one this program writes (the header's number of fields, a
+    /// generation number first), else [`MetricsError::BadRow`] names the line: a foreign row
+    /// would otherwise survive the resume and break the readers later.
     pub fn open_resuming(
         path: &Path,
         header: &[&str],
         from_generation: u32,
     ) -> Result<CsvLog, MetricsError> {
+        let columns = header.len();
         Self::open_keeping(path, header, |row| {
+            let fields = count_fields(row);
+            if fields != columns {
+                return Err(format!("{fields} fields for {columns} columns"));
+            }
             let first = row.split(',').next().unwrap_or("");
-            first.parse::<u32>().map_or(true, |g| g < from_generation)
+            let g = first
+                .parse::<u32>()
+                .map_err(|_| format!("the first field {first:?} is not a generation number"))?;
+            Ok(g < from_generation)
         })
     }
 
     fn open_keeping(
         path: &Path,
         header: &[&str],
-        keep: impl Fn(&str) -> bool,
+        keep: impl Fn(&str) -> Result<bool, String>,
     ) -> Result<CsvLog, MetricsError> {
         let io = |source| MetricsError::Io { path: path.to_path_buf(), source };
         let expected = header.join(",");
@@ -80,7 +117,13 @@ impl CsvLog {
             let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
             let mut kept = String::with_capacity(whole.len());
             for (i, line) in whole.lines().enumerate() {
-                if i == 0 || keep(line) {
+                let keep_line = i == 0
+                    || keep(line).map_err(|problem| MetricsError::BadRow {
+                        path: path.to_path_buf(),
+                        line: i + 1,
+                        problem,
+                    })?;
+                if keep_line {
                     kept.push_str(line);
                     kept.push('\n');
                 }
@@ -89,9 +132,7 @@ impl CsvLog {
                 if kept.is_empty() {
                     kept = format!("{expected}\n");
                 }
-                let tmp = path.with_extension("csv.tmp");
-                std::fs::write(&tmp, &kept).map_err(io)?;
-                std::fs::rename(&tmp, path).map_err(io)?;
+                storage::write_atomic(path, kept.as_bytes())?;
                 file = OpenOptions::new().append(true).open(path).map_err(io)?;
             }
         }
@@ -120,6 +161,21 @@ impl CsvLog {
         self.file.write_all(line.as_bytes()).map_err(io)?;
         self.file.flush().map_err(io)
     }
+}
+
+/// The number of fields of a CSV line written by [`CsvLog::append`] (commas inside quotes do
+/// not count).
+fn count_fields(line: &str) -> usize {
+    let mut quoted = false;
+    1 + line
+        .chars()
+        .filter(|&c| {
+            if c == '"' {
+                quoted = !quoted;
+            }
+            c == ',' && !quoted
+        })
+        .count()
 }
 
 fn quote(field: &str) -> String {
@@ -277,5 +333,35 @@ mod tests {
         log.append(&["a,b".into(), "say \"hi\"".into()]).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text, "x,y\n\"a,b\",\"say \"\"hi\"\"\"\n");
+    }
+
+    /// Issue 15, defect 14: a garbage row appended to `metrics.csv` survived a resume and
+    /// broke `report` later; it is refused on resume, naming the line.
+    #[test]
+    fn d14_a_foreign_row_is_refused_on_resume() {
+        let path = scratch_dir("metrics-garbage").join(STEP_METRICS_FILE);
+        let mut log = CsvLog::open(&path, StepMetrics::CSV_HEADER).unwrap();
+        log.append(&step(0, 1).csv_row()).unwrap();
+        drop(log);
+        let good = std::fs::read_to_string(&path).unwrap();
+        for garbage in ["hello,world\n", "x,1,1,1.5,1,0.5,2,,0.25,1,0.001,100.0\n"] {
+            std::fs::write(&path, format!("{good}{garbage}")).unwrap();
+            let e = CsvLog::open_resuming(&path, StepMetrics::CSV_HEADER, 1).unwrap_err();
+            assert!(matches!(e, MetricsError::BadRow { line: 3, .. }), "{e}");
+            assert!(e.is_bad_input());
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                format!("{good}{garbage}"),
+                "nothing is dropped silently"
+            );
+        }
+        // A quoted field with a comma is one field.
+        let mut row = step(0, 2).csv_row();
+        row[7] = "a,b".into();
+        std::fs::write(&path, &good).unwrap();
+        let mut log = CsvLog::open(&path, StepMetrics::CSV_HEADER).unwrap();
+        log.append(&row).unwrap();
+        drop(log);
+        CsvLog::open_resuming(&path, StepMetrics::CSV_HEADER, 1).unwrap();
     }
 }

@@ -3,7 +3,8 @@
 //! the result, with optimizer state and counters, as a new checkpoint folder.
 //!
 //! The new folder is written as `.<name>.tmp` beside its final place and renamed into place
-//! once complete (`net.json`, `weights.bpk`, `optimizer.{bpk,json}`, `training.toml`), so a
+//! once complete (`net.json`, `weights.bpk`, `optimizer.{bpk,json}`, `training.toml`, and
+//! `summary.toml`: the [`GenerationSummary`] that `generations.csv` shows), so a
 //! folder named `gen-NNNN` is always a whole checkpoint. A generation interrupted mid-training
 //! writes nothing; resuming retrains it from the previous checkpoint (the self-play data is
 //! on disk), with the same batches since they depend only on the seed, the generation and the
@@ -25,6 +26,8 @@ use crate::targets::{TrainGame, argmax, entropy};
 
 /// The counters file of a checkpoint folder.
 pub const COUNTERS_FILE: &str = "training.toml";
+/// The file of a checkpoint folder with the [`GenerationSummary`] of the training that made it.
+pub const SUMMARY_FILE: &str = "summary.toml";
 
 /// Everything that can stop a generation's training; each names the file, folder or step.
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +58,29 @@ pub enum TrainError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{}: {message}", path.display())]
     Counters { path: PathBuf, message: String },
+    #[error(transparent)]
+    Storage(#[from] storage::StorageError),
+}
+
+impl TrainError {
+    /// Whether the error comes from what the run directory or the settings hold (a corrupt or
+    /// mismatched checkpoint, an unusable window: bad input) rather than a failed read, write
+    /// or computation.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            TrainError::Dataset(e) => e.is_bad_input(),
+            TrainError::Checkpoint { source, .. } => source.is_bad_input(),
+            TrainError::Storage(e) => e.is_bad_input(),
+            TrainError::WrongShape { .. }
+            | TrainError::CheckpointExists { .. }
+            | TrainError::Counters { .. } => true,
+            TrainError::Net(_)
+            | TrainError::Step { .. }
+            | TrainError::Diverged { .. }
+            | TrainError::Interrupted { .. }
+            | TrainError::Io { .. } => false,
+        }
+    }
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
@@ -124,6 +150,9 @@ pub struct GenerationJob<'a> {
     pub device: DeviceKind,
     /// Checked before every step: once set, training stops with [`TrainError::Interrupted`].
     pub stop: Option<&'a AtomicBool>,
+    /// Seconds the caller spent loading the window, recorded in the summary (the training
+    /// stage's wall time is this plus the steps').
+    pub window_seconds: f64,
 }
 
 /// What one step did, for a progress bar and `metrics.csv`.
@@ -153,8 +182,9 @@ pub struct StepMetrics {
     pub samples_per_sec: f64,
 }
 
-/// What a generation's training did.
-#[derive(Clone, Debug, PartialEq)]
+/// What a generation's training did; saved with its checkpoint as `summary.toml`
+/// ([`GenerationSummary::read`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GenerationSummary {
     pub generation: u32,
     pub steps: u32,
@@ -168,7 +198,11 @@ pub struct GenerationSummary {
     /// The rate of the last step.
     pub learning_rate: f64,
     pub samples_per_sec: f64,
+    /// Wall time of the steps (and the checkpoint).
     pub seconds: f64,
+    /// Wall time of loading the replay window before the steps.
+    #[serde(default)]
+    pub window_seconds: f64,
     /// The window trained on.
     pub window_positions: usize,
     pub window_generations: Vec<u32>,
@@ -187,7 +221,7 @@ pub fn train_generation<G: TrainGame>(
     config: &TrainConfig,
     mut on_step: impl FnMut(&StepMetrics),
 ) -> Result<GenerationSummary, TrainError> {
-    let GenerationJob { start, out_dir, generation, seed, device, stop } = job;
+    let GenerationJob { start, out_dir, generation, seed, device, stop, window_seconds } = job;
     let out_dir = out_dir.as_path();
     if out_dir.exists() {
         return Err(TrainError::CheckpointExists { path: out_dir.to_path_buf() });
@@ -263,12 +297,10 @@ pub fn train_generation<G: TrainGame>(
             samples_per_sec: batch.size as f64 / t0.elapsed().as_secs_f64(),
         });
     }
-    let seconds = started.elapsed().as_secs_f64();
     counters.generation = Some(generation);
-    save_checkpoint::<G>(&trainer, &counters, out_dir)?;
-
     let mean = |sum: f64| if steps == 0 { 0.0 } else { (sum / f64::from(steps)) as f32 };
-    Ok(GenerationSummary {
+    let seconds = started.elapsed().as_secs_f64();
+    let summary = GenerationSummary {
         generation,
         steps,
         batch_size: config.batch_size,
@@ -279,11 +311,36 @@ pub fn train_generation<G: TrainGame>(
         learning_rate,
         samples_per_sec: f64::from(steps) * config.batch_size as f64 / seconds.max(1e-9),
         seconds,
+        window_seconds,
         window_positions: window.len(),
         window_generations: window.generations().to_vec(),
         counters,
         checkpoint: out_dir.to_path_buf(),
-    })
+    };
+    save_checkpoint::<G>(&trainer, &summary, out_dir)?;
+    Ok(summary)
+}
+
+impl GenerationSummary {
+    /// The summary saved in the checkpoint folder `dir`; `None` for a checkpoint without one
+    /// (generation 0, or one written before summaries were saved).
+    pub fn read(dir: &Path) -> Result<Option<GenerationSummary>, TrainError> {
+        let path = dir.join(SUMMARY_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => toml::from_str(&text)
+                .map(Some)
+                .map_err(|e| TrainError::Counters { path, message: e.to_string() }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(TrainError::Io { path, source }),
+        }
+    }
+
+    fn save(&self, dir: &Path) -> Result<(), TrainError> {
+        let path = dir.join(SUMMARY_FILE);
+        let text = toml::to_string(self)
+            .map_err(|e| TrainError::Counters { path: path.clone(), message: e.to_string() })?;
+        std::fs::write(&path, text).map_err(io_error(&path))
+    }
 }
 
 /// The seed of generation `generation`'s batches in a run seeded `seed`.
@@ -343,21 +400,19 @@ fn probe_batch(
     Ok((entropy_sum / n, hits as f32 / n))
 }
 
-/// Writes the checkpoint into a temporary sibling folder, then renames it to `out_dir`.
+/// Writes the checkpoint (with the summary and its counters) into a temporary sibling folder,
+/// then renames it to `out_dir`.
 fn save_checkpoint<G: TrainGame>(
     trainer: &Trainer,
-    counters: &Counters,
+    summary: &GenerationSummary,
     out_dir: &Path,
 ) -> Result<(), TrainError> {
-    let name = out_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = out_dir.with_file_name(format!(".{name}.tmp"));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).map_err(io_error(&tmp))?;
-    }
+    let tmp = storage::temp_dir(out_dir)?;
     let ckpt_err = |source| TrainError::Checkpoint { dir: tmp.clone(), source };
     checkpoint::save(&tmp, trainer.net(), G::NAME, ENCODING_VERSION).map_err(ckpt_err)?;
     trainer.save_optimizer(&tmp).map_err(ckpt_err)?;
-    counters.save(&tmp)?;
+    summary.counters.save(&tmp)?;
+    summary.save(&tmp)?;
     if out_dir.exists() {
         return Err(TrainError::CheckpointExists { path: out_dir.to_path_buf() });
     }

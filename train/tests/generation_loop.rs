@@ -46,7 +46,7 @@ fn smoke_config(dir: &Path) -> RunConfig {
 }
 
 fn job<'a>(run_dir: &'a Path, config: &'a RunConfig, stop: &'a AtomicBool) -> RunJob<'a> {
-    RunJob { run_dir, config, generations: 2, program: PROGRAM, stop: Some(stop) }
+    RunJob { run_dir, config, generations: 2, program: PROGRAM, stop: Some(stop), any_dir: false }
 }
 
 /// Every game and position of generation `g`, in game id (and ply) order.
@@ -209,5 +209,82 @@ fn a_finished_run_is_only_reported() {
     let report = run_generations::<CamelotRules>(one, |e| events.push(format!("{e:?}"))).unwrap();
     assert_eq!(events, ["AlreadyDone { generation: 1 }"]);
     assert!(report.contains("1 generation rows"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 15, defect 1: a process killed during the ladder (the new model is written, its
+/// `ladder.toml` and its generation's row are not) lost the row for good.
+#[test]
+fn d1_a_row_lost_with_a_kill_during_the_ladder_is_written_again() {
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("d1");
+    let mut config = smoke_config(&dir);
+    config.run.games_per_generation = 8;
+    let never = AtomicBool::new(false);
+    let whole = dir.join("whole/run");
+    run_generations::<CamelotRules>(job(&whole, &config, &never), |_| {}).unwrap();
+
+    // The files a kill during generation 1's ladder leaves: both rows missing would be a run
+    // killed twice; here generation 0 is whole and generation 1's model lacks its ladder.
+    let cut = dir.join("cut/run");
+    let one = RunJob { generations: 1, ..job(&cut, &config, &never) };
+    run_generations::<CamelotRules>(one, |_| {}).unwrap();
+    let csv = cut.join("generations.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let header = text.lines().next().unwrap();
+    std::fs::write(&csv, format!("{header}\n")).unwrap();
+    std::fs::remove_file(cut.join("models/gen-0001/ladder.toml")).unwrap();
+
+    let mut restored = Vec::new();
+    run_generations::<CamelotRules>(job(&cut, &config, &never), |e| {
+        if let RunEvent::RowRestored { generation } = e {
+            restored.push(generation);
+        }
+    })
+    .unwrap();
+    assert_eq!(restored, [0]);
+    let (a, b) = (timeless_cells(&csv), timeless_cells(&whole.join("generations.csv")));
+    assert_eq!(a.len(), 2, "one row per generation");
+    assert_eq!(a, b);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 15, defect 2: a generation whose training was redone (after a kill or a stop) showed
+/// the figures of a self-play session that played nothing (0 evaluations/s, 0.01 s).
+#[test]
+fn d2_a_redone_generation_keeps_the_figures_of_its_self_play() {
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("d2");
+    let mut config = smoke_config(&dir);
+    config.run.games_per_generation = 8;
+    config.ladder.games = 0;
+    let run_dir = dir.join("run");
+    let stop = AtomicBool::new(false);
+    let one = RunJob { generations: 1, ..job(&run_dir, &config, &stop) };
+    let err = run_generations::<CamelotRules>(one, |e| {
+        if let RunEvent::TrainStep(_) = e {
+            stop.store(true, Ordering::SeqCst);
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(err, RunError::Interrupted { stage: Stage::Training, .. }), "{err}");
+    let never = AtomicBool::new(false);
+    run_generations::<CamelotRules>(
+        RunJob { generations: 1, ..job(&run_dir, &config, &never) },
+        |_| {},
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(run_dir.join("generations.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let cell = |name: &str| -> f64 {
+        row[header.iter().position(|h| *h == name).unwrap()].parse().unwrap()
+    };
+    let figures = selfplay::SessionFigures::read(&run_dir.join("games/gen-0000")).unwrap().unwrap();
+    assert_eq!((figures.sessions, figures.games), (1, 8), "{figures:?}");
+    assert!(cell("evaluations_per_sec") > 100.0, "{text}");
+    assert!((cell("selfplay_seconds") - figures.seconds).abs() < 0.01, "{text}");
+    assert!(cell("selfplay_seconds") > 0.05, "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -34,6 +34,11 @@ use crate::lockstep::{EvaluationError, Lockstep};
 use crate::mcts::{MctsConfig, SearchError};
 use slot::Slot;
 
+/// The most games one session (a generation's self-play, a `selfplay` or `arena` command)
+/// plays: a bound, so a mistyped count is refused instead of allocating its game ids (8 bytes
+/// each) before the first game. A million games is weeks of self-play on a CPU.
+pub const MAX_GAMES: u64 = 1_000_000;
+
 /// Why self-play stopped.
 #[derive(Debug, Error)]
 pub enum DriverError {
@@ -70,11 +75,12 @@ enum Message {
 
 /// Plays the session's games with `workers` workers, each with an evaluator from
 /// `make_evaluator(worker)` (called on the worker's thread). `on_game` receives every finished
-/// game, in the order they finish; `on_progress` the running totals after every game or batch.
+/// game, in the order they finish, with the running totals that count it; `on_progress` the
+/// running totals after every game or batch.
 pub fn play<G, E>(
     session: &Session<'_, G>,
     make_evaluator: &(dyn Fn(usize) -> E + Sync),
-    mut on_game: impl FnMut(PlayedGame) -> Result<(), String>,
+    mut on_game: impl FnMut(PlayedGame, &SelfPlayStats) -> Result<(), String>,
     mut on_progress: impl FnMut(&SelfPlayStats),
 ) -> Result<SelfPlayStats, DriverError>
 where
@@ -111,8 +117,9 @@ where
             match msg {
                 Message::Game(game) => {
                     stats.record(&game);
+                    stats.wall_time = started.elapsed();
                     if handler_error.is_none()
-                        && let Err(e) = on_game(*game)
+                        && let Err(e) = on_game(*game, &stats)
                     {
                         // Stop starting games; the ones in flight finish and are dropped.
                         handler_error = Some(e);

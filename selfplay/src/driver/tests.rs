@@ -33,7 +33,7 @@ fn run<G: Game, E: Evaluator<G>>(
     let stats = play(
         &session,
         &make,
-        |g| {
+        |g, _| {
             let _: () = out.push(g);
             Ok(())
         },
@@ -216,7 +216,7 @@ fn move_limit_is_a_draw_and_stop_starts_no_new_games() {
         start: &start,
         stop: Some(&stop),
     };
-    let stats = play(&session, &|_| UniformEvaluator, |_| Ok(()), |_| {}).unwrap();
+    let stats = play(&session, &|_| UniformEvaluator, |_, _| Ok(()), |_| {}).unwrap();
     assert_eq!(stats.games, 0);
 }
 
@@ -234,7 +234,7 @@ fn a_failing_game_handler_stops_the_session_with_its_message() {
         stop: None,
     };
     let err =
-        play(&session, &|_| UniformEvaluator, |_| Err("disk full".into()), |_| {}).unwrap_err();
+        play(&session, &|_| UniformEvaluator, |_, _| Err("disk full".into()), |_| {}).unwrap_err();
     assert_eq!(err.to_string(), "disk full");
 }
 
@@ -305,6 +305,6 @@ fn endgame_starts_are_recorded_and_replay_through_the_rules() {
         start: &start,
         stop: None,
     };
-    let err = play(&session, &|_| UniformEvaluator, |_| Ok(()), |_| {}).unwrap_err();
+    let err = play(&session, &|_| UniformEvaluator, |_, _| Ok(()), |_| {}).unwrap_err();
     assert!(err.to_string().starts_with("selfplay.start: tictactoe has no"), "{err}");
 }

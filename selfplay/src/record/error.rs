@@ -40,6 +40,9 @@ pub enum RecordError {
     /// A path given as a games file does not have the name `games-NNNNNN.parquet`.
     #[error("{}: not a shard games file name (expected games-NNNNNN.parquet)", path.display())]
     NotAShardName { path: PathBuf },
+    /// A shard folder being added to holds games of another run, generation or variant.
+    #[error("{}: holds {found}, but the games to add are {expected}; write them to another folder", path.display())]
+    Foreign { path: PathBuf, found: String, expected: String },
 }
 
 impl RecordError {
@@ -54,8 +57,15 @@ impl RecordError {
             | RecordError::InvalidValue { path, .. }
             | RecordError::ShardExists { path }
             | RecordError::MissingPositions { path }
-            | RecordError::NotAShardName { path } => path,
+            | RecordError::NotAShardName { path }
+            | RecordError::Foreign { path, .. } => path,
         }
+    }
+
+    /// Whether the error is about what a file holds (corrupt, foreign, of another version:
+    /// bad input) rather than about reading or writing it (a full disk, a permission).
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, RecordError::Io { .. } | RecordError::Write { .. })
     }
 
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {

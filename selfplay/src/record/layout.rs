@@ -46,12 +46,6 @@ fn file_name(prefix: &str, index: u32) -> String {
     format!("{prefix}{index:06}{SUFFIX}")
 }
 
-/// The temporary name a file is written under before being renamed to `path`.
-pub(crate) fn tmp_path(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    path.with_file_name(format!(".{name}.tmp"))
-}
-
 /// The index of a canonical `<prefix>NNNNNN.parquet` name. Only the canonical spelling is
 /// accepted so that one index cannot have two files (`games-3` and `games-000003`).
 fn parse_index(name: &str, prefix: &str) -> Option<u32> {
@@ -72,12 +66,16 @@ pub struct ShardListing {
     pub orphan_positions: Vec<PathBuf>,
     /// `*.tmp` files: interrupted writes, ignored.
     pub tmp_leftovers: Vec<PathBuf>,
+    /// Zero-byte games files: a write cut short (renamed before its data reached the disk, or
+    /// truncated since), ignored like the other leftovers; their games count as not recorded
+    /// and are played again, and a new shard of the same index replaces the file.
+    pub empty_games: Vec<PathBuf>,
 }
 
 impl ShardListing {
     /// Number of ignored leftovers, for a warning.
     pub fn warnings(&self) -> usize {
-        self.orphan_positions.len() + self.tmp_leftovers.len()
+        self.orphan_positions.len() + self.tmp_leftovers.len() + self.empty_games.len()
     }
 }
 
@@ -85,7 +83,8 @@ impl ShardListing {
 ///
 /// A games file without its positions file cannot come from an interrupted write (positions are
 /// renamed into place first), so it is an error ([`RecordError::MissingPositions`]) rather than
-/// a warning.
+/// a warning. A zero-byte games file is not a shard (see [`ShardListing::empty_games`]): every
+/// reader (training, statistics, the generation loop) follows this one listing.
 pub fn scan_shards(dir: &Path) -> Result<ShardListing, RecordError> {
     let mut games = BTreeMap::new();
     let mut positions = BTreeMap::new();
@@ -96,7 +95,11 @@ pub fn scan_shards(dir: &Path) -> Result<ShardListing, RecordError> {
         if name.ends_with(".tmp") {
             listing.tmp_leftovers.push(entry.path());
         } else if let Some(index) = parse_index(&name, GAMES_PREFIX) {
-            games.insert(index, entry.path());
+            if is_empty_file(&entry.path()) {
+                listing.empty_games.push(entry.path());
+            } else {
+                games.insert(index, entry.path());
+            }
         } else if let Some(index) = parse_index(&name, POSITIONS_PREFIX) {
             positions.insert(index, entry.path());
         }
@@ -109,7 +112,13 @@ pub fn scan_shards(dir: &Path) -> Result<ShardListing, RecordError> {
     }
     listing.orphan_positions = positions.into_values().collect();
     listing.tmp_leftovers.sort();
+    listing.empty_games.sort();
     Ok(listing)
+}
+
+/// A regular file of zero bytes.
+pub(crate) fn is_empty_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0)
 }
 
 /// The complete shards of `dir`, sorted by index (see [`scan_shards`] for the leftovers it

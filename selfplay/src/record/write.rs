@@ -1,8 +1,7 @@
 //! [`write_shard`]: validate a shard, then write its two files with the atomic-rename protocol
 //! described in the [module docs](super).
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
@@ -10,11 +9,12 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
+use storage::TempFile;
 
 use super::batch::{
     CHUNK_ROWS, chunks, game_weight, games_batch, position_weight, positions_batch,
 };
-use super::layout::{ShardPaths, tmp_path};
+use super::layout::ShardPaths;
 use super::schema::{VERSION_KEY, games_schema, positions_schema};
 use super::{RecordError, SCHEMA_VERSION, Shard, validate};
 
@@ -45,7 +45,7 @@ pub fn write_shard(
         positions_batch(&paths.positions, rows, &variants[start..end], run, generation)
     });
     let tmp = write_tmp(&paths.positions, positions_schema(), batches)?;
-    publish(&tmp, &paths.positions, dir)?;
+    tmp.commit().map_err(storage_error)?;
 
     let weights = shard.games.iter().map(|g| game_weight(run, g));
     let batches = chunks(&paths.games, weights)?
@@ -53,12 +53,9 @@ pub fn write_shard(
         .map(|(start, end)| games_batch(&paths.games, &shard.games[start..end], run, generation));
     let tmp = write_tmp(&paths.games, games_schema(), batches)?;
     // Checked again just before the rename that makes the shard complete, which is the step
-    // that must never replace an existing games file.
-    if let Err(e) = refuse_existing(&paths.games) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    publish(&tmp, &paths.games, dir)?;
+    // that must never replace an existing games file (dropping `tmp` removes it).
+    refuse_existing(&paths.games)?;
+    tmp.commit().map_err(storage_error)?;
     Ok(paths)
 }
 
@@ -92,9 +89,12 @@ fn check<'a>(
     Ok(variants)
 }
 
+/// A complete shard is never overwritten; a zero-byte games file is not a shard (see
+/// [`super::ShardListing::empty_games`]) and is replaced.
 fn refuse_existing(games: &Path) -> Result<(), RecordError> {
     match games.try_exists() {
         Ok(false) => Ok(()),
+        Ok(true) if super::layout::is_empty_file(games) => Ok(()),
         Ok(true) => Err(RecordError::ShardExists { path: games.to_path_buf() }),
         Err(e) => Err(RecordError::io(games, e)),
     }
@@ -110,58 +110,32 @@ fn properties() -> WriterProperties {
         .build()
 }
 
-/// Writes the batches to the temporary name of `path`, fsynced; returns that name. Removes it
-/// on failure.
+/// Writes the batches to an exclusively created temporary of `path` (see [`storage::TempFile`]:
+/// a planted link is never written through), not yet committed; on failure it is removed.
 fn write_tmp(
     path: &Path,
     schema: SchemaRef,
     batches: impl Iterator<Item = Result<RecordBatch, RecordError>>,
-) -> Result<PathBuf, RecordError> {
-    let tmp = tmp_path(path);
-    let result = write_file(&tmp, schema, batches);
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map(|()| tmp)
-}
-
-fn write_file(
-    tmp: &Path,
-    schema: SchemaRef,
-    batches: impl Iterator<Item = Result<RecordBatch, RecordError>>,
-) -> Result<(), RecordError> {
+) -> Result<TempFile, RecordError> {
+    let tmp = TempFile::create(path).map_err(storage_error)?;
+    let tmp_name = tmp.path().to_path_buf();
     let parquet_error = |e: parquet::errors::ParquetError| RecordError::Write {
-        path: tmp.to_path_buf(),
+        path: tmp_name.clone(),
         message: e.to_string(),
     };
-    let file = File::create(tmp).map_err(|e| RecordError::io(tmp, e))?;
     let mut writer =
-        ArrowWriter::try_new(file, schema, Some(properties())).map_err(parquet_error)?;
+        ArrowWriter::try_new(tmp, schema, Some(properties())).map_err(parquet_error)?;
     for batch in batches {
         writer.write(&batch?).map_err(parquet_error)?;
     }
-    // `into_inner` writes the footer and hands back the file so it can be fsynced.
-    let file = writer.into_inner().map_err(parquet_error)?;
-    file.sync_all().map_err(|e| RecordError::io(tmp, e))
+    // `into_inner` writes the footer and hands the file back for the commit.
+    writer.into_inner().map_err(parquet_error)
 }
 
-/// Renames `tmp` to `path` and makes the rename durable.
-fn publish(tmp: &Path, path: &Path, dir: &Path) -> Result<(), RecordError> {
-    if let Err(e) = std::fs::rename(tmp, path) {
-        let _ = std::fs::remove_file(tmp);
-        return Err(RecordError::io(path, e));
+fn storage_error(e: storage::StorageError) -> RecordError {
+    let path = e.path().to_path_buf();
+    match e {
+        storage::StorageError::Io { source, .. } => RecordError::io(&path, source),
+        other => RecordError::io(&path, std::io::Error::other(other.to_string())),
     }
-    sync_dir(dir)
-}
-
-/// Fsyncs a directory so that renames in it survive a crash (POSIX; elsewhere a no-op).
-fn sync_dir(dir: &Path) -> Result<(), RecordError> {
-    // A bare file name has the empty path as its directory.
-    #[cfg(unix)]
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    #[cfg(unix)]
-    File::open(dir).and_then(|d| d.sync_all()).map_err(|e| RecordError::io(dir, e))?;
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
 }

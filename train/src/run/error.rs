@@ -27,6 +27,13 @@ pub enum RunError {
         sections.join(", ")
     )]
     ConfigChanged { run_dir: PathBuf, sections: Vec<&'static str> },
+    /// A non-empty directory that is not a run directory was given as one.
+    #[error(
+        "{} is not empty and is not a run directory (it has no config.toml); choose an empty or \
+         new directory, or pass --any-dir to start the run there anyway",
+        dir.display()
+    )]
+    NotARunDir { dir: PathBuf },
     /// A file of the run directory that does not hold what its name says.
     #[error("{} is not {what}", path.display())]
     BadFile {
@@ -86,6 +93,39 @@ pub enum RunError {
     Train(#[from] TrainError),
     #[error(transparent)]
     Metrics(#[from] MetricsError),
+    #[error(transparent)]
+    Storage(#[from] storage::StorageError),
+}
+
+impl RunError {
+    /// Whether the error comes from what the caller gave or the run directory holds (another
+    /// configuration, a foreign directory, a corrupt checkpoint or shard, a directory in use:
+    /// bad input, exit status 2 on the command line) rather than a failure of the machine (a
+    /// full disk, a permission) or of the program.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            RunError::ConfigChanged { .. }
+            | RunError::NotARunDir { .. }
+            | RunError::BadFile { .. }
+            | RunError::NoModel { .. }
+            | RunError::Baseline(_) => true,
+            RunError::Checkpoint { source, .. } | RunError::CheckpointShape { source, .. } => {
+                source.is_bad_input()
+            }
+            RunError::Model(e) => e.is_bad_input(),
+            RunError::Record(e) | RunError::LadderGames { source: e, .. } => e.is_bad_input(),
+            RunError::Dataset(e) => e.is_bad_input(),
+            RunError::Train(e) => e.is_bad_input(),
+            RunError::Metrics(e) => e.is_bad_input(),
+            RunError::Storage(e) => e.is_bad_input(),
+            RunError::Arena(selfplay::arena::ArenaError::Record(e)) => e.is_bad_input(),
+            RunError::Io { .. }
+            | RunError::Serialize(_)
+            | RunError::Interrupted { .. }
+            | RunError::Driver(_)
+            | RunError::Arena(_) => false,
+        }
+    }
 }
 
 /// The stages of a generation, as named in progress and messages.

@@ -29,6 +29,9 @@ pub enum RunEvent<'a> {
     /// On a resumed run, the ladder of the newest model had been cut short and was played
     /// again (a generation's own ladder comes with [`RunEvent::GenerationDone`]).
     LadderReplayed(&'a LadderResult),
+    /// On a resumed run, generation `generation`'s row of `generations.csv`, lost with the
+    /// process that finished its training, was written again from the run directory's files.
+    RowRestored { generation: u32 },
     /// A generation is complete and its row is in `generations.csv`.
     GenerationDone {
         generation: u32,

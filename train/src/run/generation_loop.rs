@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use games::{ENCODING_VERSION, Encode, State, Variant};
+use selfplay::ShardWriter;
 use selfplay::net::random_net;
-use selfplay::{ShardWriter, recorded_game_ids};
 
 use super::error::{RunError, Stage, io};
 use super::event::RunEvent;
@@ -38,7 +38,8 @@ use crate::{
 /// A run to start or continue.
 #[derive(Clone, Copy, Debug)]
 pub struct RunJob<'a> {
-    /// The run directory (created if missing).
+    /// The run directory (created if missing). An existing directory must be a run directory
+    /// (hold `config.toml`) or be empty, unless `any_dir` is set.
     pub run_dir: &'a Path,
     pub config: &'a RunConfig,
     /// Generations in the whole run; a finished run is only reported, a larger number extends
@@ -50,10 +51,13 @@ pub struct RunJob<'a> {
     /// their shard is written; training stops before its next step, writing nothing) and the
     /// run returns [`RunError::Interrupted`].
     pub stop: Option<&'a AtomicBool>,
+    /// Start a run in a non-empty directory that is not a run directory.
+    pub any_dir: bool,
 }
 
 /// Runs (or continues) the generations of `job` for variant `V`, reporting progress to
-/// `on_event`; returns the report of the finished run ([`run_dir::report`]).
+/// `on_event`; returns the report of the finished run ([`run_dir::report`]). The run directory
+/// is locked for the call ([`run_dir::prepare`]): a second run on it is refused.
 pub fn run_generations<V: Variant>(
     job: RunJob<'_>,
     mut on_event: impl FnMut(RunEvent<'_>),
@@ -61,8 +65,8 @@ pub fn run_generations<V: Variant>(
 where
     State<V>: Encode + TrainGame,
 {
-    let RunJob { run_dir, config, generations, program, stop } = job;
-    run_dir::prepare(run_dir, config, program)?;
+    let RunJob { run_dir, config, generations, program, stop, any_dir } = job;
+    let prepared = run_dir::prepare(run_dir, config, program, any_dir)?;
     let models = run_dir.join("models");
     let newest = match newest_checkpoint(&models).map_err(io("reading", &models))? {
         Some((g, _)) => g,
@@ -71,11 +75,6 @@ where
             0
         }
     };
-    if newest >= generations {
-        on_event(RunEvent::AlreadyDone { generation: newest });
-        return Ok(run_dir::report(run_dir, newest));
-    }
-    on_event(RunEvent::Started { generation: newest, generations });
     let mut steps_log = CsvLog::open_resuming(
         &run_dir.join(crate::STEP_METRICS_FILE),
         StepMetrics::CSV_HEADER,
@@ -87,39 +86,40 @@ where
         &header.iter().map(String::as_str).collect::<Vec<_>>(),
         newest,
     )?;
-    if config.ladder.measures(newest, generations)
+    if config.ladder.measures(newest, generations.max(newest))
         && LadderResult::read(&models.join(generation_dir_name(newest)))?.is_none()
     {
         // The run stopped between a model's training and its ladder.
         let result = ladder_stage::<V>(run_dir, config, newest, &mut on_event)?;
         on_event(RunEvent::LadderReplayed(&result));
     }
-    let run_name = run_dir.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    restore_rows(run_dir, newest, &mut gen_log, &mut on_event)?;
+    if newest >= generations {
+        on_event(RunEvent::AlreadyDone { generation: newest });
+        return Ok(run_dir::report(run_dir, newest));
+    }
+    on_event(RunEvent::Started { generation: newest, generations });
+    let run_name = &prepared.name;
     let stopped = || stop.is_some_and(|s| s.load(Ordering::SeqCst));
     for g in newest..generations {
         on_event(RunEvent::GenerationStarted { generation: g });
         // Self-play with the newest (promoted, with gating) model.
         let (player, model_dir) = self_play_model(&models, g)?;
-        let t = Instant::now();
         let games_dir = run_dir.join("games").join(generation_dir_name(g));
         let factory = EvaluatorFactory::new::<State<V>>(
             &Source::Checkpoint(model_dir),
             config.net.device,
             config.selfplay.eval_cache,
         )?;
-        let recorded = recorded_game_ids(&games_dir)?;
-        let ids: Vec<u64> = (0..u64::from(config.run.games_per_generation))
-            .filter(|id| !recorded.contains(id))
-            .collect();
         let mut writer = ShardWriter::new(
             &games_dir,
-            &run_name,
+            run_name,
             g,
             V::NAME,
             &generation_dir_name(player),
-            V::NUM_PLAYERS,
             config.run.games_per_shard as usize,
         )?;
+        let ids = writer.missing_ids(u64::from(config.run.games_per_generation));
         on_event(RunEvent::StageStarted { stage: Stage::SelfPlay, len: ids.len() as u64 });
         let stats = play_games::<V>(
             config,
@@ -131,16 +131,13 @@ where
             |s| on_event(RunEvent::SelfPlay(s)),
         );
         on_event(RunEvent::StageEnded { stage: Stage::SelfPlay });
-        let stats = stats?;
-        let selfplay_secs = t.elapsed().as_secs_f64();
+        stats?;
         if stopped() {
             return Err(interrupted(run_dir, Stage::SelfPlay, g));
         }
 
         // Training on the replay window.
-        let t = Instant::now();
         let summary = train_stage::<V>(run_dir, config, g, &mut steps_log, stop, &mut on_event)?;
-        let train_secs = t.elapsed().as_secs_f64();
 
         // The ladder of the new model.
         let ladder = if config.ladder.measures(g + 1, generations) {
@@ -148,7 +145,7 @@ where
         } else {
             None
         };
-        let row = GenerationRow::new(&games_dir, &stats, selfplay_secs, train_secs)?;
+        let row = GenerationRow::new(run_dir, g, &summary)?;
         gen_log.append(&row.csv_row(&summary, ladder.as_ref()))?;
         on_event(RunEvent::GenerationDone {
             generation: g,
@@ -159,6 +156,29 @@ where
         });
     }
     Ok(run_dir::report(run_dir, generations))
+}
+
+/// Writes the `generations.csv` rows of the generations before `newest` that come after the
+/// file's last row: a process killed after a model's training and before its row was written
+/// (during the ladder, say) lost it, and everything the row shows is in the run directory's
+/// files (see [`GenerationRow`]). A generation whose model has no saved summary (a checkpoint
+/// from before summaries were saved) stays without a row.
+fn restore_rows(
+    run_dir: &Path,
+    newest: u32,
+    gen_log: &mut CsvLog,
+    on_event: &mut impl FnMut(RunEvent<'_>),
+) -> Result<(), RunError> {
+    let first_missing = gen_log.last_generation()?.map_or(0, |g| g + 1);
+    for g in first_missing..newest {
+        let model_dir = run_dir.join("models").join(generation_dir_name(g + 1));
+        let Some(summary) = GenerationSummary::read(&model_dir)? else { continue };
+        let ladder = LadderResult::read(&model_dir)?;
+        let row = GenerationRow::new(run_dir, g, &summary)?;
+        gen_log.append(&row.csv_row(&summary, ladder.as_ref()))?;
+        on_event(RunEvent::RowRestored { generation: g });
+    }
+    Ok(())
 }
 
 /// The seed of generation `g`'s self-play games.
@@ -202,6 +222,7 @@ where
     State<V>: Encode + TrainGame,
 {
     let models = run_dir.join("models");
+    let loading = Instant::now();
     let window = ReplayWindow::<State<V>>::load(
         run_dir,
         config.train.window_generations,
@@ -221,6 +242,7 @@ where
             seed: config.run.seed,
             device: config.net.device,
             stop,
+            window_seconds: loading.elapsed().as_secs_f64(),
         },
         &window,
         &config.train,
@@ -256,10 +278,7 @@ where
 {
     let net = random_net::<State<V>>(&config.net.preset, config.net.device, config.run.seed)?;
     let dir = models.join(generation_dir_name(0));
-    let tmp = models.join(format!(".{}.tmp", generation_dir_name(0)));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).map_err(io("removing", &tmp))?;
-    }
+    let tmp = storage::temp_dir(&dir)?;
     model::checkpoint::save(&tmp, &net, V::NAME, ENCODING_VERSION)?;
     std::fs::rename(&tmp, &dir).map_err(io("creating", &dir))?;
     Ok(())

@@ -19,5 +19,5 @@ pub mod selfplay_stage;
 pub use error::{RunError, Stage};
 pub use event::RunEvent;
 pub use generation_loop::{RunJob, run_generations, train_stage};
-pub use run_dir::{GenerationRow, ProgramInfo};
+pub use run_dir::{GenerationRow, LOCK_FILE, ProgramInfo};
 pub use selfplay_stage::play_games;

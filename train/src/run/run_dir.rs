@@ -11,17 +11,18 @@
 //!   ladder/gen-NNNN/    the ladder games of model gen-NNNN (parquet games records)
 //!   metrics.csv         one row per training step
 //!   generations.csv     one row per generation: self-play, training and ladder figures
+//!   run.lock            while a process works in the directory: who (see [`prepare`])
 //! ```
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use games::Termination;
-use selfplay::{RecordError, SelfPlayStats, list_shards, read_games};
+use selfplay::{SessionFigures, list_shards, read_games};
 
 use super::error::{RunError, io};
 use crate::ladder::LadderResult;
-use crate::{GenerationSummary, RunConfig};
+use crate::{GenerationSummary, RunConfig, generation_dir_name};
 
 /// The program that starts a run, as recorded in `run-info.toml`.
 #[derive(Clone, Copy, Debug)]
@@ -32,16 +33,31 @@ pub struct ProgramInfo<'a> {
     pub git_revision: &'a str,
 }
 
-/// Creates the run directory, or checks that an existing one was started with the same
-/// configuration (`run.generations` may differ: it is the total a run is extended to), and
-/// records the program that starts it in `run-info.toml`.
+/// The lock file of a run directory.
+pub const LOCK_FILE: &str = "run.lock";
+
+/// Creates the run directory, or checks that an existing one is a run directory (unless
+/// `any_dir`: a non-empty directory without `config.toml` is refused, so a mistyped
+/// `--run-dir` does not fill an unrelated folder) started with the same configuration
+/// (`run.generations` may differ: it is the total a run is extended to); takes the directory's
+/// lock ([`LOCK_FILE`], held until the returned lock is dropped; a second process is refused
+/// with the holder's name, a lock left by a killed process is taken over); and records the
+/// program that starts it in `run-info.toml`, with the run's name.
 pub fn prepare(
     run_dir: &Path,
     config: &RunConfig,
     program: ProgramInfo<'_>,
-) -> Result<(), RunError> {
-    std::fs::create_dir_all(run_dir).map_err(io("creating", run_dir))?;
+    any_dir: bool,
+) -> Result<PreparedRun, RunError> {
     let config_path = run_dir.join("config.toml");
+    if !any_dir && run_dir.is_dir() && !config_path.exists() {
+        let mut entries = std::fs::read_dir(run_dir).map_err(io("reading", run_dir))?;
+        if entries.next().is_some() {
+            return Err(RunError::NotARunDir { dir: run_dir.to_path_buf() });
+        }
+    }
+    std::fs::create_dir_all(run_dir).map_err(io("creating", run_dir))?;
+    let lock = storage::DirLock::acquire(run_dir, LOCK_FILE, "camelot-zero run")?;
     let mut normalised = config.clone();
     normalised.run.generations = 0;
     if config_path.exists() {
@@ -70,18 +86,51 @@ pub fn prepare(
     } else {
         model::write_atomic(&config_path, toml::to_string(config)?.as_bytes())?;
     }
+    let info_path = run_dir.join("run-info.toml");
+    let name = run_name(run_dir, &info_path);
     let started = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let info = format!(
-        "# Written at every start of `camelot-zero run` on this directory.\nversion = \"{}\"\ngit_revision = \"{}\"\nstarted_unix = {started}\n",
+        "# Written at every start of `camelot-zero run` on this directory.\n\
+         # name: the run's name in its records, kept when the directory is renamed.\n\
+         name = {name:?}\nversion = \"{}\"\ngit_revision = \"{}\"\nstarted_unix = {started}\n",
         program.version, program.git_revision,
     );
-    Ok(model::write_atomic(&run_dir.join("run-info.toml"), info.as_bytes())?)
+    model::write_atomic(&info_path, info.as_bytes())?;
+    Ok(PreparedRun { lock, name })
 }
 
-/// Self-play figures of one generation (from all its recorded games, so a resumed generation
-/// is counted whole) and the time split.
+/// A run directory ready for the loop: its lock (held while the value lives) and the run's
+/// name, which its records carry.
+#[derive(Debug)]
+pub struct PreparedRun {
+    pub lock: storage::DirLock,
+    pub name: String,
+}
+
+/// The run's name: the one `run-info.toml` recorded, else the one generation 0's records carry
+/// (a directory from before the name was recorded), else the directory's name. So a renamed
+/// directory keeps the name its records carry.
+fn run_name(run_dir: &Path, info_path: &Path) -> String {
+    let recorded = std::fs::read_to_string(info_path)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .and_then(|t| t.get("name")?.as_str().map(str::to_string));
+    let in_records = || {
+        let first = list_shards(&run_dir.join("games").join(generation_dir_name(0))).ok()?;
+        read_games(&first.first()?.games).ok()?.first().map(|g| g.run.clone())
+    };
+    recorded.or_else(in_records).unwrap_or_else(|| {
+        run_dir.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned())
+    })
+}
+
+/// Self-play figures of one generation and the time split, all read from the run directory's
+/// files, so a generation played or trained in several sessions (after a kill, a Ctrl-C) is
+/// counted whole and a row lost with a killed process can be written again: the counts from its
+/// recorded games, the rates and self-play time from its [`SessionFigures`] (empty cells for a
+/// folder without them), the training time from the new model's [`GenerationSummary`].
 #[derive(Clone, Debug)]
 pub struct GenerationRow {
     games: usize,
@@ -89,9 +138,7 @@ pub struct GenerationRow {
     wins: [usize; 3],
     draws: usize,
     terminations: BTreeMap<String, usize>,
-    evaluations_per_sec: f64,
-    cache_hit_rate: f64,
-    selfplay_secs: f64,
+    selfplay: Option<SessionFigures>,
     train_secs: f64,
 }
 
@@ -124,25 +171,21 @@ impl GenerationRow {
         h
     }
 
-    pub fn new(
-        games_dir: &Path,
-        stats: &SelfPlayStats,
-        selfplay_secs: f64,
-        train_secs: f64,
-    ) -> Result<Self, RecordError> {
+    /// Generation `g`'s row from its games folder, with `summary`, the training that made
+    /// `models/gen-(g+1)`.
+    pub fn new(run_dir: &Path, g: u32, summary: &GenerationSummary) -> Result<Self, RunError> {
+        let games_dir = run_dir.join("games").join(generation_dir_name(g));
         let mut row = GenerationRow {
             games: 0,
             mean_moves: 0.0,
             wins: [0; 3],
             draws: 0,
             terminations: BTreeMap::new(),
-            evaluations_per_sec: stats.evaluations_per_second(),
-            cache_hit_rate: stats.cache_hit_rate(),
-            selfplay_secs,
-            train_secs,
+            selfplay: SessionFigures::read(&games_dir)?,
+            train_secs: summary.seconds + summary.window_seconds,
         };
         let mut moves = 0usize;
-        for shard in list_shards(games_dir)? {
+        for shard in list_shards(&games_dir)? {
             for g in read_games(&shard.games)? {
                 row.games += 1;
                 moves += g.moves.len();
@@ -181,20 +224,24 @@ impl GenerationRow {
                 .iter()
                 .map(|t| self.terminations.get(t.as_str()).copied().unwrap_or(0).to_string()),
         );
-        r.extend([
-            format!("{:.1}", self.evaluations_per_sec),
-            format!("{:.4}", self.cache_hit_rate),
-            format!("{:.2}", self.selfplay_secs),
-            format!("{:.2}", self.train_secs),
-            format!("{:.3}", self.selfplay_share()),
-        ]);
+        match &self.selfplay {
+            Some(f) => r.extend([
+                format!("{:.1}", f.evaluations_per_second()),
+                format!("{:.4}", f.cache_hit_rate()),
+                format!("{:.2}", f.seconds),
+            ]),
+            None => r.extend([String::new(), String::new(), String::new()]),
+        }
+        r.push(format!("{:.2}", self.train_secs));
+        r.push(self.selfplay_share().map_or(String::new(), |s| format!("{s:.3}")));
         r.extend(training.into_iter().skip(1));
         r.extend(LadderResult::csv_cells(ladder));
         r
     }
 
-    fn selfplay_share(&self) -> f64 {
-        self.selfplay_secs / (self.selfplay_secs + self.train_secs).max(1e-9)
+    fn selfplay_share(&self) -> Option<f64> {
+        let selfplay = self.selfplay.as_ref()?.seconds;
+        Some(selfplay / (selfplay + self.train_secs).max(1e-9))
     }
 
     /// The generation's summary line.
@@ -202,22 +249,30 @@ impl GenerationRow {
         let wins: Vec<String> = self.wins[..num_players].iter().map(|w| w.to_string()).collect();
         let terms: Vec<String> =
             self.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let (rate, split) = match (&self.selfplay, self.selfplay_share()) {
+            (Some(f), Some(share)) => (
+                format!("{:.0} evals/s", f.evaluations_per_second()),
+                format!(
+                    "self-play {:.0} s, training {:.0} s ({:.0}% self-play)",
+                    f.seconds,
+                    self.train_secs,
+                    100.0 * share
+                ),
+            ),
+            _ => ("evals/s unknown".into(), format!("training {:.0} s", self.train_secs)),
+        };
         format!(
-            "gen {g}: {} games, mean {:.1} moves, wins {} draws {} ({}), {:.0} evals/s | loss {:.3} (policy {:.3}, value {:.3}), \
-             {:.0} samples/s | self-play {:.0} s, training {:.0} s ({:.0}% self-play)",
+            "gen {g}: {} games, mean {:.1} moves, wins {} draws {} ({}), {rate} | loss {:.3} (policy {:.3}, value {:.3}), \
+             {:.0} samples/s | {split}",
             self.games,
             self.mean_moves,
             wins.join("/"),
             self.draws,
             terms.join(", "),
-            self.evaluations_per_sec,
             s.loss_total,
             s.loss_policy,
             s.loss_value,
             s.samples_per_sec,
-            self.selfplay_secs,
-            self.train_secs,
-            100.0 * self.selfplay_share()
         )
     }
 }

@@ -41,7 +41,7 @@ where
     let stats = play(
         &session,
         &|_| factory.make::<State<V>>(config.selfplay.draw_score),
-        |g| writer.push(&g).map(|_| ()).map_err(|e| e.to_string()),
+        |g, stats| writer.push(&g, stats).map(|_| ()).map_err(|e| e.to_string()),
         on_progress,
     )?;
     writer.flush()?;

@@ -142,6 +142,8 @@ fn elo(run: &RunData) -> Result<Figure, RunDataError> {
         Ok(points(t, "generation", column)?.into_iter().map(|(g, y)| (g + 1.0, y)).collect())
     };
     let mut series = Vec::new();
+    // Bounds of a match won or lost outright are infinite: not drawable, but said.
+    let mut infinite: Vec<(u32, String)> = Vec::new();
     if let Some(t) = &run.generations {
         for (column, name, interval) in ELO_COLUMNS {
             if t.column(column).is_none() {
@@ -155,10 +157,18 @@ fn elo(run: &RunData) -> Result<Figure, RunDataError> {
                 let bound = format!("{column}_{end}");
                 if t.column(&bound).is_some() {
                     series.push(Series::new(format!("{name}, {which}"), by_model(t, &bound)?));
+                    let models = by_model(t, &bound)?;
+                    infinite.extend(models.iter().filter(|(_, y)| y.is_infinite()).map(
+                        |&(g, y)| {
+                            let sign = if y > 0.0 { "+inf" } else { "-inf" };
+                            (g as u32, format!("gen-{g} {which} {sign}"))
+                        },
+                    ));
                 }
             }
         }
     }
+    infinite.sort_by_key(|(g, _)| *g);
     Ok(Figure {
         stem: "elo",
         title: "Elo per model",
@@ -166,8 +176,17 @@ fn elo(run: &RunData) -> Result<Figure, RunDataError> {
         y_label: "Elo",
         caption: format!(
             "The ladder's figures for each model gen-N, from generations.csv row N - 1 (columns \
-             {}; the baseline's with its 95% interval).",
-            ELO_COLUMNS.map(|(c, _, _)| c).join(", ")
+             {}; the baseline's with its 95% interval).{}",
+            ELO_COLUMNS.map(|(c, _, _)| c).join(", "),
+            if infinite.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " Not drawn: {} infinite interval bounds (a match won or lost outright): {}.",
+                    infinite.len(),
+                    infinite.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(", ")
+                )
+            }
         ),
         content: non_empty(series, NO_ELO),
     })
@@ -258,6 +277,28 @@ mod tests {
 
     fn elo_of(generations: &str) -> Result<Vec<Series>, String> {
         figures(&run(generations)).unwrap().into_iter().find(|f| f.stem == "elo").unwrap().content
+    }
+
+    /// Issue 15, defect 16: an infinite interval bound (a match won outright) was dropped
+    /// from the Elo chart without a word; the caption now names it.
+    #[test]
+    fn d16_infinite_elo_bounds_are_named_in_the_caption() {
+        let elo = figures(&run(
+            "generation,evaluations_per_sec,elo_vs_baseline,elo_vs_baseline_low,elo_vs_baseline_high\n\
+             0,5,300,120,inf\n1,5,40,-inf,90\n",
+        ))
+        .unwrap()
+        .into_iter()
+        .find(|f| f.stem == "elo")
+        .unwrap();
+        assert!(
+            elo.caption.contains(
+                "Not drawn: 2 infinite interval bounds (a match won or lost outright): \
+                 gen-1 95% high +inf, gen-2 95% low -inf."
+            ),
+            "{}",
+            elo.caption
+        );
     }
 
     #[test]

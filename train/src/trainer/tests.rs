@@ -112,6 +112,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
         seed: 5,
         device: DeviceKind::Cpu,
         stop: None,
+        window_seconds: 0.0,
     };
 
     let mut seen = Vec::new();
@@ -190,6 +191,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
         seed: 5,
         device: DeviceKind::Cpu,
         stop: None,
+        window_seconds: 0.0,
     };
     let e = train_generation(tri_job, &write_tri_window(), &config, |_| {}).unwrap_err();
     assert!(
@@ -216,6 +218,7 @@ fn an_interrupted_generation_writes_nothing() {
         seed: 1,
         device: DeviceKind::Cpu,
         stop: Some(&stop),
+        window_seconds: 0.0,
     };
     let e = train_generation(job, &window, &small_config(), |_| {}).unwrap_err();
     assert!(matches!(e, TrainError::Interrupted { step: 0, .. }), "{e}");
@@ -249,6 +252,7 @@ fn throughput() {
                 seed: 1,
                 device: DeviceKind::Cpu,
                 stop: None,
+                window_seconds: 0.0,
             };
             let mut rates = Vec::new();
             train_generation(job, &window, &config, |m| rates.push(m.samples_per_sec)).unwrap();

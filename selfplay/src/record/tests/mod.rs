@@ -288,3 +288,26 @@ fn listing_a_missing_directory_is_an_io_error() {
     assert!(matches!(err, RecordError::Io { .. }), "{err}");
     assert_names_file(&err, &missing);
 }
+
+/// Issue 15, defect 13: a zero-byte games file was skipped by training but refused by the
+/// statistics and the run; it is now not a shard for any reader (a write cut short), and a
+/// new write of its index replaces it.
+#[test]
+fn d13_a_zero_byte_games_file_is_a_leftover_for_every_reader() {
+    let dir = TempDir::new("empty-games");
+    let shard = sample_shard();
+    let zero = write_shard(&dir.0, 0, RUN, GENERATION, &shard).unwrap();
+    let one = ShardPaths::new(&dir.0, 1);
+    std::fs::copy(&zero.positions, &one.positions).unwrap();
+    std::fs::write(&one.games, b"").unwrap();
+    let listing = scan_shards(&dir.0).unwrap();
+    assert_eq!(listing.shards, vec![zero.clone()]);
+    assert_eq!(listing.empty_games, vec![one.games.clone()]);
+    assert_eq!(listing.orphan_positions, vec![one.positions.clone()]);
+    let again = write_shard(&dir.0, 1, RUN, GENERATION, &shard).unwrap();
+    assert_eq!(read_shard(&again.games).unwrap(), shard);
+    assert!(matches!(
+        write_shard(&dir.0, 1, RUN, GENERATION, &shard),
+        Err(RecordError::ShardExists { .. })
+    ));
+}

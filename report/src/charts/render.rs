@@ -13,7 +13,7 @@ use super::{CHART_SIZE, ChartError, ChartFormat};
 /// The font family every text of a chart uses (registered from the bundled bytes).
 pub const FONT: &str = "sans-serif";
 
-static DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+static DEJAVU_SANS: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 
 /// Line and bar colours, in the order series are given (repeating after the last).
 pub const PALETTE: [RGBColor; 8] = [
@@ -32,17 +32,28 @@ pub trait Drawing {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String>;
 }
 
-/// Draws `drawing` into `path`, in the format of its extension.
+/// Draws `drawing` into `path`, in the format of its extension, through a temporary file
+/// beside it (`.<name>.tmp.<ext>`: plotters picks the encoder by extension) that is created
+/// exclusively and renamed into place, so a chart is never half-written nor written through a
+/// planted link.
 pub fn render(path: &Path, drawing: &impl Drawing) -> Result<(), ChartError> {
     let format = ChartFormat::from_path(path)?;
     register_bundled_font();
+    let draw_error = |message: String| ChartError::Draw { path: path.to_path_buf(), message };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = storage::TempFile::create_at(path, path.with_file_name(format!(".{name}.tmp.{ext}")))
+        .map_err(|e| draw_error(e.to_string()))?;
     let drawn = match format {
         ChartFormat::Png => {
-            draw_on(BitMapBackend::new(path, CHART_SIZE).into_drawing_area(), drawing)
+            draw_on(BitMapBackend::new(tmp.path(), CHART_SIZE).into_drawing_area(), drawing)
         }
-        ChartFormat::Svg => draw_on(SVGBackend::new(path, CHART_SIZE).into_drawing_area(), drawing),
+        ChartFormat::Svg => {
+            draw_on(SVGBackend::new(tmp.path(), CHART_SIZE).into_drawing_area(), drawing)
+        }
     };
-    drawn.map_err(|message| ChartError::Draw { path: path.to_path_buf(), message })
+    drawn.map_err(draw_error)?;
+    tmp.commit().map_err(|e| draw_error(e.to_string()))
 }
 
 fn draw_on<DB: DrawingBackend>(

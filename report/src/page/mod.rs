@@ -21,17 +21,47 @@ mod page;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use train::run_data::figures::{Figure, figures};
 use train::run_data::{RunData, RunDataError};
 
-use crate::charts::line_chart;
-use crate::input::BadInput;
+use crate::charts::{ChartError, line_chart};
 
 use page::{DrawnFigure, page};
 
 /// The report's page in its output folder.
 pub const PAGE_FILE: &str = "index.html";
+
+/// Why a report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// The run directory is not what a run writes, or `out` is not a directory (bad input).
+    #[error("{0}")]
+    BadInput(String),
+    /// Reading the run directory failed for another reason.
+    #[error(transparent)]
+    RunData(RunDataError),
+    #[error(transparent)]
+    Chart(#[from] ChartError),
+    #[error("{what} {}: {source}", path.display())]
+    Io { what: &'static str, path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Write(#[from] storage::StorageError),
+}
+
+impl From<RunDataError> for ReportError {
+    /// A run directory that is not what a run writes is bad input.
+    fn from(e: RunDataError) -> Self {
+        match e {
+            RunDataError::Bad(message) => ReportError::BadInput(message),
+            e => ReportError::RunData(e),
+        }
+    }
+}
+
+fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> ReportError {
+    let path = path.to_path_buf();
+    move |source| ReportError::Io { what, path, source }
+}
 
 /// What [`write_report`] wrote.
 #[derive(Debug)]
@@ -46,17 +76,18 @@ pub struct ReportSummary {
 
 /// Reads the run directory `run_dir` and writes its report into `out` (created if needed;
 /// files of an earlier report are replaced, and chart files of charts that now have no data
-/// are removed). Bad input (exit status 2): see [`RunData::read`]; also an `out` that is not a
+/// are removed). [`ReportError::BadInput`]: see [`RunData::read`]; also an `out` that is not a
 /// directory.
-pub fn write_report(run_dir: &Path, out: &Path) -> Result<ReportSummary> {
-    let run = RunData::read(run_dir).map_err(bad_run_data)?;
-    let figures = figures(&run).map_err(bad_run_data)?;
+pub fn write_report(run_dir: &Path, out: &Path) -> Result<ReportSummary, ReportError> {
+    let run = RunData::read(run_dir)?;
+    let figures = figures(&run)?;
     if out.exists() && !out.is_dir() {
-        return Err(
-            BadInput(format!("--out {} exists and is not a directory", out.display())).into()
-        );
+        return Err(ReportError::BadInput(format!(
+            "--out {} exists and is not a directory",
+            out.display()
+        )));
     }
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    std::fs::create_dir_all(out).map_err(io("creating", out))?;
     let mut charts = Vec::new();
     let mut missing = Vec::new();
     let mut drawn = Vec::new();
@@ -65,8 +96,7 @@ pub fn write_report(run_dir: &Path, out: &Path) -> Result<ReportSummary> {
             Ok(_) => {
                 charts.push(draw(figure, out, "png")?);
                 let svg_path = draw(figure, out, "svg")?;
-                let text = std::fs::read_to_string(&svg_path)
-                    .with_context(|| format!("reading {}", svg_path.display()))?;
+                let text = std::fs::read_to_string(&svg_path).map_err(io("reading", &svg_path))?;
                 charts.push(svg_path);
                 Some(text)
             }
@@ -81,33 +111,21 @@ pub fn write_report(run_dir: &Path, out: &Path) -> Result<ReportSummary> {
         drawn.push(DrawnFigure { figure, svg });
     }
     let page_path = out.join(PAGE_FILE);
-    model::write_atomic(&page_path, page(&run, &drawn).as_bytes())?;
+    storage::write_atomic(&page_path, page(&run, &drawn).as_bytes())?;
     Ok(ReportSummary { page: page_path, charts, missing, generations: run.finished_generations() })
 }
 
 /// Draws `figure` as `<out>/<stem>.<ext>`, through a temporary file in the same folder.
-fn draw(figure: &Figure, out: &Path, ext: &str) -> Result<PathBuf> {
+fn draw(figure: &Figure, out: &Path, ext: &str) -> Result<PathBuf, ReportError> {
     let series = figure.content.as_deref().unwrap_or_default();
     let path = out.join(format!("{}.{ext}", figure.stem));
-    let tmp = out.join(format!(".{}.tmp.{ext}", figure.stem));
-    line_chart(&tmp, figure.title, figure.x_label, figure.y_label, series)?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+    line_chart(&path, figure.title, figure.x_label, figure.y_label, series)?;
     Ok(path)
 }
 
-fn remove_stale(path: &Path) -> Result<()> {
+fn remove_stale(path: &Path) -> Result<(), ReportError> {
     match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(anyhow::Error::new(e).context(format!("removing {}", path.display())))
-        }
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io("removing", path)(e)),
         _ => Ok(()),
-    }
-}
-
-/// A run directory that is not what a run writes is bad input (exit status 2).
-fn bad_run_data(e: RunDataError) -> anyhow::Error {
-    match e {
-        RunDataError::Bad(message) => BadInput(message).into(),
-        e => e.into(),
     }
 }

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::render::{Drawing, FONT, PALETTE, padded_range, render};
-use super::{ChartError, Series};
+use super::{CHART_SIZE, ChartError, Series};
 
 /// Series with at most this many points also get a dot at each point.
 const MAX_MARKED_POINTS: usize = 60;
@@ -47,28 +47,29 @@ impl LinePlot<'_> {
         self.series.iter().flat_map(|s| s.points.iter().copied())
     }
 
-    /// The legend goes where the data is not: bottom right when the right half of the chart's
-    /// points lie mostly in the upper half of the y range.
-    fn legend_position(&self, x: (f64, f64), y: (f64, f64)) -> SeriesLabelPosition {
-        let x_mid = (x.0 + x.1) / 2.0;
-        let y_mid = (y.0 + y.1) / 2.0;
-        let (high, total) = self
-            .points()
-            .filter(|p| p.0 >= x_mid)
-            .fold((0, 0), |(h, t), p| (h + usize::from(p.1 > y_mid), t + 1));
-        if 2 * high > total {
-            SeriesLabelPosition::LowerRight
-        } else {
-            SeriesLabelPosition::UpperRight
+    /// The y range with room above the data for the legend (drawn at the top right), so that
+    /// the legend never covers a point: a band of the plot's height for each legend line.
+    fn y_range_with_legend(&self, y: (f64, f64)) -> (f64, f64) {
+        if self.series.is_empty() {
+            return y;
         }
+        // Plot height in pixels (the chart less the caption, the x labels and the margins),
+        // and the legend's: one line per series, plus its border.
+        let plot = f64::from(CHART_SIZE.1) - 26.0 - 48.0 - 2.0 * 16.0 - 16.0;
+        let legend = (LEGEND_LINE * self.series.len() as f64 + 16.0).min(0.8 * plot);
+        let share = legend / plot;
+        (y.0, y.1 + (y.1 - y.0) * share / (1.0 - share))
     }
 }
+
+/// Pixels per legend line (15-point text).
+const LEGEND_LINE: f64 = 21.0;
 
 impl Drawing for LinePlot<'_> {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         let x = padded_range(self.points().map(|p| p.0), 0.02);
-        let y = padded_range(self.points().map(|p| p.1), 0.06);
+        let y = self.y_range_with_legend(padded_range(self.points().map(|p| p.1), 0.06));
         let mut chart = ChartBuilder::on(area)
             .caption(self.title, (FONT, 26))
             .margin(16)
@@ -104,7 +105,7 @@ impl Drawing for LinePlot<'_> {
         if !self.series.is_empty() {
             chart
                 .configure_series_labels()
-                .position(self.legend_position(x, y))
+                .position(SeriesLabelPosition::UpperRight)
                 .label_font((FONT, 15))
                 .background_style(WHITE.mix(0.85))
                 .border_style(BLACK.mix(0.4))
@@ -140,6 +141,37 @@ mod tests {
         assert!(
             text.contains("<svg") && text.contains("policy loss") && text.contains("value loss")
         );
+    }
+
+    /// Issue 15, defect 16: the legend covered the last points of a chart (one rising to the
+    /// top right corner, as an Elo curve does). No marked point lies inside the legend's box.
+    #[test]
+    fn d16_the_legend_never_covers_a_point() {
+        let rising: Vec<(f64, f64)> = (0..20).map(|i| (f64::from(i), f64::from(i * i))).collect();
+        let flat: Vec<(f64, f64)> = (0..20).map(|i| (f64::from(i), 361.0)).collect();
+        let mut series = vec![Series::new("rising", rising), Series::new("top", flat)];
+        for k in 0..4 {
+            series.push(Series::new(format!("extra {k}"), vec![(19.0, 300.0 + f64::from(k))]));
+        }
+        let svg = scratch("legend.svg");
+        line_chart(&svg, "Legend", "x", "y", &series).unwrap();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let attr = |tag: &str, name: &str| -> f64 {
+            let start = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            tag[start..].split('"').next().unwrap().parse().unwrap()
+        };
+        // The legend's box: the last rectangle drawn, with a border.
+        let boxes: Vec<&str> =
+            text.split("<rect").skip(1).filter(|t| t.contains("stroke=")).collect();
+        let b = boxes.last().expect("a legend box");
+        let (x, y, w, h) = (attr(b, "x"), attr(b, "y"), attr(b, "width"), attr(b, "height"));
+        let points: Vec<(f64, f64)> =
+            text.split("<circle").skip(1).map(|c| (attr(c, "cx"), attr(c, "cy"))).collect();
+        assert!(points.len() >= 40, "{} points", points.len());
+        for (cx, cy) in points {
+            let inside = cx >= x && cx <= x + w && cy >= y && cy <= y + h;
+            assert!(!inside, "point ({cx}, {cy}) under the legend ({x}, {y}, {w}, {h})");
+        }
     }
 
     /// The x tick labels of an SVG chart: the `<text>` contents that are numbers.

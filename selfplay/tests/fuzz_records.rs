@@ -1,0 +1,149 @@
+//! Fuzzing the parquet readers: a real shard's files with bytes flipped, cut short, or with
+//! bytes inserted, and files of arbitrary bytes, never make `read_games`, `read_positions` or
+//! `read_shard` panic or hang: they return the records or an error naming the file.
+//!
+//! Cases: `FUZZ_CASES` (default 1000 per property; CI runs the default). For a longer run:
+//! `FUZZ_CASES=100000 cargo test --release -p selfplay --test fuzz_records`.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use games::Termination;
+use proptest::prelude::*;
+use selfplay::record::{GameRecord, PositionRow, Shard, read_games, read_positions, read_shard};
+
+fn cases() -> u32 {
+    std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000)
+}
+
+fn dir() -> PathBuf {
+    std::env::temp_dir().join(format!("fuzz-records-{}", std::process::id()))
+}
+
+/// The bytes of a real shard's games and positions files.
+fn shard_bytes() -> &'static (Vec<u8>, Vec<u8>) {
+    static BYTES: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        let game = |id, variant: &str, moves: &[&str], result: Vec<f32>| GameRecord {
+            run: "fuzz".into(),
+            generation: 0,
+            game_id: id,
+            variant: variant.into(),
+            seed: id * 7,
+            start_position: "start".into(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            plies: moves.len() as u32,
+            result,
+            termination: Termination::Castle,
+            model: "gen-0000".into(),
+        };
+        let third = 1.0 / 3.0;
+        let games = vec![
+            game(1, "camelot", &["C6-B5", "J11-J10"], vec![1.0, 0.0]),
+            game(2, "tricamelot", &["F16-G16"], vec![third, third, third]),
+        ];
+        let position = |game_id, ply, seats: usize| PositionRow {
+            game_id,
+            ply,
+            move_number: ply,
+            position: format!("position {ply}"),
+            mover: 0,
+            policy_actions: vec![3, 9, 27],
+            policy_target: vec![0.5, 0.25, 0.25],
+            root_values: vec![0.5; seats],
+            net_values: vec![0.4; seats],
+            result: vec![1.0 / seats as f32; seats],
+            full_search: ply % 2 == 0,
+        };
+        let positions = vec![position(1, 0, 2), position(1, 1, 2), position(2, 0, 3)];
+        let shard = Shard { games, positions };
+        let out = dir().join("original");
+        let paths = selfplay::record::write_shard(&out, 0, "fuzz", 0, &shard).unwrap();
+        assert_eq!(read_shard(&paths.games).unwrap(), shard);
+        (std::fs::read(&paths.games).unwrap(), std::fs::read(&paths.positions).unwrap())
+    })
+}
+
+/// How a file is damaged.
+#[derive(Clone, Debug)]
+enum Damage {
+    Flip(Vec<(usize, u8)>),
+    Cut(usize),
+    Insert(usize, Vec<u8>),
+}
+
+fn damage() -> impl Strategy<Value = Damage> {
+    prop_oneof![
+        prop::collection::vec((any::<usize>(), 1u8..=255), 1..8).prop_map(Damage::Flip),
+        any::<usize>().prop_map(Damage::Cut),
+        (any::<usize>(), prop::collection::vec(any::<u8>(), 1..16))
+            .prop_map(|(at, b)| Damage::Insert(at, b)),
+    ]
+}
+
+fn apply(bytes: &[u8], damage: &Damage) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    match damage {
+        Damage::Flip(flips) => {
+            for &(at, x) in flips {
+                let i = at % out.len();
+                out[i] ^= x;
+            }
+        }
+        Damage::Cut(at) => out.truncate(at % out.len()),
+        Damage::Insert(at, b) => {
+            let i = at % out.len();
+            out.splice(i..i, b.iter().copied());
+        }
+    }
+    out
+}
+
+/// Writes the two files as shard 0 of a fresh folder and reads them every way.
+fn read_every_way(name: &str, games: &[u8], positions: &[u8]) {
+    let folder = dir().join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    let (g, p) = (folder.join("games-000000.parquet"), folder.join("positions-000000.parquet"));
+    std::fs::write(&g, games).unwrap();
+    std::fs::write(&p, positions).unwrap();
+    let t = Instant::now();
+    for result in
+        [read_games(&g).map(|_| ()), read_positions(&p).map(|_| ()), read_shard(&g).map(|_| ())]
+    {
+        if let Err(e) = result {
+            assert!(e.to_string().contains("000000.parquet"), "{e}");
+        }
+    }
+    assert!(t.elapsed() < Duration::from_secs(5), "slow on damaged input");
+}
+
+fn thread_name() -> String {
+    format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_alphanumeric(), "")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn damaged_games_files_are_read_or_refused(d in damage()) {
+        let (games, positions) = shard_bytes();
+        read_every_way(&format!("g{}", thread_name()), &apply(games, &d), positions);
+    }
+
+    #[test]
+    fn damaged_positions_files_are_read_or_refused(d in damage()) {
+        let (games, positions) = shard_bytes();
+        read_every_way(&format!("p{}", thread_name()), games, &apply(positions, &d));
+    }
+
+    #[test]
+    fn arbitrary_bytes_are_refused(bytes in prop::collection::vec(any::<u8>(), 0..2000)) {
+        let (games, _) = shard_bytes();
+        let mut framed = b"PAR1".to_vec();
+        framed.extend(&bytes);
+        framed.extend(b"PAR1");
+        read_every_way(&format!("a{}", thread_name()), &framed, &bytes);
+        read_every_way(&format!("b{}", thread_name()), &bytes, games);
+    }
+}
