@@ -26,11 +26,13 @@ pub fn stop_flag() -> &'static AtomicBool {
                 if first.is_some_and(|t| t.elapsed() < DEBOUNCE) {
                     return;
                 }
-                eprintln!("\ninterrupted again: exiting now");
+                crate::progress::notice("interrupted again: exiting now");
                 std::process::exit(130);
             }
             *first = Some(Instant::now());
-            eprintln!("\ninterrupted: finishing the current step (Ctrl-C again to exit now)");
+            crate::progress::notice(
+                "interrupted: finishing the current step (Ctrl-C again to exit now)",
+            );
         })
         .is_ok()
     });

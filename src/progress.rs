@@ -1,4 +1,11 @@
 //! Progress bars (indicatif), one style for every stage, and the view of a run's events.
+//!
+//! Every bar of the process is drawn by one `MultiProgress` ([`bars`]), and every line printed
+//! while bars are shown goes through it ([`notice`], [`RunView`]), so a bar never overwrites
+//! another, lines appear above the bars, and no stale copy of a bar is left on the terminal
+//! (not even when Ctrl-C's notice arrives from the signal handler's thread).
+
+use std::sync::OnceLock;
 
 use games::Variant;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
@@ -6,9 +13,23 @@ use selfplay::SelfPlayStats;
 use train::RunEvent;
 use train::run::Stage;
 
-/// A bar of `len` steps named `what`, with the rate and a free-text message.
+/// The process's bars.
+fn bars() -> &'static MultiProgress {
+    static BARS: OnceLock<MultiProgress> = OnceLock::new();
+    BARS.get_or_init(MultiProgress::new)
+}
+
+/// Prints `line` on stderr above the bars (from any thread).
+pub fn notice(line: &str) {
+    bars().suspend(|| eprintln!("{line}"));
+}
+
+/// A bar of `len` steps named `what`, with the rate and a free-text message, drawn with the
+/// process's other bars.
 pub fn bar(len: u64, what: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len);
+    // Hidden until added: a bar drawn before joining the others would leave a stale line.
+    let bar = ProgressBar::hidden();
+    bar.set_length(len);
     bar.set_style(
         ProgressStyle::with_template(
             "{prefix:>10} [{elapsed_precise}] {bar:30.cyan/blue} {pos}/{len} ({eta}) {msg}",
@@ -17,7 +38,13 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
         .progress_chars("=> "),
     );
     bar.set_prefix(what.to_string());
-    bar
+    bars().add(bar)
+}
+
+/// Removes a finished bar from the screen and from the process's bars.
+pub fn clear(bar: &ProgressBar) {
+    bar.finish_and_clear();
+    bars().remove(bar);
 }
 
 /// A bar over `games` self-play games named `label`, and the progress callback that moves it
@@ -51,13 +78,10 @@ pub fn selfplay_message(s: &SelfPlayStats, num_players: usize) -> String {
 }
 
 /// Draws a run's events: an overall bar of generations, a bar per stage, and a line per
-/// generation (and ladder) on stdout. The bars are drawn together (one `MultiProgress`), so a
-/// stage's bar never overwrites the overall one, lines are printed above them, and closing the
-/// view clears every bar: no stale bar lines are left on the terminal.
+/// generation (and ladder) on stdout, above the bars; closing the view clears every bar.
 pub struct RunView {
     label: String,
     num_players: usize,
-    bars: MultiProgress,
     overall: Option<ProgressBar>,
     stage: Option<ProgressBar>,
 }
@@ -65,19 +89,13 @@ pub struct RunView {
 impl RunView {
     /// The view of a run of variant `V`, named `label` in its messages (the run directory).
     pub fn new<V: Variant>(label: String) -> Self {
-        RunView {
-            label,
-            num_players: V::NUM_PLAYERS,
-            bars: MultiProgress::new(),
-            overall: None,
-            stage: None,
-        }
+        RunView { label, num_players: V::NUM_PLAYERS, overall: None, stage: None }
     }
 
     /// Prints `line` on stdout above the bars. A closed stdout (`run | head`) is not a reason to
     /// stop a run: the line is dropped, the run goes on writing its files.
     fn print(&self, line: &str) {
-        self.bars.suspend(|| {
+        bars().suspend(|| {
             let _ = outln!("{line}");
         });
     }
@@ -86,8 +104,8 @@ impl RunView {
     pub fn show(&mut self, event: RunEvent<'_>) {
         match event {
             RunEvent::Started { generation, generations } => {
-                eprintln!("{}: generation {generation} of {generations}", self.label);
-                let overall = self.bars.add(bar(u64::from(generations), "run"));
+                notice(&format!("{}: generation {generation} of {generations}", self.label));
+                let overall = bar(u64::from(generations), "run");
                 overall.set_position(u64::from(generation));
                 self.overall = Some(overall);
             }
@@ -103,7 +121,7 @@ impl RunView {
                     Stage::Training => "train",
                     Stage::Ladder => "ladder",
                 };
-                self.stage = Some(self.bars.add(bar(len, name)));
+                self.stage = Some(bar(len, name));
             }
             RunEvent::SelfPlay(s) => {
                 if let Some(b) = &self.stage {
@@ -127,8 +145,7 @@ impl RunView {
             }
             RunEvent::StageEnded { .. } => {
                 if let Some(b) = self.stage.take() {
-                    b.finish_and_clear();
-                    self.bars.remove(&b);
+                    clear(&b);
                 }
             }
             RunEvent::LadderReplayed(result) => self.print(&result.line()),
@@ -150,9 +167,7 @@ impl RunView {
     /// Clears every bar (the run's outcome is printed after this).
     pub fn close(&mut self) {
         for b in [self.stage.take(), self.overall.take()].into_iter().flatten() {
-            b.finish_and_clear();
-            self.bars.remove(&b);
+            clear(&b);
         }
-        let _ = self.bars.clear();
     }
 }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use selfplay::{GameRecord, PositionRow, list_shards, read_games, read_positions};
+use train::testing::{records, timeless_cells};
 
 mod common;
 
@@ -23,18 +23,6 @@ use common::{bin, config, scratch, text};
 
 /// Kills in the CI version.
 const CI_KILLS: usize = 6;
-
-/// The columns of `metrics.csv` and `generations.csv` that depend on wall time or on how a
-/// generation's self-play was split into sessions (the evaluation cache starts empty in each).
-const TIMED: [&str; 7] = [
-    "samples_per_sec",
-    "seconds",
-    "evaluations_per_sec",
-    "cache_hit_rate",
-    "selfplay_seconds",
-    "train_seconds",
-    "selfplay_share",
-];
 
 /// configs/smoke-camelot.toml with three generations of 24 games, 2 per shard and 2 in flight
 /// (many small steps for a kill to land between or inside).
@@ -95,46 +83,6 @@ fn kill_repeatedly(cfg: &Path, run_dir: &Path, kills: usize, whole: Duration, se
     landed
 }
 
-/// Every game and position of a shard folder, in game id (and ply) order.
-fn records(dir: &Path) -> (Vec<GameRecord>, Vec<PositionRow>) {
-    let (mut games, mut positions) = (Vec::new(), Vec::new());
-    if dir.exists() {
-        for shard in list_shards(dir).unwrap() {
-            games.extend(read_games(&shard.games).unwrap());
-            positions.extend(read_positions(&shard.positions).unwrap());
-        }
-    }
-    games.sort_by_key(|g| g.game_id);
-    positions.sort_by_key(|p| (p.game_id, p.ply));
-    (games, positions)
-}
-
-/// The cells of a CSV file but the [`TIMED`] ones, row by row.
-fn timeless_cells(path: &Path) -> Vec<Vec<String>> {
-    let csv = std::fs::read_to_string(path).unwrap();
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines
-        .map(|l| {
-            l.split(',')
-                .zip(&header)
-                .filter(|(_, h)| !TIMED.contains(h))
-                .map(|(c, _)| c.to_string())
-                .collect()
-        })
-        .collect()
-}
-
-/// Every weight of a checkpoint, bit for bit.
-fn weights(dir: &Path) -> Vec<(String, Vec<u32>)> {
-    let checkpoint = model::checkpoint::load(dir, "camelot", games::ENCODING_VERSION).unwrap();
-    model::named_weights::named_tensors(&checkpoint.net)
-        .unwrap()
-        .into_iter()
-        .map(|t| (t.name, t.values.iter().map(|v| v.to_bits()).collect()))
-        .collect()
-}
-
 /// Asserts that the killed run's files equal the uninterrupted run's.
 fn assert_same_files(killed: &Path, whole: &Path, generations: u32) {
     for g in 0..generations {
@@ -151,9 +99,17 @@ fn assert_same_files(killed: &Path, whole: &Path, generations: u32) {
             }
         }
     }
+    for file in ["metrics.csv", "generations.csv"] {
+        let (a, b) = (timeless_cells(&killed.join(file)), timeless_cells(&whole.join(file)));
+        assert_eq!(a.len(), b.len(), "{file}: rows");
+        for (row, (x, y)) in a.iter().zip(&b).enumerate() {
+            assert_eq!(x, y, "{file}, row {}", row + 1);
+        }
+    }
     for g in 0..=generations {
         let model = format!("models/gen-{g:04}");
-        assert!(weights(&killed.join(&model)) == weights(&whole.join(&model)), "{model} differs");
+        let weights = |run: &Path| train::testing::weights(&run.join(&model), "camelot");
+        assert!(weights(killed) == weights(whole), "{model} differs");
         // The hash of the tensor values identifies the weights across runs.
         let hash = |run: &Path| {
             let meta = model::checkpoint::read_meta(&run.join(&model)).unwrap();
@@ -163,13 +119,6 @@ fn assert_same_files(killed: &Path, whole: &Path, generations: u32) {
         for file in ["training.toml", "ladder.toml"] {
             let read = |run: &Path| std::fs::read_to_string(run.join(&model).join(file)).ok();
             assert_eq!(read(killed), read(whole), "{model}/{file}");
-        }
-    }
-    for file in ["metrics.csv", "generations.csv"] {
-        let (a, b) = (timeless_cells(&killed.join(file)), timeless_cells(&whole.join(file)));
-        assert_eq!(a.len(), b.len(), "{file}: rows");
-        for (row, (x, y)) in a.iter().zip(&b).enumerate() {
-            assert_eq!(x, y, "{file}, row {}", row + 1);
         }
     }
     assert!(!killed.join("run.lock").exists(), "the lock is released at the end");

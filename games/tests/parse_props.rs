@@ -1,6 +1,9 @@
 //! Property tests: the position, move and action parsers never panic, whatever the input, and
 //! reject or accept consistently (anything accepted prints back to a string that parses to the
 //! same position).
+//!
+//! Cases: `FUZZ_CASES` (default 3000 per property). For a longer run:
+//! `FUZZ_CASES=300000 cargo test --release -p games --test parse_props`.
 
 use games::{Camelot, CamelotPosition, TriCamelot, TriCamelotPosition};
 use proptest::prelude::*;
@@ -34,8 +37,13 @@ fn check_position_text(s: &str) {
     let _ = s.parse::<TriCamelot>();
 }
 
+/// Cases per property: `FUZZ_CASES`, 3000 by default (what CI runs).
+fn cases() -> u32 {
+    std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn position_parser_never_panics_on_any_text(s in ".{0,80}") {

@@ -155,7 +155,7 @@ where
         bar.set_message(shown.join(" / "));
     })
     .map_err(anyhow::Error::from)?;
-    bar.finish_and_clear();
+    progress::clear(&bar);
     let written = match &args.out {
         Some(dir) => {
             let paths = write_games(dir, V::NAME, &names, &games)

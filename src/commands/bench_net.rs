@@ -83,7 +83,7 @@ where
     let ids = (0..games).collect();
     let stop = Some(interrupt::stop_flag());
     let stats = play_games::<V>(config, &factory, ids, config.run.seed, &mut writer, stop, show)?;
-    bar.finish_and_clear();
+    progress::clear(&bar);
     let _ = std::fs::remove_dir_all(&dir);
 
     let secs = stats.wall_time.as_secs_f64();

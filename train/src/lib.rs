@@ -26,6 +26,7 @@ pub mod run;
 pub mod run_data;
 pub mod schedule;
 pub mod targets;
+pub mod testing;
 #[cfg(test)]
 mod testutil;
 pub mod trainer;

@@ -102,21 +102,26 @@ impl Counters {
     /// Reads `dir/training.toml`; a checkpoint without one (say, a fresh network saved by
     /// hand) starts the counters at zero.
     pub fn load(dir: &Path) -> Result<Counters, TrainError> {
-        let path = dir.join(COUNTERS_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => toml::from_str(&text)
-                .map_err(|e| TrainError::Counters { path, message: e.to_string() }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Counters::default()),
-            Err(source) => Err(TrainError::Io { path, source }),
-        }
+        Ok(read_toml(&dir.join(COUNTERS_FILE))?.unwrap_or_default())
     }
+}
 
-    fn save(&self, dir: &Path) -> Result<(), TrainError> {
-        let path = dir.join(COUNTERS_FILE);
-        let text = toml::to_string(self)
-            .map_err(|e| TrainError::Counters { path: path.clone(), message: e.to_string() })?;
-        std::fs::write(&path, text).map_err(io_error(&path))
+/// Reads a checkpoint's TOML file; `None` when it does not exist.
+fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, TrainError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => toml::from_str(&text)
+            .map(Some)
+            .map_err(|e| TrainError::Counters { path: path.to_path_buf(), message: e.to_string() }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(TrainError::Io { path: path.to_path_buf(), source }),
     }
+}
+
+/// Writes a file of a checkpoint's temporary folder (renamed into place with the folder).
+fn write_toml<T: Serialize>(path: &Path, value: &T) -> Result<(), TrainError> {
+    let text = toml::to_string(value)
+        .map_err(|e| TrainError::Counters { path: path.to_path_buf(), message: e.to_string() })?;
+    std::fs::write(path, text).map_err(io_error(path))
 }
 
 /// Where the network to train comes from.
@@ -325,21 +330,7 @@ impl GenerationSummary {
     /// The summary saved in the checkpoint folder `dir`; `None` for a checkpoint without one
     /// (generation 0, or one written before summaries were saved).
     pub fn read(dir: &Path) -> Result<Option<GenerationSummary>, TrainError> {
-        let path = dir.join(SUMMARY_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => toml::from_str(&text)
-                .map(Some)
-                .map_err(|e| TrainError::Counters { path, message: e.to_string() }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(TrainError::Io { path, source }),
-        }
-    }
-
-    fn save(&self, dir: &Path) -> Result<(), TrainError> {
-        let path = dir.join(SUMMARY_FILE);
-        let text = toml::to_string(self)
-            .map_err(|e| TrainError::Counters { path: path.clone(), message: e.to_string() })?;
-        std::fs::write(&path, text).map_err(io_error(&path))
+        read_toml(&dir.join(SUMMARY_FILE))
     }
 }
 
@@ -411,8 +402,8 @@ fn save_checkpoint<G: TrainGame>(
     let ckpt_err = |source| TrainError::Checkpoint { dir: tmp.clone(), source };
     checkpoint::save(&tmp, trainer.net(), G::NAME, ENCODING_VERSION).map_err(ckpt_err)?;
     trainer.save_optimizer(&tmp).map_err(ckpt_err)?;
-    summary.counters.save(&tmp)?;
-    summary.save(&tmp)?;
+    write_toml(&tmp.join(COUNTERS_FILE), &summary.counters)?;
+    write_toml(&tmp.join(SUMMARY_FILE), summary)?;
     if out_dir.exists() {
         return Err(TrainError::CheckpointExists { path: out_dir.to_path_buf() });
     }

@@ -8,8 +8,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use games::CamelotRules;
-use selfplay::{GameRecord, PositionRow, list_shards, read_games, read_positions};
+use selfplay::{GameRecord, PositionRow};
 use train::run::{ProgramInfo, Stage};
+use train::testing::{self, timeless_cells};
 use train::{RunConfig, RunError, RunEvent, RunJob, run_generations};
 
 const PROGRAM: ProgramInfo<'static> = ProgramInfo { version: "test", git_revision: "test" };
@@ -45,59 +46,17 @@ fn smoke_config(dir: &Path) -> RunConfig {
     RunConfig::load(&cfg).unwrap()
 }
 
-fn job<'a>(run_dir: &'a Path, config: &'a RunConfig, stop: &'a AtomicBool) -> RunJob<'a> {
-    RunJob { run_dir, config, generations: 2, program: PROGRAM, stop: Some(stop), any_dir: false }
-}
-
 /// Every game and position of generation `g`, in game id (and ply) order.
 fn records(run_dir: &Path, g: u32) -> (Vec<GameRecord>, Vec<PositionRow>) {
-    let dir = run_dir.join(format!("games/gen-{g:04}"));
-    let (mut games, mut positions) = (Vec::new(), Vec::new());
-    for shard in list_shards(&dir).unwrap() {
-        games.extend(read_games(&shard.games).unwrap());
-        positions.extend(read_positions(&shard.positions).unwrap());
-    }
-    games.sort_by_key(|g| g.game_id);
-    positions.sort_by_key(|p| (p.game_id, p.ply));
-    (games, positions)
+    testing::records(&run_dir.join(format!("games/gen-{g:04}")))
 }
 
-/// The columns of `metrics.csv` and `generations.csv` that depend on wall time, or (the cache
-/// hit rate) on how a generation's self-play was split between sessions.
-const TIMED: [&str; 7] = [
-    "samples_per_sec",
-    "seconds",
-    "evaluations_per_sec",
-    "cache_hit_rate",
-    "selfplay_seconds",
-    "train_seconds",
-    "selfplay_share",
-];
-
-/// Every weight of the checkpoint in `dir`, bit for bit.
 fn weights(dir: &Path) -> Vec<(String, Vec<u32>)> {
-    let checkpoint = model::checkpoint::load(dir, "camelot", games::ENCODING_VERSION).unwrap();
-    model::named_weights::named_tensors(&checkpoint.net)
-        .unwrap()
-        .into_iter()
-        .map(|t| (t.name, t.values.iter().map(|v| v.to_bits()).collect()))
-        .collect()
+    testing::weights(dir, "camelot")
 }
 
-/// The cells of a CSV file but the [`TIMED`] ones, row by row.
-fn timeless_cells(path: &Path) -> Vec<Vec<String>> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines
-        .map(|l| {
-            l.split(',')
-                .zip(&header)
-                .filter(|(_, h)| !TIMED.contains(h))
-                .map(|(c, _)| c.to_string())
-                .collect()
-        })
-        .collect()
+fn job<'a>(run_dir: &'a Path, config: &'a RunConfig, stop: &'a AtomicBool) -> RunJob<'a> {
+    RunJob { run_dir, config, generations: 2, program: PROGRAM, stop: Some(stop), any_dir: false }
 }
 
 #[test]

@@ -16,8 +16,8 @@
 //! A chart without data (no Elo, no generation finished yet) has no files; the page shows why
 //! in its place. Every file is written under a temporary name and renamed into place.
 
+mod document;
 mod html;
-mod page;
 
 use std::path::{Path, PathBuf};
 
@@ -26,7 +26,7 @@ use train::run_data::{RunData, RunDataError};
 
 use crate::charts::{ChartError, line_chart};
 
-use page::{DrawnFigure, page};
+use document::{DrawnFigure, page};
 
 /// The report's page in its output folder.
 pub const PAGE_FILE: &str = "index.html";
