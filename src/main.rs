@@ -53,6 +53,8 @@ enum Command {
     /// Search a position: the best actions with visits, prior and values, and the principal
     /// variation (`--raw`: the network's output only).
     Analyze(commands::analyze::AnalyzeArgs),
+    /// Our engine on stdin/stdout for other programs: the engine protocol (docs/engine-protocol.md).
+    Engine(commands::engine::EngineArgs),
     /// Play against the model in the terminal (moves in official notation; undo, save, quit).
     Play(commands::play::PlayArgs),
     /// Draw a position in the terminal.
@@ -96,6 +98,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Show(pos) => commands::show::show(&pos),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Play(args) => commands::play::run(args),
+        Command::Engine(args) => commands::engine::run(args),
         Command::Run(args) => commands::run::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Train(args) => commands::train::run(args),

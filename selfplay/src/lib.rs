@@ -21,6 +21,7 @@ pub mod arena;
 pub mod cache;
 pub mod draw_score;
 pub mod driver;
+pub mod engine;
 pub mod evaluator;
 pub mod figures;
 mod lockstep;

@@ -9,11 +9,13 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use games::{Encode, Game, State, Variant};
+use games::{Encode, Game, State, Variant, VariantKind};
 use model::DeviceKind;
 use rand::SeedableRng;
+use rand::rngs::StdRng;
+use selfplay::engine::{EngineClient, Limits};
 use selfplay::mcts::complete_move;
-use selfplay::{DrawScore, MctsConfig};
+use selfplay::{DrawScore, Evaluator, MctsConfig};
 use train::{EvaluatorFactory, Source};
 
 use super::show::render;
@@ -24,8 +26,13 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub pos: PositionArgs,
     /// The model's checkpoint folder; without one, the opponent searches with uniform priors.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "engine")]
     pub model: Option<PathBuf>,
+    /// An external engine as the opponent: the command line that starts it (a program speaking
+    /// the engine protocol, e.g. "camelot-zero engine --model DIR"); every move it answers is
+    /// checked by the rules.
+    #[arg(long)]
+    pub engine: Option<String>,
     /// Simulations per decision of the model.
     #[arg(long, default_value_t = 200)]
     pub sims: u32,
@@ -47,12 +54,26 @@ where
         .iter()
         .position(|&c| args.seat.len() == 1 && args.seat.starts_with(c))
         .ok_or_else(|| BadInput(format!("--seat must be one of {:?}", V::PLAYER_LETTERS)))?;
-    let source = args.model.clone().map_or(Source::Uniform, Source::Checkpoint);
-    let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
-        .map_err(|e| BadInput(train::error_chain(&e)))?;
-    let mut evaluator = factory.make::<State<V>>(DrawScore::Share);
-    let config = MctsConfig::analysis(args.sims);
-    let mut rng = rand::rngs::StdRng::seed_from_u64(0);
+    let mut opponent = match &args.engine {
+        Some(command) => {
+            let mut client = EngineClient::start(command).map_err(|e| BadInput(e.to_string()))?;
+            let variant: VariantKind = V::NAME.parse()?;
+            client
+                .new_game(variant, args.pos.knight_canter)
+                .map_err(|e| BadInput(e.to_string()))?;
+            Opponent::Engine(Box::new(client))
+        }
+        None => {
+            let source = args.model.clone().map_or(Source::Uniform, Source::Checkpoint);
+            let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
+                .map_err(|e| BadInput(train::error_chain(&e)))?;
+            Opponent::Search {
+                evaluator: factory.make::<State<V>>(DrawScore::Share),
+                config: MctsConfig::analysis(args.sims),
+                rng: rand::rngs::StdRng::seed_from_u64(0),
+            }
+        }
+    };
     // The states between moves (the start first: it may have a move in progress) and the moves
     // played.
     let mut history: Vec<State<V>> = vec![start.clone()];
@@ -67,9 +88,13 @@ where
         }
         let mover = state.position().to_move().index();
         if mover != human {
-            let m = complete_move(state.clone(), &config, &mut evaluator, &mut rng)?;
+            let m = opponent.choose(&start, &moves, &state)?;
             outln!("{} plays {m}", V::PLAYER_NAMES[mover])?;
-            history.push(state.after_move(&m).expect("the engine plays legal moves"));
+            // The referee: an external engine's answer is checked like a human's.
+            let next = state.after_move(&m).map_err(|e| {
+                anyhow::anyhow!("the opponent played `{m}`, which the rules refuse: {e}")
+            })?;
+            history.push(next);
             moves.push(m);
             continue;
         }
@@ -120,6 +145,26 @@ where
             },
             _ => outln!("type a move (e.g. C6-B5), or moves, undo, save FILE, quit")?,
         }
+    }
+}
+
+/// Who plays the other seats: our search, or an external engine.
+enum Opponent<V: Variant> {
+    Search { evaluator: Box<dyn Evaluator<State<V>>>, config: MctsConfig, rng: StdRng },
+    Engine(Box<EngineClient>),
+}
+
+impl<V: Variant> Opponent<V> {
+    /// The opponent's complete move in `state`, reached by `moves` from `start`.
+    fn choose(&mut self, start: &State<V>, moves: &[String], state: &State<V>) -> Result<String> {
+        Ok(match self {
+            Opponent::Search { evaluator, config, rng } => {
+                complete_move(state.clone(), config, evaluator.as_mut(), rng)?
+            }
+            Opponent::Engine(client) => {
+                client.best_move(&start.to_string(), moves, Limits::default())?
+            }
+        })
     }
 }
 

@@ -74,8 +74,11 @@ pub enum ArenaError {
     NoGames,
     #[error("checkpoint {} does not exist (or is not a directory)", .0.display())]
     MissingCheckpoint(PathBuf),
-    #[error("loading checkpoint {}: {message}", dir.display())]
+    /// The loader's message names the checkpoint (else it is named here).
+    #[error("{}", if message.contains(&dir.display().to_string()) { message.clone() } else { format!("loading checkpoint {}: {message}", dir.display()) })]
     Load { dir: PathBuf, message: String },
+    #[error(transparent)]
+    Engine(#[from] crate::engine::EngineError),
     /// A network player's evaluator (index = player) broke its contract, or a player without a
     /// network was asked to evaluate (a bug in the match loop).
     #[error(transparent)]

@@ -98,8 +98,21 @@ pub fn play_match<V: Variant>(
     let started = Instant::now();
     let kinds: Vec<Kind> = players.iter().map(ArenaPlayer::kind).collect();
     let distances = GoalDistances::new::<V>();
+    let variant: games::VariantKind = V::NAME.parse().expect("a variant's name");
+    let (evaluators, engines): (Vec<_>, Vec<_>) = players
+        .iter_mut()
+        .map(|p| {
+            let (evaluator, engine) = p.parts();
+            (evaluator.map(|e| &mut **e as &mut dyn Evaluator<State<V>>), engine)
+        })
+        .unzip();
+    for engine in engines.iter().flatten() {
+        let mut client = engine.lock().unwrap_or_else(|e| e.into_inner());
+        client.new_game(variant, config.options.knight_canter)?;
+    }
     let table = Table {
         kinds: &kinds,
+        engines: &engines,
         mcts: &config.mcts,
         distances: &distances,
         max_moves: config.max_moves,
@@ -117,10 +130,6 @@ pub fn play_match<V: Variant>(
     let mut ids = 0..config.games;
     let mut finished: Vec<ArenaGame> = Vec::with_capacity(config.games as usize);
     let mut stats = MatchStats::default();
-    let evaluators = players
-        .iter_mut()
-        .map(|p| p.evaluator().map(|e| &mut **e as &mut dyn Evaluator<State<V>>))
-        .collect();
     let lockstep =
         Lockstep { shared: &table, in_flight: config.games_in_flight.max(1), evaluators };
     lockstep.run(

@@ -1,12 +1,14 @@
 //! [`ArenaPlayer`]: a loaded contestant, and how a match sees it ([`Kind`]).
 
 use std::path::Path;
+use std::sync::Mutex;
 
 use games::{State, Variant};
 
 use super::ArenaError;
 use super::spec::PlayerSpec;
 use crate::DrawScore;
+use crate::engine::EngineClient;
 use crate::evaluator::Evaluator;
 
 /// A network evaluator as the arena holds it (used from the match's own thread only).
@@ -28,6 +30,8 @@ pub enum ArenaPlayer<V: Variant> {
     Random,
     /// One-ply greedy ([`super::greedy`]).
     Greedy,
+    /// An external engine process (asked for one move at a time; games in flight take turns).
+    Engine(Mutex<EngineClient>),
 }
 
 /// What a game in flight needs to know about a player (no evaluator).
@@ -43,6 +47,8 @@ pub enum Kind {
     },
     Random,
     Greedy,
+    /// Asks its external engine for each move; the referee checks it.
+    Engine,
 }
 
 impl<V: Variant> ArenaPlayer<V> {
@@ -65,6 +71,9 @@ impl<V: Variant> ArenaPlayer<V> {
             PlayerSpec::Mcts { sims } => ArenaPlayer::Mcts { sims: *sims },
             PlayerSpec::Random => ArenaPlayer::Random,
             PlayerSpec::Greedy => ArenaPlayer::Greedy,
+            PlayerSpec::Engine { command } => {
+                ArenaPlayer::Engine(Mutex::new(EngineClient::start(command)?))
+            }
         })
     }
 
@@ -79,14 +88,16 @@ impl<V: Variant> ArenaPlayer<V> {
             }
             ArenaPlayer::Random => Kind::Random,
             ArenaPlayer::Greedy => Kind::Greedy,
+            ArenaPlayer::Engine(_) => Kind::Engine,
         }
     }
 
-    /// The network evaluator, for a network player.
-    pub fn evaluator(&mut self) -> Option<&mut BoxedEvaluator<V>> {
+    /// The network evaluator of a network player, and the process of an engine player.
+    pub fn parts(&mut self) -> (Option<&mut BoxedEvaluator<V>>, Option<&Mutex<EngineClient>>) {
         match self {
-            ArenaPlayer::Network { evaluator, .. } => Some(evaluator),
-            _ => None,
+            ArenaPlayer::Network { evaluator, .. } => (Some(evaluator), None),
+            ArenaPlayer::Engine(client) => (None, Some(client)),
+            _ => (None, None),
         }
     }
 }

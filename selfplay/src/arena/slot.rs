@@ -1,6 +1,8 @@
 //! One arena game in flight: the state, the search of the player to move, and the game's own
 //! random streams (so a game is the same whatever else is in flight).
 
+use std::sync::Mutex;
+
 use games::{Game, GameOver, Move, State, Termination, Values, Variant};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -11,6 +13,7 @@ use super::greedy::greedy_move;
 use super::player::Kind;
 use super::rollout::MoveRollouts;
 use super::seats;
+use crate::engine::{EngineClient, Limits};
 use crate::evaluator::{Evaluation, Evaluator, draw_values};
 use crate::lockstep::{self, Step};
 use crate::mcts::choose_action;
@@ -21,6 +24,8 @@ use games::GoalDistances;
 pub(crate) struct Table<'a> {
     /// The players' kinds, by player index.
     pub kinds: &'a [Kind],
+    /// The engine process of each engine player, by player index.
+    pub engines: &'a [Option<&'a Mutex<EngineClient>>],
     /// The search options every searching player starts from (simulations, root noise and
     /// temperature are replaced: fixed count, none, 0).
     pub mcts: &'a MctsConfig,
@@ -105,6 +110,29 @@ impl<V: Variant> Slot<V> {
         Ok(())
     }
 
+    /// The move of engine player `player`, asked from its process and checked by the rules
+    /// (the referee): an answer that is not a legal move of the position stops the match with
+    /// a message naming the engine, the move and the position.
+    fn engine_move(&self, player: usize, table: &Table<'_>) -> Result<Move, SearchError> {
+        let engine = table.engines[player].expect("an engine player has its process");
+        let mut client = engine.lock().unwrap_or_else(|e| e.into_inner());
+        let answer = client
+            .best_move(&self.start_position, &self.moves, Limits::default())
+            .map_err(|e| SearchError::Player(e.to_string()))?;
+        let illegal = |why: String| {
+            SearchError::Player(format!(
+                "engine `{}` played `{answer}` in {}: {why}",
+                client.command(),
+                self.state
+            ))
+        };
+        let m = self.state.position().parse_move(&answer).map_err(|e| illegal(e.to_string()))?;
+        if !self.state.moves().contains(&m) {
+            return Err(illegal("not a legal move".into()));
+        }
+        Ok(m)
+    }
+
     /// Plays a whole move (random and greedy players, openings).
     fn play_move(&mut self, m: &Move, table: &Table<'_>) {
         self.state.play_move(m);
@@ -144,6 +172,10 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
                 Kind::Greedy => {
                     let m = greedy_move(&self.state, table.distances, &mut self.rng).cloned();
                     let m = m.ok_or(SearchError::GameOver)?;
+                    self.play_move(&m, table);
+                }
+                Kind::Engine => {
+                    let m = self.engine_move(player, table)?;
                     self.play_move(&m, table);
                 }
                 Kind::Search { sims, rollouts, draw } => {

@@ -7,6 +7,7 @@
 //! | `mcts:sims=N` | MCTS with a uniform prior and random-rollout values, `N` simulations |
 //! | `<dir>:sims=N` | a checkpoint directory (a path with a `/`), searched with `N` simulations |
 //! | `<dir>:sims=N,draw=X` | the same, scoring a draw `X` (in `[0, 1]`) for every seat in its search |
+//! | `engine:<command line>` | an external engine speaking the engine protocol, started with that command line (its budget is its own) |
 //!
 //! `sims=` may be left out (then [`DEFAULT_SIMS`]); `draw=` too (then the fair share, the score
 //! a draw earns). `draw=` is the contempt of [`DrawScore`]: a model trained with
@@ -37,6 +38,9 @@ pub enum PlayerSpec {
     Random,
     /// One-ply greedy: captures, then castle progress.
     Greedy,
+    /// An external engine: the command line that starts it (a program and its arguments,
+    /// split at whitespace).
+    Engine { command: String },
 }
 
 /// Why a player spec does not parse.
@@ -45,8 +49,8 @@ pub enum SpecError {
     #[error("empty player spec")]
     Empty,
     #[error(
-        "unknown player kind `{0}` (expected random, greedy, mcts:sims=N, or a checkpoint \
-         directory path containing `/`, e.g. data/run/models/gen-0007:sims=200)"
+        "unknown player kind `{0}` (expected random, greedy, mcts:sims=N, engine:<command line>, \
+         or a checkpoint directory path containing `/`, e.g. data/run/models/gen-0007:sims=200)"
     )]
     UnknownKind(String),
     #[error("bad `{0}` in a player spec: sims must be a whole number of at least 1")]
@@ -57,6 +61,10 @@ pub enum SpecError {
     UnknownOption { kind: String, option: String, allowed: &'static str },
     #[error("player `{0}` takes no options")]
     NoOptions(String),
+    #[error(
+        "`engine:` needs the command line that starts the engine, e.g. engine:camelot-zero engine --sims 100"
+    )]
+    EmptyEngine,
 }
 
 impl PlayerSpec {
@@ -64,7 +72,7 @@ impl PlayerSpec {
     pub fn sims(&self) -> Option<u32> {
         match self {
             PlayerSpec::Checkpoint { sims, .. } | PlayerSpec::Mcts { sims } => Some(*sims),
-            PlayerSpec::Random | PlayerSpec::Greedy => None,
+            PlayerSpec::Random | PlayerSpec::Greedy | PlayerSpec::Engine { .. } => None,
         }
     }
 
@@ -87,6 +95,15 @@ impl PlayerSpec {
                 );
                 format!("{name}:sims={sims}{}", draw_option(*draw))
             }
+            // The program's file name and its arguments.
+            PlayerSpec::Engine { command } => {
+                let mut words = command.split_whitespace();
+                let program = words.next().unwrap_or_default();
+                let name =
+                    Path::new(program).file_name().map_or(program.into(), |n| n.to_string_lossy());
+                let rest: Vec<&str> = words.collect();
+                format!("engine:{name} {}", rest.join(" ")).trim_end().to_string()
+            }
             other => other.to_string(),
         }
     }
@@ -102,6 +119,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Mcts { sims } => write!(f, "mcts:sims={sims}"),
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::Engine { command } => write!(f, "engine:{command}"),
         }
     }
 }
@@ -113,6 +131,13 @@ impl FromStr for PlayerSpec {
         let s = s.trim();
         if s.is_empty() {
             return Err(SpecError::Empty);
+        }
+        if let Some(command) = s.strip_prefix("engine:") {
+            // Everything after the prefix is the command line (it may hold `:` and `=`).
+            return match command.trim() {
+                "" => Err(SpecError::EmptyEngine),
+                command => Ok(PlayerSpec::Engine { command: command.to_string() }),
+            };
         }
         // Options follow the last `:` when what follows looks like `key=value` (so a path with a
         // `:` of its own still works).

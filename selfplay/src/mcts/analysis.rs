@@ -3,7 +3,7 @@
 //! `analyze` command and by anything else that shows or answers an analysis; and the complete
 //! move an engine plays ([`complete_move`]).
 
-use games::{Game, Values};
+use games::{Game, Player, Values};
 use rand::Rng;
 
 use super::config::MctsConfig;
@@ -25,7 +25,7 @@ pub struct ActionLine<A> {
 }
 
 /// A search's root: its actions, most visited first (ties in `legal_actions` order), and the
-/// most visited line.
+/// most visited line (ties to the first, as the move played).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis<A> {
     pub actions: Vec<ActionLine<A>>,
@@ -58,26 +58,52 @@ impl<A: Copy> Analysis<A> {
 
 /// The most visited line of `tree` from `root` (see [`Analysis::principal_variation`]).
 pub fn principal_variation<G: Game>(root: &G, tree: &Tree<G::Action>) -> Vec<String> {
+    principal_line(root, tree, None).into_iter().map(|(_, m)| m).collect()
+}
+
+/// The most visited line of `tree` from `root`, each complete move with the seat that plays
+/// it; with `first`, the line through that child of the root. A move still in progress at the
+/// end is shown by its legs in parentheses.
+pub fn principal_line<G: Game>(
+    root: &G,
+    tree: &Tree<G::Action>,
+    first: Option<NodeId>,
+) -> Vec<(Player, String)> {
     let mut state = root.clone();
     let mut id = NodeId(0);
     let mut line = Vec::new();
     let mut legs = Vec::new();
-    while let Some(best) = tree.children(id).max_by_key(|&c| tree.node(c).n) {
+    let mut mover = state.to_move();
+    let mut next = first;
+    loop {
+        // The child asked for is followed even unvisited (to name its leg); below it, and
+        // without one, the most visited child while it has visits.
+        let (best, forced) = match next.take() {
+            Some(child) => (child, true),
+            // The first of the most visited, as `choose_by_visits` plays it.
+            None => match tree.children(id).min_by_key(|&c| std::cmp::Reverse(tree.node(c).n)) {
+                Some(child) => (child, false),
+                None => break,
+            },
+        };
         let node = tree.node(best);
         let Some(action) = node.action else { break };
-        if node.n == 0 {
+        if node.n == 0 && !forced {
             break;
+        }
+        if legs.is_empty() {
+            mover = state.to_move();
         }
         legs.push(state.action_to_string(action));
         state.play(action);
         if let Some(m) = state.last_move() {
-            line.push(m);
+            line.push((mover, m));
             legs.clear();
         }
         id = best;
     }
     if !legs.is_empty() {
-        line.push(format!("({})", legs.join(" ")));
+        line.push((mover, format!("({})", legs.join(" "))));
     }
     line
 }

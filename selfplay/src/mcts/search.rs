@@ -48,6 +48,10 @@ pub enum SearchError {
     /// `summary` was called before the root was evaluated.
     #[error("the root has not been evaluated yet")]
     NotEvaluated,
+    /// A player outside the search (an external engine in the arena) failed or broke the
+    /// rules; the message says which and how.
+    #[error("{0}")]
+    Player(String),
 }
 
 /// A state waiting for evaluation. Evaluate `state` and hand the result to [`Search::apply`]
