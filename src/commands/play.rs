@@ -61,7 +61,7 @@ where
             client
                 .new_game(variant, args.pos.knight_canter)
                 .map_err(|e| BadInput(e.to_string()))?;
-            Opponent::Engine(Box::new(client))
+            Opponent::Engine(client)
         }
         None => {
             let source = args.model.clone().map_or(Source::Uniform, Source::Checkpoint);
@@ -149,9 +149,11 @@ where
 }
 
 /// Who plays the other seats: our search, or an external engine.
+// One per game: boxing the search's settings would buy nothing.
+#[allow(clippy::large_enum_variant)]
 enum Opponent<V: Variant> {
     Search { evaluator: Box<dyn Evaluator<State<V>>>, config: MctsConfig, rng: StdRng },
-    Engine(Box<EngineClient>),
+    Engine(EngineClient),
 }
 
 impl<V: Variant> Opponent<V> {

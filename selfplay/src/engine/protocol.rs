@@ -135,7 +135,9 @@ fn new_game(rest: &str) -> Result<Command, String> {
                 knight_canter = v.parse().map_err(|e: games::UnknownName| e.to_string())?
             }
             _ => {
-                return Err(format!("unknown newgame option `{word}` (expected knight_canter=...)"));
+                return Err(format!(
+                    "unknown newgame option `{word}` (expected knight_canter=...)"
+                ));
             }
         }
     }

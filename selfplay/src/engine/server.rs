@@ -175,7 +175,7 @@ impl<S: EvaluatorSource, W: Write> Engine<S, W> {
                     Game::Camelot(s) => s.legal(),
                     Game::Tricamelot(s) => s.legal(),
                 };
-                self.say(&format!("legal {}", legal.join(" ")).trim_end().to_string())?;
+                self.say(format!("legal {}", legal.join(" ")).trim_end())?;
             }
             Command::Result => {
                 let result = match &self.game {

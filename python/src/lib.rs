@@ -1,0 +1,25 @@
+//! `camelot_zero._native`: the rules, the network encoding and the game records of camelot-zero
+//! for Python, through PyO3. The package `camelot_zero` (python/camelot_zero/) wraps it with
+//! numpy arrays, type hints and docstrings; this module hands back plain Python values and
+//! little-endian `bytes` buffers with their shapes.
+//!
+//! Errors are Python exceptions: `ValueError` for bad input (a position string, a move, an
+//! action, a variant name, a record file that is not one), `OSError` for files that cannot be
+//! read. Nothing here can crash the interpreter: every error is returned, none panics.
+
+mod position;
+mod records;
+mod variant;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<position::Position>()?;
+    m.add_function(wrap_pyfunction!(variant::layout, m)?)?;
+    m.add_function(wrap_pyfunction!(records::list_shards, m)?)?;
+    m.add_function(wrap_pyfunction!(records::training_arrays, m)?)?;
+    m.add("ENCODING_VERSION", games::ENCODING_VERSION)?;
+    m.add("SCHEMA_VERSION", selfplay::record::SCHEMA_VERSION)?;
+    Ok(())
+}
