@@ -61,6 +61,10 @@ enum Command {
     Show(input::PositionArgs),
     /// Train: generations of self-play and training from a random network (resumable).
     Run(commands::run::RunArgs),
+    /// The learner of a run whose games come from workers (a shared folder or s3://bucket/prefix).
+    Learner(commands::learner::LearnerArgs),
+    /// A self-play worker: plays shards with a run's newest model and uploads them.
+    Worker(commands::worker::WorkerArgs),
     /// Only the training stage: train the newest model of a run directory on its replay window.
     Train(commands::train::TrainArgs),
     /// Play self-play games and write them as parquet shards.
@@ -102,6 +106,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Run(args) => commands::run::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Train(args) => commands::train::run(args),
+        Command::Learner(args) => commands::learner::run(args),
+        Command::Worker(args) => commands::worker::run(args),
         Command::Arena(args) => commands::arena::run(args),
         Command::Report(args) => commands::report::run(args),
         Command::Export(args) => commands::export::run(args),

@@ -121,7 +121,10 @@ impl RunView {
                     Stage::Training => "train",
                     Stage::Ladder => "ladder",
                 };
-                self.stage = Some(bar(len, name));
+                // (The learner's bar of workers' games ends when training starts.)
+                if let Some(b) = self.stage.replace(bar(len, name)) {
+                    clear(&b);
+                }
             }
             RunEvent::SelfPlay(s) => {
                 if let Some(b) = &self.stage {
@@ -147,6 +150,15 @@ impl RunView {
                 if let Some(b) = self.stage.take() {
                     clear(&b);
                 }
+            }
+            RunEvent::Waiting { games, needed, .. } => {
+                // The learner waits for workers: a bar of the generation's games.
+                let b = self.stage.get_or_insert_with(|| bar(needed, "workers"));
+                b.set_position(games);
+                b.set_message("games uploaded by workers".to_string());
+            }
+            RunEvent::ShardRejected { key, why } => {
+                notice(&format!("rejected shard {key}: {why}"));
             }
             RunEvent::LadderReplayed(result) => self.print(&result.line()),
             RunEvent::RowRestored { generation } => self.print(&format!(

@@ -48,6 +48,7 @@ pub use mcts::{
 };
 pub use record::{
     GameRecord, PositionRow, RecordError, SCHEMA_VERSION, Shard, ShardListing, ShardPaths,
-    list_shards, read_games, read_positions, read_shard, scan_shards, write_shard,
+    WORKER_DIR_PREFIX, list_generation_shards, list_shards, read_games, read_positions, read_shard,
+    scan_shards, write_shard,
 };
 pub use shards::ShardWriter;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::Args;
 use games::{Encode, State, Variant};
-use train::run::ProgramInfo;
+use train::run::{GamesSource, ProgramInfo};
 use train::{RunJob, TrainGame, run_generations};
 
 use crate::input::load_config;
@@ -52,6 +52,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         program: PROGRAM,
         stop: Some(interrupt::stop_flag()),
         any_dir: args.any_dir,
+        games: GamesSource::InProcess,
     };
     games::with_variant!(config.game.variant, V => run_variant::<V>(job))
 }

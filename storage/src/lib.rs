@@ -18,5 +18,5 @@ mod read;
 
 pub use atomic::{TempFile, sync_dir, temp_dir, temp_path, write_atomic};
 pub use error::StorageError;
-pub use lock::{DirLock, LockHolder};
+pub use lock::{DirLock, LockHolder, host_name, process_is_gone, process_start};
 pub use read::read_limited;

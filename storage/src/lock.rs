@@ -68,17 +68,8 @@ impl LockHolder {
         })
     }
 
-    /// Whether the holder is known to be gone: same host, and no process with its id (and
-    /// start time) runs. Unknown (another host, no `/proc`) counts as alive.
     fn is_gone(&self) -> bool {
-        if self.host != host_name() || !Path::new("/proc/self/stat").exists() {
-            return false;
-        }
-        match (process_start(self.pid), self.process_start) {
-            (None, _) => true,
-            (Some(now), Some(then)) => now != then,
-            (Some(_), None) => false,
-        }
+        process_is_gone(&self.host, self.pid, self.process_start)
     }
 }
 
@@ -184,7 +175,22 @@ fn modified_secs_ago(path: &Path) -> u64 {
         .map_or(u64::MAX, |d| d.as_secs())
 }
 
-fn host_name() -> String {
+/// Whether the process `pid` of `host`, started at `process_start` (see
+/// [`LockHolder::process_start`]), is known to be gone: same host, and no process with that id
+/// (and start time) runs. Unknown (another host, no `/proc`) counts as alive.
+pub fn process_is_gone(host: &str, pid: u32, started: Option<u64>) -> bool {
+    if host != host_name() || !Path::new("/proc/self/stat").exists() {
+        return false;
+    }
+    match (process_start(pid), started) {
+        (None, _) => true,
+        (Some(now), Some(then)) => now != then,
+        (Some(_), None) => false,
+    }
+}
+
+/// This machine's name (as `/proc/sys/kernel/hostname` or `$HOSTNAME` say).
+pub fn host_name() -> String {
     fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .or_else(|| fs::read_to_string("/etc/hostname").ok())
@@ -194,8 +200,10 @@ fn host_name() -> String {
         .unwrap_or_else(|| "unknown-host".into())
 }
 
-/// Field 22 of `/proc/<pid>/stat` (after the parenthesised command, which may hold spaces).
-fn process_start(pid: u32) -> Option<u64> {
+/// The start time of process `pid` in clock ticks since boot: field 22 of `/proc/<pid>/stat`
+/// (after the parenthesised command, which may hold spaces); `None` without such a process
+/// (or without `/proc`).
+pub fn process_start(pid: u32) -> Option<u64> {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let after = &stat[stat.rfind(')')? + 1..];
     after.split_whitespace().nth(19)?.parse().ok()

@@ -24,7 +24,7 @@ use model::TrainBatch;
 use rand::Rng;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
-use selfplay::record::{PositionRow, RecordError, list_shards, read_positions};
+use selfplay::record::{PositionRow, RecordError, list_generation_shards, read_positions};
 
 use crate::generations::list_generation_dirs;
 use crate::targets::{Record, SampleError, SampleSlot, TrainGame, encode_record};
@@ -110,7 +110,7 @@ impl<G: TrainGame> ReplayWindow<G> {
         let newest = &dirs[dirs.len().saturating_sub(window_generations as usize)..];
         let mut files = Vec::new();
         for (g, dir) in newest {
-            for shard in list_shards(dir)? {
+            for shard in list_generation_shards(dir)? {
                 files.push((*g, shard.positions));
             }
         }

@@ -16,6 +16,7 @@
 
 pub mod config;
 pub mod dataset;
+pub mod distributed;
 mod error_chain;
 pub mod evaluators;
 pub mod export;

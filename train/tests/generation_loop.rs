@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use games::CamelotRules;
 use selfplay::{GameRecord, PositionRow};
-use train::run::{ProgramInfo, Stage};
+use train::run::{GamesSource, ProgramInfo, Stage};
 use train::testing::{self, timeless_cells};
 use train::{RunConfig, RunError, RunEvent, RunJob, run_generations};
 
@@ -56,7 +56,15 @@ fn weights(dir: &Path) -> Vec<(String, Vec<u32>)> {
 }
 
 fn job<'a>(run_dir: &'a Path, config: &'a RunConfig, stop: &'a AtomicBool) -> RunJob<'a> {
-    RunJob { run_dir, config, generations: 2, program: PROGRAM, stop: Some(stop), any_dir: false }
+    RunJob {
+        run_dir,
+        config,
+        generations: 2,
+        program: PROGRAM,
+        stop: Some(stop),
+        any_dir: false,
+        games: GamesSource::InProcess,
+    }
 }
 
 #[test]

@@ -126,3 +126,30 @@ pub(crate) fn is_empty_file(path: &Path) -> bool {
 pub fn list_shards(dir: &Path) -> Result<Vec<ShardPaths>, RecordError> {
     Ok(scan_shards(dir)?.shards)
 }
+
+/// The prefix of a worker's sub-folder of a generation's games folder: the shards of worker
+/// `ID` are in `w-ID/` (so that workers on many machines never take each other's names).
+pub const WORKER_DIR_PREFIX: &str = "w-";
+
+/// The complete shards of a generation's games folder: its own, then those of its workers'
+/// `w-*` sub-folders (by folder name), each sorted by index. A missing folder has none.
+pub fn list_generation_shards(dir: &Path) -> Result<Vec<ShardPaths>, RecordError> {
+    if !dir.exists() {
+        return Ok(Vec::new());
+    }
+    let mut shards = list_shards(dir)?;
+    let mut workers = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| RecordError::io(dir, e))? {
+        let entry = entry.map_err(|e| RecordError::io(dir, e))?;
+        let is_worker =
+            entry.file_name().to_str().is_some_and(|n| n.starts_with(WORKER_DIR_PREFIX));
+        if is_worker && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            workers.push(entry.path());
+        }
+    }
+    workers.sort();
+    for worker in workers {
+        shards.extend(list_shards(&worker)?);
+    }
+    Ok(shards)
+}

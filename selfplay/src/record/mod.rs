@@ -59,7 +59,9 @@ mod tests;
 use games::Termination;
 
 pub use error::RecordError;
-pub use layout::{ShardListing, ShardPaths, list_shards, scan_shards};
+pub use layout::{
+    ShardListing, ShardPaths, WORKER_DIR_PREFIX, list_generation_shards, list_shards, scan_shards,
+};
 pub use read::{read_games, read_positions, read_shard};
 pub use schema::{games_schema, positions_schema};
 pub use write::write_shard;

@@ -95,6 +95,21 @@ pub enum RunError {
     Metrics(#[from] MetricsError),
     #[error(transparent)]
     Storage(#[from] storage::StorageError),
+    /// A run's location (a folder or a bucket) could not be read or written.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// An object of a run's location that does not hold what its name says.
+    #[error("{location}/{key}: {message}")]
+    BadObject { location: String, key: String, message: String },
+    /// Another learner holds the run's lease.
+    #[error(
+        "{location} has a learner already: {holder}; stop it first (a lease without a heartbeat \
+         for 60 s is taken over)"
+    )]
+    LeaseHeld { location: String, holder: String },
+    /// A worker cannot go on (its id, a shard name taken, the run's config).
+    #[error("worker: {0}")]
+    Worker(String),
 }
 
 impl RunError {
@@ -106,6 +121,9 @@ impl RunError {
         match self {
             RunError::ConfigChanged { .. }
             | RunError::NotARunDir { .. }
+            | RunError::BadObject { .. }
+            | RunError::LeaseHeld { .. }
+            | RunError::Worker(_)
             | RunError::BadFile { .. }
             | RunError::NoModel { .. }
             | RunError::Baseline(_) => true,
@@ -120,6 +138,7 @@ impl RunError {
             RunError::Storage(e) => e.is_bad_input(),
             RunError::Arena(selfplay::arena::ArenaError::Record(e)) => e.is_bad_input(),
             RunError::Io { .. }
+            | RunError::Store(_)
             | RunError::Serialize(_)
             | RunError::Interrupted { .. }
             | RunError::Driver(_)

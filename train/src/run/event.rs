@@ -29,6 +29,11 @@ pub enum RunEvent<'a> {
     /// On a resumed run, the ladder of the newest model had been cut short and was played
     /// again (a generation's own ladder comes with [`RunEvent::GenerationDone`]).
     LadderReplayed(&'a LadderResult),
+    /// The learner waits for workers: generation `generation` has `games` of the `needed`.
+    Waiting { generation: u32, games: u64, needed: u64 },
+    /// A worker's shard was refused (another run, variant or model, or unreadable) and moved
+    /// to the generation's `rejected/` folder.
+    ShardRejected { key: &'a str, why: &'a str },
     /// On a resumed run, generation `generation`'s row of `generations.csv`, lost with the
     /// process that finished its training, was written again from the run directory's files.
     RowRestored { generation: u32 },

@@ -27,6 +27,7 @@ use super::error::{RunError, Stage, io};
 use super::event::RunEvent;
 use super::run_dir::{self, GenerationRow, ProgramInfo};
 use super::selfplay_stage::play_games;
+use crate::distributed::WorkerHub;
 use crate::evaluators::{EvaluatorFactory, Source};
 use crate::ladder::{LadderResult, run_ladder, self_play_model};
 use crate::trainer::{GenerationJob, StartFrom, TrainError, train_generation};
@@ -34,6 +35,25 @@ use crate::{
     CsvLog, GenerationSummary, ReplayWindow, RunConfig, StepMetrics, TrainGame,
     generation_dir_name, newest_checkpoint,
 };
+
+/// Where a generation's self-play games come from.
+#[derive(Clone, Copy)]
+pub enum GamesSource<'a> {
+    /// Played here, in this process (the `run` command).
+    InProcess,
+    /// Played by workers (other processes, other machines) and collected through the run's
+    /// location (the `learner` command; see [`crate::distributed`]).
+    Workers(&'a WorkerHub),
+}
+
+impl std::fmt::Debug for GamesSource<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GamesSource::InProcess => "InProcess",
+            GamesSource::Workers(_) => "Workers",
+        })
+    }
+}
 
 /// A run to start or continue.
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +73,8 @@ pub struct RunJob<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Start a run in a non-empty directory that is not a run directory.
     pub any_dir: bool,
+    /// Who plays the self-play games.
+    pub games: GamesSource<'a>,
 }
 
 /// Runs (or continues) the generations of `job` for variant `V`, reporting progress to
@@ -65,7 +87,7 @@ pub fn run_generations<V: Variant>(
 where
     State<V>: Encode + TrainGame,
 {
-    let RunJob { run_dir, config, generations, program, stop, any_dir } = job;
+    let RunJob { run_dir, config, generations, program, stop, any_dir, games } = job;
     let prepared = run_dir::prepare(run_dir, config, program, any_dir)?;
     let models = run_dir.join("models");
     let newest = match newest_checkpoint(&models).map_err(io("reading", &models))? {
@@ -94,46 +116,51 @@ where
         on_event(RunEvent::LadderReplayed(&result));
     }
     restore_rows(run_dir, newest, &mut gen_log, &mut on_event)?;
+    if let GamesSource::Workers(hub) = games {
+        // Workers read the run's config and name from the location before anything else.
+        hub.upload(crate::run::CONFIG_FILE)?;
+        hub.upload(crate::run::RUN_INFO_FILE)?;
+    }
     if newest >= generations {
+        if let GamesSource::Workers(hub) = games {
+            let (player, _) = self_play_model(&models, newest)?;
+            hub.publish(newest, player, true)?;
+        }
         on_event(RunEvent::AlreadyDone { generation: newest });
         return Ok(run_dir::report(run_dir, newest));
     }
     on_event(RunEvent::Started { generation: newest, generations });
     let run_name = &prepared.name;
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::SeqCst));
     for g in newest..generations {
         on_event(RunEvent::GenerationStarted { generation: g });
         // Self-play with the newest (promoted, with gating) model.
         let (player, model_dir) = self_play_model(&models, g)?;
-        let games_dir = run_dir.join("games").join(generation_dir_name(g));
-        let factory = EvaluatorFactory::new::<State<V>>(
-            &Source::Checkpoint(model_dir),
-            config.net.device,
-            config.selfplay.eval_cache,
-        )?;
-        let mut writer = ShardWriter::new(
-            &games_dir,
-            run_name,
-            g,
-            V::NAME,
-            &generation_dir_name(player),
-            config.run.games_per_shard as usize,
-        )?;
-        let ids = writer.missing_ids(u64::from(config.run.games_per_generation));
-        on_event(RunEvent::StageStarted { stage: Stage::SelfPlay, len: ids.len() as u64 });
-        let stats = play_games::<V>(
-            config,
-            &factory,
-            ids,
-            selfplay_seed(config.run.seed, g),
-            &mut writer,
-            stop,
-            |s| on_event(RunEvent::SelfPlay(s)),
-        );
-        on_event(RunEvent::StageEnded { stage: Stage::SelfPlay });
-        stats?;
-        if stopped() {
-            return Err(interrupted(run_dir, Stage::SelfPlay, g));
+        match games {
+            GamesSource::InProcess => {
+                self_play_stage::<V>(
+                    run_dir,
+                    config,
+                    g,
+                    player,
+                    model_dir,
+                    run_name,
+                    stop,
+                    &mut on_event,
+                )?;
+            }
+            GamesSource::Workers(hub) => {
+                hub.publish(g, player, false)?;
+                let first = (g + 1).saturating_sub(config.train.window_generations);
+                let needed = u64::from(config.run.games_per_generation);
+                hub.wait_for_games(
+                    first,
+                    g,
+                    needed,
+                    generation_dir_name(player),
+                    stop,
+                    &mut on_event,
+                )?;
+            }
         }
 
         // Training on the replay window.
@@ -147,6 +174,9 @@ where
         };
         let row = GenerationRow::new(run_dir, g, &summary)?;
         gen_log.append(&row.csv_row(&summary, ladder.as_ref()))?;
+        if let GamesSource::Workers(hub) = games {
+            hub.upload_generation(g + 1)?;
+        }
         on_event(RunEvent::GenerationDone {
             generation: g,
             num_players: V::NUM_PLAYERS,
@@ -155,7 +185,61 @@ where
             ladder: ladder.as_ref(),
         });
     }
+    if let GamesSource::Workers(hub) = games {
+        // The workers stop: the run has all its generations.
+        let (player, _) = self_play_model(&models, generations)?;
+        hub.publish(generations, player, true)?;
+    }
     Ok(run_dir::report(run_dir, generations))
+}
+
+/// Plays the missing games of generation `g` here with model `player` (in `model_dir`), into
+/// `games/gen-g/`.
+#[allow(clippy::too_many_arguments)]
+fn self_play_stage<V: Variant>(
+    run_dir: &Path,
+    config: &RunConfig,
+    g: u32,
+    player: u32,
+    model_dir: std::path::PathBuf,
+    run_name: &str,
+    stop: Option<&AtomicBool>,
+    on_event: &mut impl FnMut(RunEvent<'_>),
+) -> Result<(), RunError>
+where
+    State<V>: Encode,
+{
+    let games_dir = run_dir.join("games").join(generation_dir_name(g));
+    let factory = EvaluatorFactory::new::<State<V>>(
+        &Source::Checkpoint(model_dir),
+        config.net.device,
+        config.selfplay.eval_cache,
+    )?;
+    let mut writer = ShardWriter::new(
+        &games_dir,
+        run_name,
+        g,
+        V::NAME,
+        &generation_dir_name(player),
+        config.run.games_per_shard as usize,
+    )?;
+    let ids = writer.missing_ids(u64::from(config.run.games_per_generation));
+    on_event(RunEvent::StageStarted { stage: Stage::SelfPlay, len: ids.len() as u64 });
+    let stats = play_games::<V>(
+        config,
+        &factory,
+        ids,
+        selfplay_seed(config.run.seed, g),
+        &mut writer,
+        stop,
+        |s| on_event(RunEvent::SelfPlay(s)),
+    );
+    on_event(RunEvent::StageEnded { stage: Stage::SelfPlay });
+    stats?;
+    if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+        return Err(interrupted(run_dir, Stage::SelfPlay, g));
+    }
+    Ok(())
 }
 
 /// Writes the `generations.csv` rows of the generations before `newest` that come after the

@@ -18,6 +18,6 @@ pub mod selfplay_stage;
 
 pub use error::{RunError, Stage};
 pub use event::RunEvent;
-pub use generation_loop::{RunJob, run_generations, train_stage};
-pub use run_dir::{GenerationRow, LOCK_FILE, ProgramInfo};
+pub use generation_loop::{GamesSource, RunJob, run_generations, train_stage};
+pub use run_dir::{CONFIG_FILE, GenerationRow, LOCK_FILE, ProgramInfo, RUN_INFO_FILE};
 pub use selfplay_stage::play_games;

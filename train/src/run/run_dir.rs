@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use games::Termination;
-use selfplay::{SessionFigures, list_shards, read_games};
+use selfplay::{SessionFigures, list_generation_shards, list_shards, read_games};
 
 use super::error::{RunError, io};
 use crate::ladder::LadderResult;
@@ -36,6 +36,11 @@ pub struct ProgramInfo<'a> {
 /// The lock file of a run directory.
 pub const LOCK_FILE: &str = "run.lock";
 
+/// The run's configuration in a run folder (written when the run starts).
+pub const CONFIG_FILE: &str = "config.toml";
+/// The run's name and the programs that worked on it, in a run folder.
+pub const RUN_INFO_FILE: &str = "run-info.toml";
+
 /// Creates the run directory, or checks that an existing one is a run directory (unless
 /// `any_dir`: a non-empty directory without `config.toml` is refused, so a mistyped
 /// `--run-dir` does not fill an unrelated folder) started with the same configuration
@@ -49,9 +54,12 @@ pub fn prepare(
     program: ProgramInfo<'_>,
     any_dir: bool,
 ) -> Result<PreparedRun, RunError> {
-    let config_path = run_dir.join("config.toml");
+    let config_path = run_dir.join(CONFIG_FILE);
     if !any_dir && run_dir.is_dir() && !config_path.exists() {
-        let mut entries = std::fs::read_dir(run_dir).map_err(io("reading", run_dir))?;
+        // The learner's lease (taken before the directory is prepared) is the run's own.
+        let mut entries = std::fs::read_dir(run_dir).map_err(io("reading", run_dir))?.filter(|e| {
+            e.as_ref().map_or(true, |e| e.file_name() != crate::distributed::lease::LEASE_KEY)
+        });
         if entries.next().is_some() {
             return Err(RunError::NotARunDir { dir: run_dir.to_path_buf() });
         }
@@ -86,7 +94,7 @@ pub fn prepare(
     } else {
         model::write_atomic(&config_path, toml::to_string(config)?.as_bytes())?;
     }
-    let info_path = run_dir.join("run-info.toml");
+    let info_path = run_dir.join(RUN_INFO_FILE);
     let name = run_name(run_dir, &info_path);
     let started = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -185,7 +193,7 @@ impl GenerationRow {
             train_secs: summary.seconds + summary.window_seconds,
         };
         let mut moves = 0usize;
-        for shard in list_shards(&games_dir)? {
+        for shard in list_generation_shards(&games_dir)? {
             for g in read_games(&shard.games)? {
                 row.games += 1;
                 moves += g.moves.len();

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use games::Termination;
-use selfplay::{GameRecord, list_shards, read_games};
+use selfplay::{GameRecord, list_generation_shards, read_games};
 
 use crate::run_data::RunDataError;
 
@@ -79,8 +79,8 @@ pub fn read_run_games(run_dir: &Path) -> Result<Vec<GenerationGames>, RunDataErr
     generations.sort();
     let mut out = Vec::new();
     for (g, dir) in generations {
-        let shards =
-            list_shards(&dir).map_err(|e| RunDataError::Bad(format!("game records: {e}")))?;
+        let shards = list_generation_shards(&dir)
+            .map_err(|e| RunDataError::Bad(format!("game records: {e}")))?;
         let mut games = Vec::new();
         for shard in shards {
             games.extend(

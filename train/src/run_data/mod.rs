@@ -63,7 +63,7 @@ impl RunData {
         if !dir.is_dir() {
             return Err(RunDataError::Bad(format!("{} is not a directory", dir.display())));
         }
-        let config_path = dir.join("config.toml");
+        let config_path = dir.join(crate::run::CONFIG_FILE);
         if !config_path.is_file() {
             return Err(RunDataError::Bad(format!(
                 "{} is not a run directory: it has no config.toml (`camelot-zero run` writes one when it starts)",
@@ -84,7 +84,7 @@ impl RunData {
             .and_then(|g| g.get("variant"))
             .and_then(|v| v.as_str())
             .map(str::to_string);
-        let info_path = dir.join("run-info.toml");
+        let info_path = dir.join(crate::run::RUN_INFO_FILE);
         let run_info_text = if info_path.is_file() { Some(read_text(&info_path)?) } else { None };
         let steps = Table::read(&dir.join(crate::STEP_METRICS_FILE))?;
         let generations = Table::read(&dir.join(crate::GENERATION_METRICS_FILE))?;

@@ -1,0 +1,115 @@
+//! `learner`: the generation loop of a run whose self-play games come from workers
+//! ([`train::distributed`]): it publishes each model, waits for the workers' shards, trains,
+//! runs the ladder and writes the rows, as `run` does. One learner per run (a lease).
+//!
+//! ```sh
+//! camelot-zero learner --run /shared/runs/camelot --config configs/camelot-cpu.toml
+//! camelot-zero learner --run s3://bucket/runs/camelot --config configs/camelot-cpu.toml
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use clap::Args;
+use games::{Encode, State, Variant};
+use store::Location;
+use train::distributed::{LearnerLease, WorkerHub};
+use train::run::{GamesSource, RunError, RunEvent};
+use train::{RunConfig, RunJob, TrainGame, run_generations};
+
+use super::run::PROGRAM;
+use crate::input::{BadInput, load_config};
+use crate::interrupt;
+use crate::progress::{RunView, notice};
+
+#[derive(Args, Debug)]
+pub struct LearnerArgs {
+    /// The run's location: a folder (local or shared: NFS, Lustre) or s3://bucket/prefix.
+    #[arg(long)]
+    pub run: String,
+    /// Run configuration (TOML); needed to start a run, checked against the run's own after.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Local folder the learner works in for an S3 location (default:
+    /// data/cache/<bucket>/<prefix>).
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+    /// Generations in the whole run (default: the config's run.generations).
+    #[arg(long)]
+    pub generations: Option<u32>,
+}
+
+pub fn run(args: LearnerArgs) -> Result<()> {
+    let location = Location::parse(&args.run).map_err(BadInput)?;
+    let run_dir = match (&location, &args.cache) {
+        (Location::Local(dir), _) => dir.clone(),
+        (Location::S3 { .. }, Some(cache)) => cache.clone(),
+        (Location::S3 { bucket, prefix }, None) => {
+            Path::new("data/cache").join(bucket).join(prefix)
+        }
+    };
+    let lease = LearnerLease::acquire(&location).map_err(bad_input)?;
+    // The run's own config (a learner resumed on another machine gets it from the location).
+    let hub_for_state = WorkerHub::new(&location, &run_dir, "", "")?;
+    hub_for_state.download_state()?;
+    let saved = run_dir.join(train::run::CONFIG_FILE);
+    let config = match (&args.config, saved.exists()) {
+        (Some(path), _) => load_config(path)?,
+        (None, true) => load_config(&saved)?,
+        (None, false) => {
+            return Err(BadInput(format!(
+                "{location} holds no run yet: start it with --config CONFIG"
+            ))
+            .into());
+        }
+    };
+    let generations = args.generations.unwrap_or(config.run.generations);
+    let name = run_dir.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    games::with_variant!(config.game.variant, V => {
+        learn::<V>(&location, &run_dir, &config, generations, &name)
+    })?;
+    drop(lease);
+    Ok(())
+}
+
+fn learn<V: Variant>(
+    location: &Location,
+    run_dir: &Path,
+    config: &RunConfig,
+    generations: u32,
+    name: &str,
+) -> Result<()>
+where
+    State<V>: Encode + TrainGame,
+{
+    // The records carry the run's name: the one run-info.toml keeps, else the folder's.
+    let info = std::fs::read_to_string(run_dir.join(train::run::RUN_INFO_FILE)).unwrap_or_default();
+    let recorded =
+        info.parse::<toml::Table>().ok().and_then(|t| t.get("name")?.as_str().map(String::from));
+    let run_name = recorded.unwrap_or_else(|| name.to_string());
+    let hub = WorkerHub::new(location, run_dir, &run_name, V::NAME)?;
+    let job = RunJob {
+        run_dir,
+        config,
+        generations,
+        program: PROGRAM,
+        stop: Some(interrupt::stop_flag()),
+        any_dir: false,
+        games: GamesSource::Workers(&hub),
+    };
+    let mut view = RunView::new::<V>(location.to_string());
+    let result = run_generations::<V>(job, |e| match e {
+        RunEvent::ShardRejected { key, why } => notice(&format!("rejected shard {key}: {why}")),
+        e => view.show(e),
+    });
+    view.close();
+    let report = result.map_err(bad_input)?;
+    outln!("{report}")?;
+    outln!("learner waited {:.0} s for workers' games", hub.waited().as_secs_f64())?;
+    Ok(())
+}
+
+/// Bad input is exit status 2 (see `exit.rs`); the run's errors classify themselves.
+fn bad_input(e: RunError) -> anyhow::Error {
+    e.into()
+}

@@ -1,0 +1,193 @@
+//! A run shared by a learner and worker processes through a folder (the storage layer's own
+//! tests are in `store/`): two workers and a learner finish the smoke configuration's two
+//! generations; a worker killed in the middle of a shard loses only that shard; a learner
+//! killed and started again resumes; a second learner is refused; a foreign shard is rejected
+//! without stopping the learner. `scripts/test_s3.sh` runs the same through `s3://`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use selfplay::{list_shards, read_games, read_positions};
+
+mod common;
+
+use common::{bin, config, run, scratch, text};
+
+/// configs/smoke-camelot.toml with small shards (2 games), so workers upload often.
+fn smoke(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
+        .unwrap()
+        .replace("games_per_shard = 4", "games_per_shard = 2")
+        .replace("games_in_flight = 8", "games_in_flight = 2");
+    let path = dir.join("smoke.toml");
+    std::fs::write(&path, cfg).unwrap();
+    path
+}
+
+fn learner(run_dir: &Path, cfg: &Path) -> Child {
+    bin()
+        .args(["learner", "--run", run_dir.to_str().unwrap(), "--config", cfg.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn worker(run_dir: &Path, id: &str, cache: &Path) -> Child {
+    bin()
+        .args(["worker", "--run", run_dir.to_str().unwrap(), "--worker-id", id])
+        .args(["--cache", cache.join(id).to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits (at most `secs`) for the child to exit; returns its output.
+fn finish(child: Child, secs: u64, what: &str) -> std::process::Output {
+    let started = Instant::now();
+    let mut child = child;
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!("{what} did not finish in {secs} s: {}", text(&out.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Waits until `path` exists (at most 120 s).
+fn wait_for(path: &Path) {
+    let started = Instant::now();
+    while !path.exists() {
+        assert!(started.elapsed() < Duration::from_secs(120), "{} never appeared", path.display());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Every worker shard of generation `g`: (worker folder, games in the shard), each whole.
+fn worker_shards(run_dir: &Path, g: u32) -> Vec<(String, usize)> {
+    let dir = run_dir.join(format!("games/gen-{g:04}"));
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with("w-") {
+            continue;
+        }
+        for shard in list_shards(&entry.path()).unwrap() {
+            let games = read_games(&shard.games).unwrap();
+            assert!(!read_positions(&shard.positions).unwrap().is_empty());
+            out.push((name.clone(), games.len()));
+        }
+    }
+    out
+}
+
+fn rows(run_dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(run_dir.join("generations.csv")).unwrap();
+    text.lines().skip(1).map(|l| l.split(',').next().unwrap().to_string()).collect()
+}
+
+#[test]
+fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
+    let dir = scratch("two-workers");
+    let cfg = smoke(&dir);
+    let run_dir = dir.join("run");
+    let lead = learner(&run_dir, &cfg);
+    wait_for(&run_dir.join("learner.lease"));
+    // A second learner on the same run is refused, naming the first.
+    let second =
+        run(&["learner", "--run", run_dir.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
+    assert_eq!(second.status.code(), Some(2), "{}", text(&second.stderr));
+    assert!(
+        text(&second.stderr).contains(&format!("pid {}", lead.id())),
+        "{}",
+        text(&second.stderr)
+    );
+    // A shard of another run planted in the run: rejected, and the learner goes on.
+    let foreign = dir.join("foreign");
+    let out = run(&[
+        "run",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--run-dir",
+        foreign.to_str().unwrap(),
+        "--generations",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let planted = run_dir.join("games/gen-0000/w-evil");
+    std::fs::create_dir_all(&planted).unwrap();
+    for name in ["positions-000000.parquet", "games-000000.parquet"] {
+        std::fs::copy(foreign.join("games/gen-0000").join(name), planted.join(name)).unwrap();
+    }
+    let workers = [worker(&run_dir, "a", &dir), worker(&run_dir, "b", &dir)];
+    let out = finish(lead, 300, "the learner");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("rejected shard games/gen-0000/w-evil/games-000000.parquet"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("a game of run \"foreign\""), "{stderr}");
+    assert!(run_dir.join("games/gen-0000/rejected/w-evil-games-000000.parquet").exists());
+    for w in workers {
+        let out = finish(w, 120, "a worker");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("the run is finished"), "{}", text(&out.stdout));
+    }
+    assert_eq!(rows(&run_dir), ["0", "1"]);
+    for g in 0..2 {
+        let shards = worker_shards(&run_dir, g);
+        let total: usize = shards.iter().map(|(_, n)| n).sum();
+        assert!(total >= 8, "generation {g}: {total} games");
+        assert!(shards.iter().all(|(_, n)| *n == 2), "whole shards only: {shards:?}");
+        assert!(!shards.iter().any(|(w, _)| w == "w-evil"));
+    }
+    let by_worker: std::collections::BTreeSet<String> =
+        (0..2).flat_map(|g| worker_shards(&run_dir, g)).map(|(w, _)| w).collect();
+    assert_eq!(by_worker, ["w-a".to_string(), "w-b".to_string()].into());
+    assert!(run_dir.join("models/gen-0002/net.json").exists());
+    assert!(!run_dir.join("learner.lease").exists(), "the lease is released");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_worker_loses_only_its_shard_in_flight_and_a_killed_learner_resumes() {
+    let dir = scratch("kills");
+    let cfg = smoke(&dir);
+    let run_dir = dir.join("run");
+    let mut lead = learner(&run_dir, &cfg);
+    let mut w = worker(&run_dir, "k", &dir);
+    // The worker is killed once its first shard is up, in the middle of its second.
+    wait_for(&run_dir.join("games/gen-0000/w-k/games-000000.parquet"));
+    std::thread::sleep(Duration::from_millis(150));
+    w.kill().unwrap();
+    w.wait().unwrap();
+    for (_, games) in worker_shards(&run_dir, 0) {
+        assert_eq!(games, 2, "only whole shards are visible");
+    }
+    // The learner is killed while it waits (or trains), then started again.
+    lead.kill().unwrap();
+    lead.wait().unwrap();
+    let lead = learner(&run_dir, &cfg);
+    let w = worker(&run_dir, "k", &dir);
+    let out = finish(lead, 300, "the resumed learner");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = finish(w, 120, "the worker");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(rows(&run_dir), ["0", "1"]);
+    // The restarted worker went on numbering its shards after the last whole one.
+    let names: Vec<String> = std::fs::read_dir(run_dir.join("games/gen-0000/w-k"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("games-"))
+        .collect();
+    assert!(names.contains(&"games-000000.parquet".to_string()), "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,313 @@
+//! The learner's side of the workers: publishing models and collecting shards.
+//!
+//! The learner works in a local run directory. For a folder location that directory *is* the
+//! location: workers' shards appear in it. For an S3 location it is a local copy (the cache):
+//! models and the learner's files are uploaded after they are written, and workers' shards are
+//! downloaded into it before they are counted or trained on.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use selfplay::{WORKER_DIR_PREFIX, list_generation_shards, read_games};
+use store::{Location, Store};
+
+use super::pointer::LatestModel;
+use crate::generation_dir_name;
+use crate::run::{RunError, RunEvent, Stage};
+
+/// How often the learner looks for new shards while it waits.
+pub const POLL: Duration = Duration::from_millis(500);
+
+/// The workers of a run, seen from the learner.
+pub struct WorkerHub {
+    store: Store,
+    /// Where the learner works: the location itself, or its local copy.
+    run_dir: PathBuf,
+    run_name: String,
+    variant: &'static str,
+    /// Shard keys refused already (not looked at again).
+    rejected: RefCell<BTreeSet<String>>,
+    /// Shard keys copied or checked already.
+    accepted: RefCell<BTreeSet<String>>,
+    /// Time spent waiting for games, for the learner's idle share.
+    waited: RefCell<Duration>,
+}
+
+impl WorkerHub {
+    /// The hub of the run at `location`, worked on in `run_dir` (for a folder location, the
+    /// folder itself), whose records carry `run_name` and are games of `variant`.
+    pub fn new(
+        location: &Location,
+        run_dir: &Path,
+        run_name: &str,
+        variant: &'static str,
+    ) -> Result<WorkerHub, RunError> {
+        Ok(WorkerHub {
+            store: Store::open(location)?,
+            run_dir: run_dir.to_path_buf(),
+            run_name: run_name.to_string(),
+            variant,
+            rejected: RefCell::new(BTreeSet::new()),
+            accepted: RefCell::new(BTreeSet::new()),
+            waited: RefCell::new(Duration::ZERO),
+        })
+    }
+
+    fn remote(&self) -> bool {
+        self.store.location().local().is_none()
+    }
+
+    /// The time spent waiting for workers' games so far.
+    pub fn waited(&self) -> Duration {
+        *self.waited.borrow()
+    }
+
+    /// Uploads a file of the run directory (S3 only; a folder location has it already).
+    pub fn upload(&self, relative: &str) -> Result<(), RunError> {
+        if !self.remote() {
+            return Ok(());
+        }
+        let path = self.run_dir.join(relative);
+        if !path.exists() {
+            return Ok(());
+        }
+        let bytes = std::fs::read(&path).map_err(crate::run::error::io("reading", &path))?;
+        Ok(self.store.put(relative, bytes)?)
+    }
+
+    /// Asks the workers for generation `g`'s games, played by model `model` (its files are
+    /// uploaded first), by moving the pointer; `finished` tells them the run has all its
+    /// generations.
+    pub fn publish(&self, g: u32, model: u32, finished: bool) -> Result<(), RunError> {
+        let relative = format!("models/{}", generation_dir_name(model));
+        self.upload_tree(&relative)?;
+        let meta = model::checkpoint::read_meta(&self.run_dir.join(&relative))?;
+        let pointer = LatestModel {
+            generation: g,
+            model,
+            tensors_fnv1a64: meta.tensors_fnv1a64.unwrap_or_default(),
+            finished,
+        };
+        pointer.write(&self.store)
+    }
+
+    /// Uploads what a finished generation wrote (S3 only): the model it trained (`model`), its
+    /// ladder games and the two metrics files.
+    pub fn upload_generation(&self, model: u32) -> Result<(), RunError> {
+        self.upload_tree(&format!("models/{}", generation_dir_name(model)))?;
+        self.upload_tree(&format!("ladder/{}", generation_dir_name(model)))?;
+        self.upload(crate::GENERATION_METRICS_FILE)?;
+        self.upload(crate::STEP_METRICS_FILE)
+    }
+
+    /// Uploads the files of a folder of the run directory, `net.json` last (S3 only; a worker
+    /// that sees a model's `net.json` finds the weights it describes).
+    pub fn upload_tree(&self, relative: &str) -> Result<(), RunError> {
+        if !self.remote() {
+            return Ok(());
+        }
+        let dir = self.run_dir.join(relative);
+        if !dir.is_dir() {
+            return Ok(());
+        }
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(crate::run::error::io("reading", &dir))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort_by_key(|p| p.file_name().is_some_and(|n| n == model::checkpoint::META_FILE));
+        for path in files {
+            let name = path.file_name().expect("a file").to_string_lossy().into_owned();
+            let bytes = std::fs::read(&path).map_err(crate::run::error::io("reading", &path))?;
+            self.store.put(&format!("{relative}/{name}"), bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Brings the run's files from an S3 location into the run directory before the learner
+    /// starts (a learner resumed on another machine): the config, the run information, the
+    /// metrics files, every model and every ladder. Files already there are kept.
+    pub fn download_state(&self) -> Result<(), RunError> {
+        if !self.remote() {
+            return Ok(());
+        }
+        let mut keys = Vec::new();
+        for prefix in ["models", "ladder"] {
+            keys.extend(self.store.list(prefix)?);
+        }
+        keys.extend(
+            [
+                crate::run::CONFIG_FILE,
+                crate::run::RUN_INFO_FILE,
+                crate::GENERATION_METRICS_FILE,
+                crate::STEP_METRICS_FILE,
+            ]
+            .map(String::from),
+        );
+        for key in keys {
+            if key == super::pointer::LATEST_KEY {
+                continue;
+            }
+            let path = self.run_dir.join(&key);
+            if path.exists() {
+                continue;
+            }
+            if let Some(bytes) = self.store.get(&key)? {
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(crate::run::error::io("creating", parent))?;
+                }
+                storage::write_atomic(&path, &bytes)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits until generation `g` holds at least `needed` games in accepted shards, bringing the
+    /// shards of generations `first..=g` (the replay window) into the run directory on the way
+    /// and refusing foreign ones. Reports [`RunEvent::Waiting`] while it waits; `stop` ends the
+    /// wait with [`RunError::Interrupted`].
+    pub fn wait_for_games(
+        &self,
+        first: u32,
+        g: u32,
+        needed: u64,
+        model: String,
+        stop: Option<&AtomicBool>,
+        on_event: &mut impl FnMut(RunEvent<'_>),
+    ) -> Result<u64, RunError> {
+        let started = Instant::now();
+        let result = loop {
+            for generation in first..=g {
+                self.collect(generation, (generation == g).then_some(model.as_str()), on_event)?;
+            }
+            let have = self.games_of(g)?;
+            if have >= needed {
+                break Ok(have);
+            }
+            on_event(RunEvent::Waiting { generation: g, games: have, needed });
+            if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+                break Err(RunError::Interrupted {
+                    stage: Stage::SelfPlay,
+                    generation: g,
+                    run_dir: self.run_dir.clone(),
+                });
+            }
+            std::thread::sleep(POLL);
+        };
+        *self.waited.borrow_mut() += started.elapsed();
+        result
+    }
+
+    /// Games of generation `g` in the run directory's accepted shards.
+    fn games_of(&self, g: u32) -> Result<u64, RunError> {
+        let dir = self.run_dir.join("games").join(generation_dir_name(g));
+        let mut games = 0;
+        for shard in list_generation_shards(&dir)? {
+            games += read_games(&shard.games)?.len() as u64;
+        }
+        Ok(games)
+    }
+
+    /// Checks every new shard of generation `g` (and, from S3, copies it into the run
+    /// directory); a shard of another run, variant, generation or model, or one that does not
+    /// read, is moved to `games/gen-g/rejected/` (never trained on) and reported.
+    fn collect(
+        &self,
+        g: u32,
+        model: Option<&str>,
+        on_event: &mut impl FnMut(RunEvent<'_>),
+    ) -> Result<(), RunError> {
+        let prefix = format!("games/{}", generation_dir_name(g));
+        for key in self.store.list(&prefix)? {
+            let Some(rest) = key.strip_prefix(&format!("{prefix}/{WORKER_DIR_PREFIX}")) else {
+                continue;
+            };
+            let Some((worker, name)) = rest.split_once('/') else { continue };
+            if !name.starts_with("games-") || !name.ends_with(".parquet") {
+                continue;
+            }
+            if self.accepted.borrow().contains(&key) || self.rejected.borrow().contains(&key) {
+                continue;
+            }
+            let positions_key = format!(
+                "{prefix}/{WORKER_DIR_PREFIX}{worker}/{}",
+                name.replacen("games-", "positions-", 1)
+            );
+            let local_games = self.run_dir.join(&key);
+            let local_positions = self.run_dir.join(&positions_key);
+            if self.remote() {
+                let (Some(games), Some(positions)) =
+                    (self.store.get(&key)?, self.store.get(&positions_key)?)
+                else {
+                    continue; // the positions file comes first; a missing one is a shard in flight
+                };
+                for (path, bytes) in [(&local_positions, positions), (&local_games, games)] {
+                    if let Some(parent) = path.parent() {
+                        std::fs::create_dir_all(parent)
+                            .map_err(crate::run::error::io("creating", parent))?;
+                    }
+                    storage::write_atomic(path, &bytes)?;
+                }
+            } else if !local_positions.exists() {
+                continue;
+            }
+            match self.check(&local_games, g, model) {
+                Ok(()) => {
+                    self.accepted.borrow_mut().insert(key);
+                }
+                Err(why) => {
+                    let aside = self.run_dir.join(&prefix).join("rejected");
+                    std::fs::create_dir_all(&aside)
+                        .map_err(crate::run::error::io("creating", &aside))?;
+                    for path in [&local_positions, &local_games] {
+                        let file = path.file_name().expect("a file").to_string_lossy();
+                        let target = aside.join(format!("{WORKER_DIR_PREFIX}{worker}-{file}"));
+                        std::fs::rename(path, &target)
+                            .map_err(crate::run::error::io("moving", path))?;
+                    }
+                    on_event(RunEvent::ShardRejected { key: &key, why: &why });
+                    self.rejected.borrow_mut().insert(key);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Why the shard whose games file is `games` cannot be trained on as generation `g`
+    /// (played by `model`, when known), if it cannot.
+    fn check(&self, games: &Path, g: u32, model: Option<&str>) -> Result<(), String> {
+        let records = read_games(games).map_err(|e| e.to_string())?;
+        selfplay::read_positions(&games.with_file_name(
+            games.file_name().unwrap_or_default().to_string_lossy().replacen(
+                "games-",
+                "positions-",
+                1,
+            ),
+        ))
+        .map_err(|e| e.to_string())?;
+        for game in &records {
+            if game.run != self.run_name {
+                return Err(format!("a game of run {:?}, not {:?}", game.run, self.run_name));
+            }
+            if game.variant != self.variant {
+                return Err(format!("a {} game in a {} run", game.variant, self.variant));
+            }
+            if game.generation != g {
+                return Err(format!(
+                    "a game of generation {} in the folder of generation {g}",
+                    game.generation
+                ));
+            }
+            if let Some(model) = model
+                && game.model != model
+            {
+                return Err(format!("a game played by {}, not by {model}", game.model));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,41 @@
+//! Many self-play workers and one learner sharing a run through its location — a folder on a
+//! local or shared filesystem, or an S3-compatible bucket ([`store::Location`]) — as KataGo's and
+//! minigo's loops share theirs: the run's files are the protocol, and no server runs.
+//!
+//! ```text
+//! <location>/
+//!   config.toml, run-info.toml       written by the learner when it starts the run
+//!   models/latest.toml               the newest published model: generation, tensors hash, finished
+//!   models/gen-NNNN/                 checkpoints (uploaded before the pointer moves to them)
+//!   games/gen-NNNN/w-ID/             worker ID's shards of games played by model gen-NNNN:
+//!                                    games-NNNNNN.parquet + positions-NNNNNN.parquet
+//!   games/gen-NNNN/rejected/         shards the learner refused (another run, variant, model)
+//!   generations.csv, metrics.csv     the learner's rows
+//!   learner.lease                    the learner's lease: holder and heartbeat
+//! ```
+//!
+//! - A **worker** ([`worker::run_worker`]) reads the config and the pointer, plays a shard of
+//!   `run.games_per_shard` games with the newest model (seeds from its id and the shard
+//!   number), uploads it under its own folder (positions first, the games file last, each with
+//!   a create-only write: a shard is visible once whole), and repeats, picking up a new model
+//!   between shards; it stops when the pointer says the run is finished. A stop (Ctrl-C,
+//!   SIGTERM) drops the shard in flight; nothing partial is ever uploaded.
+//! - The **learner** is the generation loop ([`crate::run::run_generations`]) with
+//!   [`crate::run::GamesSource::Workers`]: instead of playing generation G's games itself, it
+//!   publishes model G ([`hub::WorkerHub::publish`]) and waits until workers have uploaded
+//!   `run.games_per_generation` games played by it ([`hub::WorkerHub::wait_for_games`]),
+//!   then trains, publishes G+1 and runs the ladder. Games of an older model that arrive late
+//!   stay in their own generation's folder and are trained on while that generation is in the
+//!   replay window (`train.window_generations`: the staleness accepted); older ones are never
+//!   read. One learner at a time holds the lease ([`lease::LearnerLease`]).
+//! - `run` on one machine is the same loop with [`crate::run::GamesSource::InProcess`].
+
+pub mod hub;
+pub mod lease;
+pub mod pointer;
+pub mod worker;
+
+pub use hub::WorkerHub;
+pub use lease::LearnerLease;
+pub use pointer::LatestModel;
+pub use worker::{WorkerEvent, WorkerJob, run_worker};

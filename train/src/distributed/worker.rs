@@ -1,0 +1,243 @@
+//! A self-play worker: plays shards of games with the newest published model and uploads them
+//! to the run's location, until the run is finished (see the [module docs](super)).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use games::{Encode, State, Variant};
+use selfplay::{SelfPlayStats, ShardWriter, WORKER_DIR_PREFIX};
+use store::{Location, Store};
+
+use super::pointer::LatestModel;
+use crate::evaluators::{EvaluatorFactory, Source};
+use crate::run::{CONFIG_FILE, RUN_INFO_FILE, RunError, play_games};
+use crate::{RunConfig, generation_dir_name};
+
+/// How often a worker looks again for the config or the first model.
+pub const POLL: Duration = Duration::from_millis(500);
+
+/// A worker to run.
+#[derive(Clone, Copy, Debug)]
+pub struct WorkerJob<'a> {
+    pub location: &'a Location,
+    /// Names the worker's folders (`w-ID`) and seeds its games; unique per worker.
+    pub worker_id: &'a str,
+    /// Local folder for downloaded models (S3) and shards being written.
+    pub cache: &'a Path,
+    /// Once set, the shard in flight is dropped and the worker returns.
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop after this many uploaded shards (tests); `None`: until the run is finished.
+    pub max_shards: Option<u64>,
+}
+
+/// What a worker reports.
+#[derive(Clone, Copy, Debug)]
+pub enum WorkerEvent<'a> {
+    /// Waiting for the learner (no config or no model yet).
+    Waiting(&'static str),
+    /// Playing with model `generation` from now on.
+    Model { generation: u32 },
+    /// Self-play's running totals of the shard in flight.
+    SelfPlay(&'a SelfPlayStats),
+    /// A shard is uploaded.
+    Uploaded { generation: u32, shard: u64, games: usize },
+    /// The run is finished: the worker stops.
+    Finished,
+}
+
+/// What a worker did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkerSummary {
+    pub shards: u64,
+    pub games: u64,
+    /// Whether it stopped because the run is finished (else: stopped or `max_shards`).
+    pub finished: bool,
+}
+
+/// Checks a worker id: letters, digits, `-`, `_`, `.` (it names a folder and seeds games).
+pub fn check_worker_id(id: &str) -> Result<(), String> {
+    if id.is_empty()
+        || id.len() > 64
+        || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        return Err(format!(
+            "worker id {id:?}: 1 to 64 letters, digits, `-`, `_` or `.` (it names the folder w-ID)"
+        ));
+    }
+    Ok(())
+}
+
+/// Runs a worker until the run is finished, `stop` is set or `max_shards` are uploaded.
+pub fn run_worker(
+    job: WorkerJob<'_>,
+    mut on_event: impl FnMut(WorkerEvent<'_>),
+) -> Result<WorkerSummary, RunError> {
+    check_worker_id(job.worker_id).map_err(RunError::Worker)?;
+    let store = Store::open(job.location)?;
+    let stopped = || job.stop.is_some_and(|s| s.load(Ordering::SeqCst));
+    // The config and the run's name, once the learner has written them.
+    let (config, run_name) = loop {
+        if let (Some(config), Some(info)) = (store.get(CONFIG_FILE)?, store.get(RUN_INFO_FILE)?) {
+            let text = String::from_utf8_lossy(&config).into_owned();
+            let config = RunConfig::parse(&text, &format!("{}/config.toml", job.location))
+                .map_err(|e| RunError::Worker(e.to_string()))?;
+            let info: toml::Table =
+                String::from_utf8_lossy(&info).parse().map_err(|e: toml::de::Error| {
+                    RunError::BadObject {
+                        location: job.location.to_string(),
+                        key: RUN_INFO_FILE.into(),
+                        message: e.to_string(),
+                    }
+                })?;
+            let name = info.get("name").and_then(|n| n.as_str()).unwrap_or("run").to_string();
+            break (config, name);
+        }
+        if stopped() {
+            return Ok(WorkerSummary::default());
+        }
+        on_event(WorkerEvent::Waiting("the run's config.toml"));
+        std::thread::sleep(POLL);
+    };
+    games::with_variant!(config.game.variant, V => {
+        work::<V>(&job, &store, &config, &run_name, &mut on_event)
+    })
+}
+
+fn work<V: Variant>(
+    job: &WorkerJob<'_>,
+    store: &Store,
+    config: &RunConfig,
+    run_name: &str,
+    on_event: &mut impl FnMut(WorkerEvent<'_>),
+) -> Result<WorkerSummary, RunError>
+where
+    State<V>: Encode,
+{
+    let stopped = || job.stop.is_some_and(|s| s.load(Ordering::SeqCst));
+    let per_shard = config.run.games_per_shard.max(1) as u64;
+    // Every game of this worker has its own seed: (run seed, worker id, game id).
+    let seed =
+        job.worker_id.bytes().fold(config.run.seed, |h, b| games::seed::mix(h, u64::from(b)));
+    let mut next = next_shard(store, job.worker_id)?;
+    let mut summary = WorkerSummary::default();
+    let mut loaded: Option<(u32, EvaluatorFactory)> = None;
+    loop {
+        if stopped() || job.max_shards.is_some_and(|m| summary.shards >= m) {
+            return Ok(summary);
+        }
+        let Some(latest) = LatestModel::read(store)? else {
+            on_event(WorkerEvent::Waiting("the first model"));
+            std::thread::sleep(POLL);
+            continue;
+        };
+        if latest.finished {
+            on_event(WorkerEvent::Finished);
+            summary.finished = true;
+            return Ok(summary);
+        }
+        let g = latest.generation;
+        if loaded.as_ref().is_none_or(|(l, _)| *l != latest.model) {
+            let dir = model_dir(store, job, latest.model)?;
+            let factory = EvaluatorFactory::new::<State<V>>(
+                &Source::Checkpoint(dir),
+                config.net.device,
+                config.selfplay.eval_cache,
+            )?;
+            loaded = Some((latest.model, factory));
+            on_event(WorkerEvent::Model { generation: latest.model });
+        }
+        let factory = &loaded.as_ref().expect("just loaded").1;
+        // The shard is written in a fresh staging folder and uploaded only when whole.
+        let staging =
+            job.cache.join("staging").join(format!("{WORKER_DIR_PREFIX}{}", job.worker_id));
+        if staging.exists() {
+            std::fs::remove_dir_all(&staging)
+                .map_err(crate::run::error::io("removing", &staging))?;
+        }
+        let mut writer = ShardWriter::new(
+            &staging,
+            run_name,
+            g,
+            V::NAME,
+            &generation_dir_name(latest.model),
+            per_shard as usize,
+        )?;
+        let ids: Vec<u64> = (next * per_shard..(next + 1) * per_shard).collect();
+        let stats = play_games::<V>(config, factory, ids, seed, &mut writer, job.stop, |s| {
+            on_event(WorkerEvent::SelfPlay(s))
+        })?;
+        if stats.games < per_shard {
+            // Stopped in the middle: the shard is dropped, nothing partial is uploaded.
+            let _ = std::fs::remove_dir_all(&staging);
+            return Ok(summary);
+        }
+        upload(store, &staging, job.worker_id, g, next)?;
+        let _ = std::fs::remove_dir_all(&staging);
+        on_event(WorkerEvent::Uploaded { generation: g, shard: next, games: per_shard as usize });
+        summary.shards += 1;
+        summary.games += per_shard;
+        next += 1;
+    }
+}
+
+/// The worker's next shard number: one past the highest it has uploaded, in any generation.
+fn next_shard(store: &Store, worker_id: &str) -> Result<u64, RunError> {
+    let folder = format!("/{WORKER_DIR_PREFIX}{worker_id}/games-");
+    let mut next = 0;
+    for key in store.list("games")? {
+        if let Some(at) = key.find(&folder) {
+            let digits = key[at + folder.len()..].trim_end_matches(".parquet");
+            if let Ok(n) = digits.parse::<u64>() {
+                next = next.max(n + 1);
+            }
+        }
+    }
+    Ok(next)
+}
+
+/// The local folder of model `g`: in the location itself, or downloaded into the cache.
+fn model_dir(store: &Store, job: &WorkerJob<'_>, g: u32) -> Result<PathBuf, RunError> {
+    let name = generation_dir_name(g);
+    if let Some(dir) = job.location.local() {
+        return Ok(dir.join("models").join(name));
+    }
+    let dir = job.cache.join("models").join(&name);
+    if dir.join(model::checkpoint::META_FILE).exists() {
+        return Ok(dir);
+    }
+    let tmp = storage::temp_dir(&dir)?;
+    for key in store.list(&format!("models/{name}"))? {
+        let file = key.rsplit('/').next().unwrap_or(&key).to_string();
+        let bytes = store.get(&key)?.ok_or_else(|| RunError::Worker(format!("{key} vanished")))?;
+        std::fs::write(tmp.join(&file), bytes).map_err(crate::run::error::io("writing", &tmp))?;
+    }
+    std::fs::rename(&tmp, &dir).map_err(crate::run::error::io("creating", &dir))?;
+    Ok(dir)
+}
+
+/// Uploads the one shard in `staging` as shard `n` of the worker's folder of generation `g`:
+/// positions first, the games file last (the shard is visible once it is there), each
+/// create-only (a name taken by another worker with the same id is an error, not an overwrite).
+fn upload(store: &Store, staging: &Path, worker_id: &str, g: u32, n: u64) -> Result<(), RunError> {
+    let shards = selfplay::list_shards(staging)?;
+    let [shard] = shards.as_slice() else {
+        return Err(RunError::Worker(format!(
+            "{} holds {} shards, not one",
+            staging.display(),
+            shards.len()
+        )));
+    };
+    let folder = format!("games/{}/{WORKER_DIR_PREFIX}{worker_id}", generation_dir_name(g));
+    for (path, prefix) in [(&shard.positions, "positions"), (&shard.games, "games")] {
+        let key = format!("{folder}/{prefix}-{n:06}.parquet");
+        let bytes = std::fs::read(path).map_err(crate::run::error::io("reading", path))?;
+        if !store.put_new(&key, bytes)? {
+            return Err(RunError::Worker(format!(
+                "{} already holds {key}: is another worker running with id {worker_id:?}?",
+                store.location()
+            )));
+        }
+    }
+    Ok(())
+}
