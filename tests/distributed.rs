@@ -2,7 +2,8 @@
 //! tests are in `store/`): two workers and a learner finish the smoke configuration's two
 //! generations; a worker killed in the middle of a shard loses only that shard; a learner
 //! killed and started again resumes; a second learner is refused; a foreign shard is rejected
-//! without stopping the learner. `scripts/test_s3.sh` runs the same through `s3://`.
+//! without stopping the learner; a worker with `--surplus wait` plays no more than a
+//! generation needs. `scripts/test_s3.sh` runs the same through `s3://`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
@@ -36,8 +37,13 @@ fn learner(run_dir: &Path, cfg: &Path) -> Child {
 }
 
 fn worker(run_dir: &Path, id: &str, cache: &Path) -> Child {
+    worker_with(run_dir, id, cache, &[])
+}
+
+fn worker_with(run_dir: &Path, id: &str, cache: &Path, options: &[&str]) -> Child {
     bin()
         .args(["worker", "--run", run_dir.to_str().unwrap(), "--worker-id", id])
+        .args(options)
         .args(["--cache", cache.join(id).to_str().unwrap()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -175,13 +181,16 @@ fn a_killed_worker_loses_only_its_shard_in_flight_and_a_killed_learner_resumes()
     // The learner is killed while it waits (or trains), then started again.
     lead.kill().unwrap();
     lead.wait().unwrap();
+    // The worker comes back waiting for the next model once a generation has its games, so
+    // the generation after the kills holds exactly its 8 games (4 shards of 2).
     let lead = learner(&run_dir, &cfg);
-    let w = worker(&run_dir, "k", &dir);
+    let w = worker_with(&run_dir, "k", &dir, &["--surplus", "wait"]);
     let out = finish(lead, 300, "the resumed learner");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let out = finish(w, 120, "the worker");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(rows(&run_dir), ["0", "1"]);
+    assert_eq!(worker_shards(&run_dir, 1), vec![("w-k".to_string(), 2); 4]);
     // The restarted worker went on numbering its shards after the last whole one.
     let names: Vec<String> = std::fs::read_dir(run_dir.join("games/gen-0000/w-k"))
         .unwrap()

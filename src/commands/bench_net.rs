@@ -82,7 +82,10 @@ where
     let (bar, show) = progress::selfplay_bar(games, "bench", V::NUM_PLAYERS);
     let ids = (0..games).collect();
     let stop = Some(interrupt::stop_flag());
-    let stats = play_games::<V>(config, &factory, ids, config.run.seed, &mut writer, stop, show)?;
+    let stats =
+        play_games::<V>(config, &factory, ids, config.run.seed, &mut writer, stop, show, |_| {
+            Ok(())
+        })?;
     progress::clear(&bar);
     let _ = std::fs::remove_dir_all(&dir);
 

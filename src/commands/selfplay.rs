@@ -85,7 +85,7 @@ where
     }
     let (bar, show) = progress::selfplay_bar(ids.len() as u64, "selfplay", V::NUM_PLAYERS);
     let stop = Some(interrupt::stop_flag());
-    let stats = play_games::<V>(config, &factory, ids, seed, &mut writer, stop, show)?;
+    let stats = play_games::<V>(config, &factory, ids, seed, &mut writer, stop, show, |_| Ok(()))?;
     progress::clear(&bar);
     outln!("{}", summary(&stats, V::NUM_PLAYERS))?;
     Ok(())

@@ -12,9 +12,9 @@ use anyhow::Result;
 use clap::Args;
 use store::Location;
 use train::distributed::worker::check_worker_id;
-use train::distributed::{WorkerEvent, WorkerJob, run_worker};
+use train::distributed::{Surplus, WorkerEvent, WorkerJob, run_worker};
 
-use crate::input::BadInput;
+use crate::input::{BadInput, names};
 use crate::interrupt;
 use crate::progress::{self, notice};
 
@@ -34,6 +34,11 @@ pub struct WorkerArgs {
     /// Stop after uploading this many shards (default: when the run is finished).
     #[arg(long)]
     pub shards: Option<u64>,
+    /// Once the generation has its games: `play` on with the newest model (the games are
+    /// trained on in later generations; for workers on machines of their own) or `wait` for
+    /// the next model (for workers sharing the learner's machine).
+    #[arg(long, value_parser = names(Surplus::ALL, Surplus::as_str), default_value_t)]
+    pub surplus: Surplus,
 }
 
 pub fn run(args: WorkerArgs) -> Result<()> {
@@ -48,6 +53,7 @@ pub fn run(args: WorkerArgs) -> Result<()> {
         cache: &cache,
         stop: Some(interrupt::stop_flag()),
         max_shards: args.shards,
+        surplus: args.surplus,
     };
     notice(&format!("worker {id} on {location}"));
     let mut bar: Option<indicatif::ProgressBar> = None;
@@ -63,14 +69,11 @@ pub fn run(args: WorkerArgs) -> Result<()> {
             notice(&format!("playing with model gen-{generation:04}"))
         }
         WorkerEvent::SelfPlay(s) => {
-            let b = bar.get_or_insert_with(|| progress::bar(0, "shard"));
+            let b = bar.get_or_insert_with(|| progress::bar(0, "games"));
             b.set_position(s.games);
             b.set_message(progress::selfplay_message(s, 3));
         }
         WorkerEvent::Uploaded { generation, shard, games } => {
-            if let Some(b) = bar.take() {
-                progress::clear(&b);
-            }
             notice(&format!("uploaded shard {shard} of generation {generation} ({games} games)"));
         }
         WorkerEvent::Finished => notice("the run is finished"),
@@ -90,12 +93,7 @@ pub fn run(args: WorkerArgs) -> Result<()> {
 
 /// `<host>-<pid>`, in the characters a worker id allows.
 fn default_id() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "host".into());
-    let host: String = host
-        .trim()
+    let host: String = storage::host_name()
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' })
         .collect();

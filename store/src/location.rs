@@ -32,6 +32,15 @@ impl Location {
         }
     }
 
+    /// How often a process waiting for another one's files looks again: often on a folder
+    /// (a listing costs a directory read), every second on S3 (a listing is a billed request).
+    pub fn poll_interval(&self) -> std::time::Duration {
+        match self {
+            Location::Local(_) => std::time::Duration::from_millis(100),
+            Location::S3 { .. } => std::time::Duration::from_secs(1),
+        }
+    }
+
     /// The local folder, for a local location.
     pub fn local(&self) -> Option<&PathBuf> {
         match self {

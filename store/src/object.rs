@@ -5,7 +5,21 @@ use std::path::{Path, PathBuf};
 use futures::TryStreamExt;
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::path::Path as ObjectPath;
-use object_store::{ObjectStore, PutMode, PutOptions, PutPayload};
+use object_store::{BackoffConfig, ObjectStore, PutMode, PutOptions, PutPayload, RetryConfig};
+
+/// How a failed S3 request is retried: with growing pauses (1 s up to 30 s) for up to 4
+/// minutes (object_store's default gives up after about 2 s when the server does not answer),
+/// so a storage outage of a few minutes costs a worker or the learner a pause, not its life.
+/// Kept under 5 minutes: a request is retried with the credentials it was signed with.
+const RETRY: RetryConfig = RetryConfig {
+    backoff: BackoffConfig {
+        init_backoff: std::time::Duration::from_secs(1),
+        max_backoff: std::time::Duration::from_secs(30),
+        base: 2.0,
+    },
+    max_retries: 20,
+    retry_timeout: std::time::Duration::from_secs(240),
+};
 
 use crate::location::Location;
 
@@ -44,7 +58,8 @@ impl Store {
                 if let Ok(endpoint) = std::env::var("AWS_ENDPOINT_URL") {
                     builder = builder.with_endpoint(endpoint);
                 }
-                let store = builder.build().map_err(|e| open_error(e.to_string()))?;
+                let store =
+                    builder.with_retry(RETRY).build().map_err(|e| open_error(e.to_string()))?;
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()

@@ -6,20 +6,17 @@
 //! downloaded into it before they are counted or trained on.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use selfplay::{WORKER_DIR_PREFIX, list_generation_shards, read_games};
+use selfplay::{WORKER_DIR_PREFIX, read_games};
 use store::{Location, Store};
 
 use super::pointer::LatestModel;
 use crate::generation_dir_name;
 use crate::run::{RunError, RunEvent, Stage};
-
-/// How often the learner looks for new shards while it waits.
-pub const POLL: Duration = Duration::from_millis(500);
 
 /// The workers of a run, seen from the learner.
 pub struct WorkerHub {
@@ -30,8 +27,8 @@ pub struct WorkerHub {
     variant: &'static str,
     /// Shard keys refused already (not looked at again).
     rejected: RefCell<BTreeSet<String>>,
-    /// Shard keys copied or checked already.
-    accepted: RefCell<BTreeSet<String>>,
+    /// Shard keys (of games files) checked and accepted already, with their games.
+    accepted: RefCell<BTreeMap<String, u64>>,
     /// Time spent waiting for games, for the learner's idle share.
     waited: RefCell<Duration>,
 }
@@ -51,7 +48,7 @@ impl WorkerHub {
             run_name: run_name.to_string(),
             variant,
             rejected: RefCell::new(BTreeSet::new()),
-            accepted: RefCell::new(BTreeSet::new()),
+            accepted: RefCell::new(BTreeMap::new()),
             waited: RefCell::new(Duration::ZERO),
         })
     }
@@ -184,7 +181,7 @@ impl WorkerHub {
             for generation in first..=g {
                 self.collect(generation, (generation == g).then_some(model.as_str()), on_event)?;
             }
-            let have = self.games_of(g)?;
+            let have = self.games_of(g);
             if have >= needed {
                 break Ok(have);
             }
@@ -196,20 +193,16 @@ impl WorkerHub {
                     run_dir: self.run_dir.clone(),
                 });
             }
-            std::thread::sleep(POLL);
+            std::thread::sleep(self.store.location().poll_interval());
         };
         *self.waited.borrow_mut() += started.elapsed();
         result
     }
 
-    /// Games of generation `g` in the run directory's accepted shards.
-    fn games_of(&self, g: u32) -> Result<u64, RunError> {
-        let dir = self.run_dir.join("games").join(generation_dir_name(g));
-        let mut games = 0;
-        for shard in list_generation_shards(&dir)? {
-            games += read_games(&shard.games)?.len() as u64;
-        }
-        Ok(games)
+    /// Games of generation `g` in accepted shards.
+    fn games_of(&self, g: u32) -> u64 {
+        let prefix = format!("games/{}/", generation_dir_name(g));
+        self.accepted.borrow().iter().filter(|(k, _)| k.starts_with(&prefix)).map(|(_, n)| n).sum()
     }
 
     /// Checks every new shard of generation `g` (and, from S3, copies it into the run
@@ -230,7 +223,7 @@ impl WorkerHub {
             if !name.starts_with("games-") || !name.ends_with(".parquet") {
                 continue;
             }
-            if self.accepted.borrow().contains(&key) || self.rejected.borrow().contains(&key) {
+            if self.accepted.borrow().contains_key(&key) || self.rejected.borrow().contains(&key) {
                 continue;
             }
             let positions_key = format!(
@@ -256,8 +249,8 @@ impl WorkerHub {
                 continue;
             }
             match self.check(&local_games, g, model) {
-                Ok(()) => {
-                    self.accepted.borrow_mut().insert(key);
+                Ok(games) => {
+                    self.accepted.borrow_mut().insert(key, games);
                 }
                 Err(why) => {
                     let aside = self.run_dir.join(&prefix).join("rejected");
@@ -278,8 +271,8 @@ impl WorkerHub {
     }
 
     /// Why the shard whose games file is `games` cannot be trained on as generation `g`
-    /// (played by `model`, when known), if it cannot.
-    fn check(&self, games: &Path, g: u32, model: Option<&str>) -> Result<(), String> {
+    /// (played by `model`, when known), if it cannot; else its number of games.
+    fn check(&self, games: &Path, g: u32, model: Option<&str>) -> Result<u64, String> {
         let records = read_games(games).map_err(|e| e.to_string())?;
         selfplay::read_positions(&games.with_file_name(
             games.file_name().unwrap_or_default().to_string_lossy().replacen(
@@ -308,6 +301,6 @@ impl WorkerHub {
                 return Err(format!("a game played by {}, not by {model}", game.model));
             }
         }
-        Ok(())
+        Ok(records.len() as u64)
     }
 }

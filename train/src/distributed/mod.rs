@@ -14,12 +14,14 @@
 //!   learner.lease                    the learner's lease: holder and heartbeat
 //! ```
 //!
-//! - A **worker** ([`worker::run_worker`]) reads the config and the pointer, plays a shard of
-//!   `run.games_per_shard` games with the newest model (seeds from its id and the shard
-//!   number), uploads it under its own folder (positions first, the games file last, each with
-//!   a create-only write: a shard is visible once whole), and repeats, picking up a new model
-//!   between shards; it stops when the pointer says the run is finished. A stop (Ctrl-C,
-//!   SIGTERM) drops the shard in flight; nothing partial is ever uploaded.
+//! - A **worker** ([`worker::run_worker`]) reads the config and the pointer and plays
+//!   self-play sessions with the newest model (the fewest whole shards of
+//!   `run.games_per_shard` games that fill its batches; seeds from its id and the game ids),
+//!   uploading each shard under its own folder as soon as it is written (positions first, the
+//!   games file last, each with a create-only write: a shard is visible once whole). Between
+//!   sessions it picks up a new model, and with [`worker::Surplus::Wait`] it waits for one once
+//!   the generation has its games; it stops when the pointer says the run is finished. A stop
+//!   (Ctrl-C, SIGTERM) ends the session; a partial shard is never uploaded.
 //! - The **learner** is the generation loop ([`crate::run::run_generations`]) with
 //!   [`crate::run::GamesSource::Workers`]: instead of playing generation G's games itself, it
 //!   publishes model G ([`hub::WorkerHub::publish`]) and waits until workers have uploaded
@@ -38,4 +40,4 @@ pub mod worker;
 pub use hub::WorkerHub;
 pub use lease::LearnerLease;
 pub use pointer::LatestModel;
-pub use worker::{WorkerEvent, WorkerJob, run_worker};
+pub use worker::{Surplus, WorkerEvent, WorkerJob, run_worker};

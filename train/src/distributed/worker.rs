@@ -3,10 +3,9 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use games::{Encode, State, Variant};
-use selfplay::{SelfPlayStats, ShardWriter, WORKER_DIR_PREFIX};
+use selfplay::{SelfPlayStats, ShardPaths, ShardWriter, WORKER_DIR_PREFIX};
 use store::{Location, Store};
 
 use super::pointer::LatestModel;
@@ -14,8 +13,45 @@ use crate::evaluators::{EvaluatorFactory, Source};
 use crate::run::{CONFIG_FILE, RUN_INFO_FILE, RunError, play_games};
 use crate::{RunConfig, generation_dir_name};
 
-/// How often a worker looks again for the config or the first model.
-pub const POLL: Duration = Duration::from_millis(500);
+/// What a worker does once the generation it plays for has its games, until the learner
+/// publishes the next model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Surplus {
+    /// Keep playing with the newest model: the games are trained on in later generations while
+    /// they are in the replay window. Best where workers have machines of their own.
+    #[default]
+    Play,
+    /// Wait for the next model: the learner's training gets the CPU. Best where workers share
+    /// the learner's machine.
+    Wait,
+}
+
+impl Surplus {
+    pub const ALL: [Surplus; 2] = [Surplus::Play, Surplus::Wait];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Surplus::Play => "play",
+            Surplus::Wait => "wait",
+        }
+    }
+}
+
+impl std::fmt::Display for Surplus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Surplus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Surplus, String> {
+        Surplus::ALL
+            .into_iter()
+            .find(|v| v.as_str() == s)
+            .ok_or_else(|| format!("surplus {s:?}: expected play or wait"))
+    }
+}
 
 /// A worker to run.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +65,8 @@ pub struct WorkerJob<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Stop after this many uploaded shards (tests); `None`: until the run is finished.
     pub max_shards: Option<u64>,
+    /// What to do once the current generation has its games.
+    pub surplus: Surplus,
 }
 
 /// What a worker reports.
@@ -97,7 +135,7 @@ pub fn run_worker(
             return Ok(WorkerSummary::default());
         }
         on_event(WorkerEvent::Waiting("the run's config.toml"));
-        std::thread::sleep(POLL);
+        std::thread::sleep(job.location.poll_interval());
     };
     games::with_variant!(config.game.variant, V => {
         work::<V>(&job, &store, &config, &run_name, &mut on_event)
@@ -128,7 +166,7 @@ where
         }
         let Some(latest) = LatestModel::read(store)? else {
             on_event(WorkerEvent::Waiting("the first model"));
-            std::thread::sleep(POLL);
+            std::thread::sleep(job.location.poll_interval());
             continue;
         };
         if latest.finished {
@@ -137,6 +175,13 @@ where
             return Ok(summary);
         }
         let g = latest.generation;
+        if job.surplus == Surplus::Wait
+            && uploaded_games(store, g, per_shard)? >= u64::from(config.run.games_per_generation)
+        {
+            on_event(WorkerEvent::Waiting("the next model"));
+            std::thread::sleep(job.location.poll_interval());
+            continue;
+        }
         if loaded.as_ref().is_none_or(|(l, _)| *l != latest.model) {
             let dir = model_dir(store, job, latest.model)?;
             let factory = EvaluatorFactory::new::<State<V>>(
@@ -163,22 +208,63 @@ where
             &generation_dir_name(latest.model),
             per_shard as usize,
         )?;
-        let ids: Vec<u64> = (next * per_shard..(next + 1) * per_shard).collect();
-        let stats = play_games::<V>(config, factory, ids, seed, &mut writer, job.stop, |s| {
-            on_event(WorkerEvent::SelfPlay(s))
-        })?;
-        if stats.games < per_shard {
-            // Stopped in the middle: the shard is dropped, nothing partial is uploaded.
-            let _ = std::fs::remove_dir_all(&staging);
+        // A session plays whole shards, enough of them to fill every self-play batch (a
+        // session's batches shrink as its last games finish); each is uploaded as soon as it
+        // is written, so a killed worker loses only the shard in flight.
+        let shards = chunk_shards(config, per_shard);
+        let ids: Vec<u64> = (next * per_shard..(next + shards) * per_shard).collect();
+        let first = next;
+        // Both hooks report: progress and uploads.
+        let events = std::cell::RefCell::new(&mut *on_event);
+        let played = play_games::<V>(
+            config,
+            factory,
+            ids,
+            seed,
+            &mut writer,
+            job.stop,
+            |s| (events.borrow_mut())(WorkerEvent::SelfPlay(s)),
+            |shard| {
+                let n = first + u64::from(shard.index);
+                upload(store, shard, job.worker_id, g, n)?;
+                let uploaded =
+                    WorkerEvent::Uploaded { generation: g, shard: n, games: per_shard as usize };
+                (events.borrow_mut())(uploaded);
+                summary.shards += 1;
+                summary.games += per_shard;
+                next = n + 1;
+                Ok(())
+            },
+        );
+        // A partial shard (stopped in the middle) stays in the staging folder: never uploaded.
+        let _ = std::fs::remove_dir_all(&staging);
+        let stats = played?;
+        if stats.games < shards * per_shard {
             return Ok(summary);
         }
-        upload(store, &staging, job.worker_id, g, next)?;
-        let _ = std::fs::remove_dir_all(&staging);
-        on_event(WorkerEvent::Uploaded { generation: g, shard: next, games: per_shard as usize });
-        summary.shards += 1;
-        summary.games += per_shard;
-        next += 1;
     }
+}
+
+/// How many shards one self-play session of a worker plays: the fewest that fill the batches
+/// of every self-play thread (`selfplay.workers x selfplay.games_in_flight` games), at least one.
+fn chunk_shards(config: &RunConfig, per_shard: u64) -> u64 {
+    let in_flight = config.selfplay.games_in_flight as u64 * config.selfplay.workers.max(1) as u64;
+    in_flight.div_ceil(per_shard).max(1)
+}
+
+/// Games uploaded for generation `g` by every worker (`per_shard` per shard: a worker uploads
+/// only whole shards).
+fn uploaded_games(store: &Store, g: u32, per_shard: u64) -> Result<u64, RunError> {
+    let prefix = format!("games/{}", generation_dir_name(g));
+    let shards = store
+        .list(&prefix)?
+        .iter()
+        .filter(|k| {
+            k.contains(&format!("/{WORKER_DIR_PREFIX}"))
+                && k.rsplit('/').next().is_some_and(|n| n.starts_with("games-"))
+        })
+        .count();
+    Ok(shards as u64 * per_shard)
 }
 
 /// The worker's next shard number: one past the highest it has uploaded, in any generation.
@@ -216,18 +302,17 @@ fn model_dir(store: &Store, job: &WorkerJob<'_>, g: u32) -> Result<PathBuf, RunE
     Ok(dir)
 }
 
-/// Uploads the one shard in `staging` as shard `n` of the worker's folder of generation `g`:
-/// positions first, the games file last (the shard is visible once it is there), each
-/// create-only (a name taken by another worker with the same id is an error, not an overwrite).
-fn upload(store: &Store, staging: &Path, worker_id: &str, g: u32, n: u64) -> Result<(), RunError> {
-    let shards = selfplay::list_shards(staging)?;
-    let [shard] = shards.as_slice() else {
-        return Err(RunError::Worker(format!(
-            "{} holds {} shards, not one",
-            staging.display(),
-            shards.len()
-        )));
-    };
+/// Uploads a shard written in the staging folder as shard `n` of the worker's folder of
+/// generation `g`: positions first, the games file last (the shard is visible once it is
+/// there), each create-only (a name taken by another worker with the same id is an error, not
+/// an overwrite).
+fn upload(
+    store: &Store,
+    shard: &ShardPaths,
+    worker_id: &str,
+    g: u32,
+    n: u64,
+) -> Result<(), RunError> {
     let folder = format!("games/{}/{WORKER_DIR_PREFIX}{worker_id}", generation_dir_name(g));
     for (path, prefix) in [(&shard.positions, "positions"), (&shard.games, "games")] {
         let key = format!("{folder}/{prefix}-{n:06}.parquet");

@@ -233,6 +233,7 @@ where
         &mut writer,
         stop,
         |s| on_event(RunEvent::SelfPlay(s)),
+        |_| Ok(()),
     );
     on_event(RunEvent::StageEnded { stage: Stage::SelfPlay });
     stats?;

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use games::{Encode, State, Variant};
 use selfplay::driver::{Session, play};
-use selfplay::{SelfPlayStats, ShardWriter};
+use selfplay::{SelfPlayStats, ShardPaths, ShardWriter};
 
 use super::error::RunError;
 use crate::RunConfig;
@@ -15,7 +15,10 @@ use crate::evaluators::EvaluatorFactory;
 /// them with `writer` (the last, partial shard included). Game `id` is determined by
 /// `(seed, id)`, so a session that plays only the ids missing from a folder completes it as if
 /// it had never stopped. `stop` ends the session early (games in flight finish and are
-/// written); `on_progress` gets the running totals after every game or batch.
+/// written); `on_progress` gets the running totals after every game or batch; `on_shard` gets
+/// every full shard once it is written (the last, partial one excepted), and an error it
+/// returns ends the session.
+#[allow(clippy::too_many_arguments)]
 pub fn play_games<V: Variant>(
     config: &RunConfig,
     factory: &EvaluatorFactory,
@@ -24,6 +27,7 @@ pub fn play_games<V: Variant>(
     writer: &mut ShardWriter,
     stop: Option<&AtomicBool>,
     on_progress: impl FnMut(&SelfPlayStats),
+    mut on_shard: impl FnMut(&ShardPaths) -> Result<(), RunError>,
 ) -> Result<SelfPlayStats, RunError>
 where
     State<V>: Encode,
@@ -38,12 +42,27 @@ where
         start: &start,
         stop,
     };
-    let stats = play(
+    // The hook's error is kept whole; the driver only carries its message.
+    let mut failed = None;
+    let played = play(
         &session,
         &|_| factory.make::<State<V>>(config.selfplay.draw_score),
-        |g, stats| writer.push(&g, stats).map(|_| ()).map_err(|e| e.to_string()),
+        |g, stats| {
+            let Some(shard) = writer.push(&g, stats).map_err(|e| e.to_string())? else {
+                return Ok(());
+            };
+            on_shard(&shard).map_err(|e| {
+                let message = e.to_string();
+                failed = Some(e);
+                message
+            })
+        },
         on_progress,
-    )?;
+    );
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let stats = played?;
     writer.flush()?;
     Ok(stats)
 }
