@@ -200,3 +200,26 @@ fn a_killed_worker_loses_only_its_shard_in_flight_and_a_killed_learner_resumes()
     assert!(names.contains(&"games-000000.parquet".to_string()), "{names:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_worker_refuses_a_model_whose_weights_are_not_the_pointers() {
+    let dir = scratch("weights-hash");
+    let cfg = smoke(&dir);
+    let run_dir = dir.join("run");
+    let mut lead = learner(&run_dir, &cfg);
+    let pointer = run_dir.join("models/latest.toml");
+    wait_for(&pointer);
+    lead.kill().unwrap();
+    lead.wait().unwrap();
+    let latest = std::fs::read_to_string(&pointer).unwrap();
+    let line = latest.lines().find(|l| l.starts_with("tensors_fnv1a64")).unwrap().to_string();
+    let forged = latest.replace(&line, "tensors_fnv1a64 = \"0123456789abcdef\"");
+    std::fs::write(&pointer, forged).unwrap();
+    let out = finish(worker(&run_dir, "h", &dir), 60, "the worker");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("models/gen-0000"), "{stderr}");
+    assert!(stderr.contains("not the 0123456789abcdef models/latest.toml names"), "{stderr}");
+    assert!(!run_dir.join("games/gen-0000/w-h").exists(), "no game played with the wrong weights");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,13 +14,13 @@ use clap::Args;
 use games::{Encode, State, Variant};
 use store::Location;
 use train::distributed::{LearnerLease, WorkerHub};
-use train::run::{GamesSource, RunError, RunEvent};
+use train::run::GamesSource;
 use train::{RunConfig, RunJob, TrainGame, run_generations};
 
 use super::run::PROGRAM;
 use crate::input::{BadInput, load_config};
 use crate::interrupt;
-use crate::progress::{RunView, notice};
+use crate::progress::RunView;
 
 #[derive(Args, Debug)]
 pub struct LearnerArgs {
@@ -48,10 +48,10 @@ pub fn run(args: LearnerArgs) -> Result<()> {
             Path::new("data/cache").join(bucket).join(prefix)
         }
     };
-    let lease = LearnerLease::acquire(&location).map_err(bad_input)?;
+    let lease = LearnerLease::acquire(&location)?;
     // The run's own config (a learner resumed on another machine gets it from the location).
-    let hub_for_state = WorkerHub::new(&location, &run_dir, "", "")?;
-    hub_for_state.download_state()?;
+    let hub = WorkerHub::new(&location, &run_dir)?;
+    hub.download_state()?;
     let saved = run_dir.join(train::run::CONFIG_FILE);
     let config = match (&args.config, saved.exists()) {
         (Some(path), _) => load_config(path)?,
@@ -64,9 +64,8 @@ pub fn run(args: LearnerArgs) -> Result<()> {
         }
     };
     let generations = args.generations.unwrap_or(config.run.generations);
-    let name = run_dir.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
     games::with_variant!(config.game.variant, V => {
-        learn::<V>(&location, &run_dir, &config, generations, &name)
+        learn::<V>(&location, &hub, &run_dir, &config, generations)
     })?;
     drop(lease);
     Ok(())
@@ -74,20 +73,14 @@ pub fn run(args: LearnerArgs) -> Result<()> {
 
 fn learn<V: Variant>(
     location: &Location,
+    hub: &WorkerHub,
     run_dir: &Path,
     config: &RunConfig,
     generations: u32,
-    name: &str,
 ) -> Result<()>
 where
     State<V>: Encode + TrainGame,
 {
-    // The records carry the run's name: the one run-info.toml keeps, else the folder's.
-    let info = std::fs::read_to_string(run_dir.join(train::run::RUN_INFO_FILE)).unwrap_or_default();
-    let recorded =
-        info.parse::<toml::Table>().ok().and_then(|t| t.get("name")?.as_str().map(String::from));
-    let run_name = recorded.unwrap_or_else(|| name.to_string());
-    let hub = WorkerHub::new(location, run_dir, &run_name, V::NAME)?;
     let job = RunJob {
         run_dir,
         config,
@@ -95,21 +88,13 @@ where
         program: PROGRAM,
         stop: Some(interrupt::stop_flag()),
         any_dir: false,
-        games: GamesSource::Workers(&hub),
+        games: GamesSource::Workers(hub),
     };
     let mut view = RunView::new::<V>(location.to_string());
-    let result = run_generations::<V>(job, |e| match e {
-        RunEvent::ShardRejected { key, why } => notice(&format!("rejected shard {key}: {why}")),
-        e => view.show(e),
-    });
+    let result = run_generations::<V>(job, |e| view.show(e));
     view.close();
-    let report = result.map_err(bad_input)?;
+    let report = result?;
     outln!("{report}")?;
     outln!("learner waited {:.0} s for workers' games", hub.waited().as_secs_f64())?;
     Ok(())
-}
-
-/// Bad input is exit status 2 (see `exit.rs`); the run's errors classify themselves.
-fn bad_input(e: RunError) -> anyhow::Error {
-    e.into()
 }

@@ -15,16 +15,33 @@ use selfplay::{WORKER_DIR_PREFIX, read_games};
 use store::{Location, Store};
 
 use super::pointer::LatestModel;
+use super::shard_key::WorkerShard;
 use crate::generation_dir_name;
 use crate::run::{RunError, RunEvent, Stage};
+
+/// The games a generation of the learner waits for.
+#[derive(Clone, Debug)]
+pub struct WantedGames<'a> {
+    /// The run's name, which every game record carries.
+    pub run: &'a str,
+    /// The run's variant (`VariantKind::as_str`).
+    pub variant: &'a str,
+    /// The generation whose games are wanted.
+    pub generation: u32,
+    /// The model that must have played them (`gen-NNNN`).
+    pub model: String,
+    /// How many.
+    pub games: u64,
+    /// The first generation of the replay window: its shards and the newer ones are collected
+    /// (late shards of older models included).
+    pub window_first: u32,
+}
 
 /// The workers of a run, seen from the learner.
 pub struct WorkerHub {
     store: Store,
     /// Where the learner works: the location itself, or its local copy.
     run_dir: PathBuf,
-    run_name: String,
-    variant: &'static str,
     /// Shard keys refused already (not looked at again).
     rejected: RefCell<BTreeSet<String>>,
     /// Shard keys (of games files) checked and accepted already, with their games.
@@ -35,18 +52,11 @@ pub struct WorkerHub {
 
 impl WorkerHub {
     /// The hub of the run at `location`, worked on in `run_dir` (for a folder location, the
-    /// folder itself), whose records carry `run_name` and are games of `variant`.
-    pub fn new(
-        location: &Location,
-        run_dir: &Path,
-        run_name: &str,
-        variant: &'static str,
-    ) -> Result<WorkerHub, RunError> {
+    /// folder itself).
+    pub fn new(location: &Location, run_dir: &Path) -> Result<WorkerHub, RunError> {
         Ok(WorkerHub {
             store: Store::open(location)?,
             run_dir: run_dir.to_path_buf(),
-            run_name: run_name.to_string(),
-            variant,
             rejected: RefCell::new(BTreeSet::new()),
             accepted: RefCell::new(BTreeMap::new()),
             waited: RefCell::new(Duration::ZERO),
@@ -163,23 +173,21 @@ impl WorkerHub {
         Ok(())
     }
 
-    /// Waits until generation `g` holds at least `needed` games in accepted shards, bringing the
-    /// shards of generations `first..=g` (the replay window) into the run directory on the way
-    /// and refusing foreign ones. Reports [`RunEvent::Waiting`] while it waits; `stop` ends the
-    /// wait with [`RunError::Interrupted`].
+    /// Waits until generation `wanted.generation` holds at least `wanted.games` games in
+    /// accepted shards, bringing the shards of the replay window's generations into the run
+    /// directory on the way and refusing foreign ones. Reports [`RunEvent::Waiting`] while it
+    /// waits; `stop` ends the wait with [`RunError::Interrupted`].
     pub fn wait_for_games(
         &self,
-        first: u32,
-        g: u32,
-        needed: u64,
-        model: String,
+        wanted: &WantedGames<'_>,
         stop: Option<&AtomicBool>,
         on_event: &mut impl FnMut(RunEvent<'_>),
     ) -> Result<u64, RunError> {
+        let (g, needed) = (wanted.generation, wanted.games);
         let started = Instant::now();
         let result = loop {
-            for generation in first..=g {
-                self.collect(generation, (generation == g).then_some(model.as_str()), on_event)?;
+            for generation in wanted.window_first..=g {
+                self.collect(generation, wanted, on_event)?;
             }
             let have = self.games_of(g);
             if have >= needed {
@@ -211,25 +219,21 @@ impl WorkerHub {
     fn collect(
         &self,
         g: u32,
-        model: Option<&str>,
+        wanted: &WantedGames<'_>,
         on_event: &mut impl FnMut(RunEvent<'_>),
     ) -> Result<(), RunError> {
+        // The wanted generation's games must be of the wanted model; the late shards of older
+        // generations are checked for run, variant and generation only.
+        let model = (g == wanted.generation).then_some(wanted.model.as_str());
         let prefix = format!("games/{}", generation_dir_name(g));
         for key in self.store.list(&prefix)? {
-            let Some(rest) = key.strip_prefix(&format!("{prefix}/{WORKER_DIR_PREFIX}")) else {
+            let Some(shard) = WorkerShard::parse(&key).filter(|s| s.generation == g) else {
                 continue;
             };
-            let Some((worker, name)) = rest.split_once('/') else { continue };
-            if !name.starts_with("games-") || !name.ends_with(".parquet") {
-                continue;
-            }
             if self.accepted.borrow().contains_key(&key) || self.rejected.borrow().contains(&key) {
                 continue;
             }
-            let positions_key = format!(
-                "{prefix}/{WORKER_DIR_PREFIX}{worker}/{}",
-                name.replacen("games-", "positions-", 1)
-            );
+            let (_, positions_key) = shard.keys();
             let local_games = self.run_dir.join(&key);
             let local_positions = self.run_dir.join(&positions_key);
             if self.remote() {
@@ -248,7 +252,7 @@ impl WorkerHub {
             } else if !local_positions.exists() {
                 continue;
             }
-            match self.check(&local_games, g, model) {
+            match check(&local_games, &local_positions, g, model, wanted) {
                 Ok(games) => {
                     self.accepted.borrow_mut().insert(key, games);
                 }
@@ -258,7 +262,8 @@ impl WorkerHub {
                         .map_err(crate::run::error::io("creating", &aside))?;
                     for path in [&local_positions, &local_games] {
                         let file = path.file_name().expect("a file").to_string_lossy();
-                        let target = aside.join(format!("{WORKER_DIR_PREFIX}{worker}-{file}"));
+                        let target =
+                            aside.join(format!("{WORKER_DIR_PREFIX}{}-{file}", shard.worker));
                         std::fs::rename(path, &target)
                             .map_err(crate::run::error::io("moving", path))?;
                     }
@@ -269,38 +274,38 @@ impl WorkerHub {
         }
         Ok(())
     }
+}
 
-    /// Why the shard whose games file is `games` cannot be trained on as generation `g`
-    /// (played by `model`, when known), if it cannot; else its number of games.
-    fn check(&self, games: &Path, g: u32, model: Option<&str>) -> Result<u64, String> {
-        let records = read_games(games).map_err(|e| e.to_string())?;
-        selfplay::read_positions(&games.with_file_name(
-            games.file_name().unwrap_or_default().to_string_lossy().replacen(
-                "games-",
-                "positions-",
-                1,
-            ),
-        ))
-        .map_err(|e| e.to_string())?;
-        for game in &records {
-            if game.run != self.run_name {
-                return Err(format!("a game of run {:?}, not {:?}", game.run, self.run_name));
-            }
-            if game.variant != self.variant {
-                return Err(format!("a {} game in a {} run", game.variant, self.variant));
-            }
-            if game.generation != g {
-                return Err(format!(
-                    "a game of generation {} in the folder of generation {g}",
-                    game.generation
-                ));
-            }
-            if let Some(model) = model
-                && game.model != model
-            {
-                return Err(format!("a game played by {}, not by {model}", game.model));
-            }
+/// Why the shard of files `games` and `positions` cannot be trained on as generation `g` of
+/// the wanted run and variant (played by `model`, when known), if it cannot; else its number
+/// of games.
+fn check(
+    games: &Path,
+    positions: &Path,
+    g: u32,
+    model: Option<&str>,
+    wanted: &WantedGames<'_>,
+) -> Result<u64, String> {
+    let records = read_games(games).map_err(|e| e.to_string())?;
+    selfplay::read_positions(positions).map_err(|e| e.to_string())?;
+    for game in &records {
+        if game.run != wanted.run {
+            return Err(format!("a game of run {:?}, not {:?}", game.run, wanted.run));
         }
-        Ok(records.len() as u64)
+        if game.variant != wanted.variant {
+            return Err(format!("a {} game in a {} run", game.variant, wanted.variant));
+        }
+        if game.generation != g {
+            return Err(format!(
+                "a game of generation {} in the folder of generation {g}",
+                game.generation
+            ));
+        }
+        if let Some(model) = model
+            && game.model != model
+        {
+            return Err(format!("a game played by {}, not by {model}", game.model));
+        }
     }
+    Ok(records.len() as u64)
 }

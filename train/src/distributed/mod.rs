@@ -35,9 +35,11 @@
 pub mod hub;
 pub mod lease;
 pub mod pointer;
+pub mod shard_key;
 pub mod worker;
 
-pub use hub::WorkerHub;
+pub use hub::{WantedGames, WorkerHub};
 pub use lease::LearnerLease;
 pub use pointer::LatestModel;
+pub use shard_key::WorkerShard;
 pub use worker::{Surplus, WorkerEvent, WorkerJob, run_worker};

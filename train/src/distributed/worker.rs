@@ -9,6 +9,7 @@ use selfplay::{SelfPlayStats, ShardPaths, ShardWriter, WORKER_DIR_PREFIX};
 use store::{Location, Store};
 
 use super::pointer::LatestModel;
+use super::shard_key::WorkerShard;
 use crate::evaluators::{EvaluatorFactory, Source};
 use crate::run::{CONFIG_FILE, RUN_INFO_FILE, RunError, play_games};
 use crate::{RunConfig, generation_dir_name};
@@ -183,7 +184,7 @@ where
             continue;
         }
         if loaded.as_ref().is_none_or(|(l, _)| *l != latest.model) {
-            let dir = model_dir(store, job, latest.model)?;
+            let dir = model_dir(store, job, &latest)?;
             let factory = EvaluatorFactory::new::<State<V>>(
                 &Source::Checkpoint(dir),
                 config.net.device,
@@ -212,7 +213,8 @@ where
         // session's batches shrink as its last games finish); each is uploaded as soon as it
         // is written, so a killed worker loses only the shard in flight.
         let shards = chunk_shards(config, per_shard);
-        let ids: Vec<u64> = (next * per_shard..(next + shards) * per_shard).collect();
+        let start = u64::from(next);
+        let ids: Vec<u64> = (start * per_shard..(start + shards) * per_shard).collect();
         let first = next;
         // Both hooks report: progress and uploads.
         let events = std::cell::RefCell::new(&mut *on_event);
@@ -224,11 +226,16 @@ where
             &mut writer,
             job.stop,
             |s| (events.borrow_mut())(WorkerEvent::SelfPlay(s)),
-            |shard| {
-                let n = first + u64::from(shard.index);
-                upload(store, shard, job.worker_id, g, n)?;
-                let uploaded =
-                    WorkerEvent::Uploaded { generation: g, shard: n, games: per_shard as usize };
+            |staged| {
+                let n = first + staged.index;
+                let shard =
+                    WorkerShard { generation: g, worker: job.worker_id.to_string(), index: n };
+                upload(store, staged, &shard)?;
+                let uploaded = WorkerEvent::Uploaded {
+                    generation: g,
+                    shard: u64::from(n),
+                    games: per_shard as usize,
+                };
                 (events.borrow_mut())(uploaded);
                 summary.shards += 1;
                 summary.games += per_shard;
@@ -256,71 +263,82 @@ fn chunk_shards(config: &RunConfig, per_shard: u64) -> u64 {
 /// only whole shards).
 fn uploaded_games(store: &Store, g: u32, per_shard: u64) -> Result<u64, RunError> {
     let prefix = format!("games/{}", generation_dir_name(g));
-    let shards = store
-        .list(&prefix)?
-        .iter()
-        .filter(|k| {
-            k.contains(&format!("/{WORKER_DIR_PREFIX}"))
-                && k.rsplit('/').next().is_some_and(|n| n.starts_with("games-"))
-        })
-        .count();
-    Ok(shards as u64 * per_shard)
+    let keys = store.list(&prefix)?;
+    let shards = keys.iter().filter_map(|k| WorkerShard::parse(k)).filter(|s| s.generation == g);
+    Ok(shards.count() as u64 * per_shard)
 }
 
 /// The worker's next shard number: one past the highest it has uploaded, in any generation.
-fn next_shard(store: &Store, worker_id: &str) -> Result<u64, RunError> {
-    let folder = format!("/{WORKER_DIR_PREFIX}{worker_id}/games-");
-    let mut next = 0;
-    for key in store.list("games")? {
-        if let Some(at) = key.find(&folder) {
-            let digits = key[at + folder.len()..].trim_end_matches(".parquet");
-            if let Ok(n) = digits.parse::<u64>() {
-                next = next.max(n + 1);
-            }
-        }
-    }
-    Ok(next)
+fn next_shard(store: &Store, worker_id: &str) -> Result<u32, RunError> {
+    let keys = store.list("games")?;
+    let mine = keys.iter().filter_map(|k| WorkerShard::parse(k)).filter(|s| s.worker == worker_id);
+    Ok(mine.map(|s| s.index + 1).max().unwrap_or(0))
 }
 
-/// The local folder of model `g`: in the location itself, or downloaded into the cache.
-fn model_dir(store: &Store, job: &WorkerJob<'_>, g: u32) -> Result<PathBuf, RunError> {
-    let name = generation_dir_name(g);
-    if let Some(dir) = job.location.local() {
-        return Ok(dir.join("models").join(name));
+/// The local folder of the pointer's model: in the location itself, or downloaded into the
+/// cache (a cached copy is used only if its weights are the pointer's). The model's
+/// `net.json` must carry the pointer's weights hash: a worker never plays with other weights
+/// than the learner published (a cache left by another run, a model rewritten in place).
+fn model_dir(
+    store: &Store,
+    job: &WorkerJob<'_>,
+    latest: &LatestModel,
+) -> Result<PathBuf, RunError> {
+    let name = generation_dir_name(latest.model);
+    let hash =
+        |dir: &Path| model::checkpoint::read_meta(dir).ok().and_then(|meta| meta.tensors_fnv1a64);
+    // (A checkpoint written before weights hashes existed has none: nothing to compare.)
+    let wanted = Some(latest.tensors_fnv1a64.clone()).filter(|h| !h.is_empty());
+    let differs = |dir: &Path| wanted.is_some() && hash(dir) != wanted;
+    let dir = match job.location.local() {
+        Some(location) => location.join("models").join(&name),
+        None => {
+            let dir = job.cache.join("models").join(&name);
+            if dir.exists() && differs(&dir) {
+                std::fs::remove_dir_all(&dir).map_err(crate::run::error::io("removing", &dir))?;
+            }
+            if !dir.exists() {
+                download_model(store, &name, &dir)?;
+            }
+            dir
+        }
+    };
+    if differs(&dir) {
+        return Err(RunError::Worker(format!(
+            "models/{name} in {} has weights hash {}, not the {} models/latest.toml names",
+            job.location,
+            hash(&dir).as_deref().unwrap_or("(none)"),
+            latest.tensors_fnv1a64
+        )));
     }
-    let dir = job.cache.join("models").join(&name);
-    if dir.join(model::checkpoint::META_FILE).exists() {
-        return Ok(dir);
-    }
-    let tmp = storage::temp_dir(&dir)?;
+    Ok(dir)
+}
+
+/// Downloads `models/<name>` into `dir` (through a temporary folder renamed when whole).
+fn download_model(store: &Store, name: &str, dir: &Path) -> Result<(), RunError> {
+    let tmp = storage::temp_dir(dir)?;
     for key in store.list(&format!("models/{name}"))? {
         let file = key.rsplit('/').next().unwrap_or(&key).to_string();
         let bytes = store.get(&key)?.ok_or_else(|| RunError::Worker(format!("{key} vanished")))?;
         std::fs::write(tmp.join(&file), bytes).map_err(crate::run::error::io("writing", &tmp))?;
     }
-    std::fs::rename(&tmp, &dir).map_err(crate::run::error::io("creating", &dir))?;
-    Ok(dir)
+    std::fs::rename(&tmp, dir).map_err(crate::run::error::io("creating", dir))?;
+    Ok(())
 }
 
 /// Uploads a shard written in the staging folder as shard `n` of the worker's folder of
 /// generation `g`: positions first, the games file last (the shard is visible once it is
 /// there), each create-only (a name taken by another worker with the same id is an error, not
 /// an overwrite).
-fn upload(
-    store: &Store,
-    shard: &ShardPaths,
-    worker_id: &str,
-    g: u32,
-    n: u64,
-) -> Result<(), RunError> {
-    let folder = format!("games/{}/{WORKER_DIR_PREFIX}{worker_id}", generation_dir_name(g));
-    for (path, prefix) in [(&shard.positions, "positions"), (&shard.games, "games")] {
-        let key = format!("{folder}/{prefix}-{n:06}.parquet");
+fn upload(store: &Store, staged: &ShardPaths, shard: &WorkerShard) -> Result<(), RunError> {
+    let (games_key, positions_key) = shard.keys();
+    for (path, key) in [(&staged.positions, positions_key), (&staged.games, games_key)] {
         let bytes = std::fs::read(path).map_err(crate::run::error::io("reading", path))?;
         if !store.put_new(&key, bytes)? {
             return Err(RunError::Worker(format!(
-                "{} already holds {key}: is another worker running with id {worker_id:?}?",
-                store.location()
+                "{} already holds {key}: is another worker running with id {:?}?",
+                store.location(),
+                shard.worker
             )));
         }
     }

@@ -27,7 +27,7 @@ use super::error::{RunError, Stage, io};
 use super::event::RunEvent;
 use super::run_dir::{self, GenerationRow, ProgramInfo};
 use super::selfplay_stage::play_games;
-use crate::distributed::WorkerHub;
+use crate::distributed::{WantedGames, WorkerHub};
 use crate::evaluators::{EvaluatorFactory, Source};
 use crate::ladder::{LadderResult, run_ladder, self_play_model};
 use crate::trainer::{GenerationJob, StartFrom, TrainError, train_generation};
@@ -150,16 +150,15 @@ where
             }
             GamesSource::Workers(hub) => {
                 hub.publish(g, player, false)?;
-                let first = (g + 1).saturating_sub(config.train.window_generations);
-                let needed = u64::from(config.run.games_per_generation);
-                hub.wait_for_games(
-                    first,
-                    g,
-                    needed,
-                    generation_dir_name(player),
-                    stop,
-                    &mut on_event,
-                )?;
+                let wanted = WantedGames {
+                    run: run_name,
+                    variant: V::NAME,
+                    generation: g,
+                    model: generation_dir_name(player),
+                    games: u64::from(config.run.games_per_generation),
+                    window_first: (g + 1).saturating_sub(config.train.window_generations),
+                };
+                hub.wait_for_games(&wanted, stop, &mut on_event)?;
             }
         }
 

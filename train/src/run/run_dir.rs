@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use games::Termination;
-use selfplay::{SessionFigures, list_generation_shards, list_shards, read_games};
+use selfplay::{SessionFigures, list_generation_shards, read_games};
 
 use super::error::{RunError, io};
 use crate::ladder::LadderResult;
@@ -126,7 +126,8 @@ fn run_name(run_dir: &Path, info_path: &Path) -> String {
         .and_then(|text| text.parse::<toml::Table>().ok())
         .and_then(|t| t.get("name")?.as_str().map(str::to_string));
     let in_records = || {
-        let first = list_shards(&run_dir.join("games").join(generation_dir_name(0))).ok()?;
+        let first =
+            list_generation_shards(&run_dir.join("games").join(generation_dir_name(0))).ok()?;
         read_games(&first.first()?.games).ok()?.first().map(|g| g.run.clone())
     };
     recorded.or_else(in_records).unwrap_or_else(|| {

@@ -1,0 +1,74 @@
+//! The keys of workers' shards in a run's location: `games/gen-NNNN/w-ID/` followed by the
+//! record layout's own file names ([`ShardPaths`]: `games-NNNNNN.parquet`,
+//! `positions-NNNNNN.parquet`), so that a worker's folder is a shard folder like any other.
+
+use std::path::Path;
+
+use selfplay::{ShardPaths, WORKER_DIR_PREFIX};
+
+use crate::generations::{generation_dir_name, parse_generation_dir_name};
+
+/// A worker's shard in a run's location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerShard {
+    pub generation: u32,
+    pub worker: String,
+    pub index: u32,
+}
+
+impl WorkerShard {
+    /// The keys of its games file and its positions file.
+    pub fn keys(&self) -> (String, String) {
+        let folder = format!(
+            "games/{}/{WORKER_DIR_PREFIX}{}",
+            generation_dir_name(self.generation),
+            self.worker
+        );
+        let paths = ShardPaths::new(Path::new(&folder), self.index);
+        let key = |p: &Path| p.to_string_lossy().into_owned();
+        (key(&paths.games), key(&paths.positions))
+    }
+
+    /// The shard whose games file is `key`, if `key` is one (a canonical games file name in a
+    /// worker's folder of a generation's folder).
+    pub fn parse(key: &str) -> Option<WorkerShard> {
+        let mut parts = key.split('/');
+        let (root, generation, folder, file) =
+            (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+        if root != "games" || parts.next().is_some() {
+            return None;
+        }
+        // Canonical names only (gen-0003, not gen-3; games-000001, not games-1).
+        let generation = parse_generation_dir_name(generation)?;
+        let worker = folder.strip_prefix(WORKER_DIR_PREFIX).filter(|w| !w.is_empty())?;
+        let index = ShardPaths::from_games_path(Path::new(file)).ok()?.index;
+        Some(WorkerShard { generation, worker: worker.to_string(), index })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_parse_back_and_other_names_are_not_shards() {
+        let shard = WorkerShard { generation: 3, worker: "node-7".into(), index: 12 };
+        let (games, positions) = shard.keys();
+        assert_eq!(games, "games/gen-0003/w-node-7/games-000012.parquet");
+        assert_eq!(positions, "games/gen-0003/w-node-7/positions-000012.parquet");
+        assert_eq!(WorkerShard::parse(&games), Some(shard));
+        for other in [
+            positions.as_str(),
+            "games/gen-3/w-a/games-000001.parquet",
+            "games/gen-0003/a/games-000001.parquet",
+            "games/gen-0003/w-a/games-1.parquet",
+            "games/gen-0003/w-a/x/games-000001.parquet",
+            "games/gen-0003/games-000001.parquet",
+            "games/gen-0003/rejected/w-a-games-000001.parquet",
+            "games/gen-0003/w-/games-000001.parquet",
+            "models/gen-0003/w-a/games-000001.parquet",
+        ] {
+            assert_eq!(WorkerShard::parse(other), None, "{other}");
+        }
+    }
+}
