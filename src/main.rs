@@ -80,6 +80,12 @@ enum Command {
         #[command(subcommand)]
         what: commands::stats::StatsCommand,
     },
+    /// The GPU: `device info` (the adapter `device = "gpu"` runs on) and `device check` (its
+    /// forward pass, training step and checkpoints against the CPU's).
+    Device {
+        #[command(subcommand)]
+        what: commands::device::DeviceCommand,
+    },
     /// Measure speed: `bench rules` (perft and random playouts).
     Bench {
         #[command(subcommand)]
@@ -112,6 +118,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Report(args) => commands::report::run(args),
         Command::Export(args) => commands::export::run(args),
         Command::Stats { what } => commands::stats::run(what),
+        Command::Device { what } => commands::device::run(what),
         Command::Bench { what } => commands::bench::run(what),
     }
 }

@@ -4,6 +4,12 @@
 //! device. The CPU is burn's pure-Rust `flex` backend, always built. The GPU is burn's `wgpu`
 //! backend, built only with this crate's `gpu` feature because it takes ~45 minutes to compile;
 //! asking for it in a build without the feature is an error, not a panic.
+//!
+//! The GPU is brought up once per process, on first use, on the adapter wgpu prefers (a
+//! discrete GPU over an integrated one over a software device; `CUBECL_WGPU_DEFAULT_DEVICE`
+//! overrides). No adapter at all is [`ModelError::NoGpuAdapter`], naming the driver to install,
+//! where burn's lazy device would panic on the first tensor. [`gpu_adapter`] says which adapter
+//! it is.
 
 use std::fmt;
 use std::str::FromStr;
@@ -47,14 +53,71 @@ impl DeviceKind {
     }
 }
 
+/// The adapter the GPU device runs on, as wgpu describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuAdapter {
+    /// The device's name (`"NVIDIA H100 80GB HBM3"`, `"llvmpipe (LLVM 15.0.6, 256 bits)"`).
+    pub name: String,
+    /// The graphics API wgpu drives it through (`"Vulkan"`, `"Metal"`, `"Gl"`, …).
+    pub backend: String,
+    /// wgpu's device type (`"DiscreteGpu"`, `"IntegratedGpu"`, `"Cpu"`, …).
+    pub device_type: String,
+    /// The driver's name and version, when the driver says.
+    pub driver: String,
+    /// A software implementation running on the CPU (lavapipe, llvmpipe, SwiftShader).
+    pub software: bool,
+}
+
+impl fmt::Display for GpuAdapter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}, {}", self.name, self.backend, self.device_type)?;
+        if !self.driver.is_empty() {
+            write!(f, ", driver {}", self.driver)?;
+        }
+        f.write_str(if self.software { ", software device)" } else { ")" })
+    }
+}
+
+/// The adapter [`DeviceKind::Gpu`] runs on; brings the GPU up if nothing has yet.
+pub fn gpu_adapter() -> Result<GpuAdapter> {
+    gpu().map(|(_, adapter)| adapter.clone())
+}
+
 #[cfg(feature = "gpu")]
-fn gpu_device() -> Result<Device> {
-    Ok(Device::wgpu(burn::tensor::DeviceKind::DefaultDevice))
+fn gpu() -> Result<&'static (Device, GpuAdapter)> {
+    use std::sync::OnceLock;
+    // wgpu's runtime can be set up once per process; the outcome, failure included, is kept.
+    static GPU: OnceLock<std::result::Result<(Device, GpuAdapter), String>> = OnceLock::new();
+    GPU.get_or_init(|| {
+        let (device, setup) =
+            Device::wgpu_options().init_with_setup().map_err(|e| e.to_string())?;
+        let info = setup.adapter.get_info();
+        let device_type = format!("{:?}", info.device_type);
+        let driver = [info.driver.as_str(), info.driver_info.as_str()]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let adapter = GpuAdapter {
+            software: device_type == "Cpu",
+            name: info.name,
+            backend: format!("{:?}", info.backend),
+            device_type,
+            driver,
+        };
+        Ok((device, adapter))
+    })
+    .as_ref()
+    .map_err(|reason| ModelError::NoGpuAdapter { reason: reason.clone() })
 }
 
 #[cfg(not(feature = "gpu"))]
-fn gpu_device() -> Result<Device> {
+fn gpu() -> Result<&'static (Device, GpuAdapter)> {
     Err(ModelError::GpuNotBuilt)
+}
+
+fn gpu_device() -> Result<Device> {
+    gpu().map(|(device, _)| device.clone())
 }
 
 impl fmt::Display for DeviceKind {

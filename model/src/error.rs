@@ -45,6 +45,20 @@ pub enum ModelError {
     #[error("GPU device requested, but the model crate was built without the `gpu` feature")]
     GpuNotBuilt,
 
+    /// `DeviceKind::Gpu` was asked for, but wgpu found no adapter to run on (no Vulkan,
+    /// Metal or DirectX 12 driver), or the one it found refused to start.
+    #[error(
+        "no GPU adapter: {reason}\n  wgpu needs a Vulkan driver on Linux: your GPU vendor's \
+         (NVIDIA's driver with its Vulkan ICD; Mesa's radv/anv for AMD/Intel, package \
+         mesa-vulkan-drivers), or the software device lavapipe from the same package \
+         (`apt-get install mesa-vulkan-drivers`; slow, for checks only). `vulkaninfo --summary` \
+         (package vulkan-tools) lists what Vulkan sees."
+    )]
+    NoGpuAdapter {
+        /// What wgpu said.
+        reason: String,
+    },
+
     /// A checkpoint folder or one of its files does not exist.
     #[error("checkpoint file missing: {}", path.display())]
     MissingFile {
@@ -133,7 +147,13 @@ impl ModelError {
     /// checkpoint, a bad setting: bad input) rather than a failure to read or write a file or
     /// to run the network.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, ModelError::Io { .. } | ModelError::Encode { .. } | ModelError::Readback(_))
+        !matches!(
+            self,
+            ModelError::Io { .. }
+                | ModelError::Encode { .. }
+                | ModelError::Readback(_)
+                | ModelError::NoGpuAdapter { .. }
+        )
     }
 }
 

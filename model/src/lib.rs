@@ -15,7 +15,7 @@
 //! * [`named_weights`]: the weights under PyTorch-style names (`trunk.block3.conv1.weight`) and
 //!   as a `.safetensors` file.
 //! * [`DeviceKind`]: `cpu` (burn's pure-Rust `flex` backend) or `gpu` (`wgpu`, behind the
-//!   `gpu` cargo feature).
+//!   `gpu` cargo feature), and [`gpu_adapter`]: which adapter the GPU runs on.
 //! * [`checkpoint`]: `net.json` + `weights.bpk` folders with typed load errors.
 //! * [`Trainer`] / [`loss_tensors`]: the loss and one optimizer step for the training loop.
 //! * [`bench_forward`] / [`bench_train`]: throughput figures for `camelot-zero bench net`
@@ -44,7 +44,7 @@ pub mod train_step;
 pub use bench::{ForwardBench, bench_forward, bench_forward_with, bench_train};
 pub use checkpoint::{Checkpoint, CheckpointMeta};
 pub use config::{NetConfig, Preset};
-pub use device::DeviceKind;
+pub use device::{DeviceKind, GpuAdapter, gpu_adapter};
 pub use engine::InferenceEngine;
 pub use error::{ModelError, Result};
 pub use files::{FileDigest, write_atomic};

@@ -17,8 +17,12 @@ pub enum BenchCommand {
     /// and of burn side by side at several batch sizes, and training samples/s. With
     /// `--export DIR`, instead writes each variant's randomly initialised network as ONNX
     /// (`DIR/<variant>-<preset>.onnx`, symbolic batch) with a reference input/output pair
-    /// (`.reference.json`) for `scripts/bench_onnxruntime.py`.
+    /// (`.reference.json`) for `scripts/bench_onnxruntime.py`. With `--device gpu`, burn runs on
+    /// the GPU and is measured against the native CPU engine and the CPU training step.
     Net {
+        /// Where burn's forward pass and the training step run (`cpu` or `gpu`).
+        #[arg(long, default_value = "cpu")]
+        device: model::DeviceKind,
         /// Network preset.
         #[arg(long, default_value = "b6c64")]
         preset: String,
@@ -63,8 +67,8 @@ pub enum BenchCommand {
 pub fn run(what: BenchCommand) -> Result<()> {
     match what {
         BenchCommand::Rules { depth, seconds } => rules(depth, seconds),
-        BenchCommand::Net { preset, batch, train_batch, seconds, export } => {
-            super::bench_net::net(&preset, &batch, train_batch, seconds, export.as_deref())
+        BenchCommand::Net { device, preset, batch, train_batch, seconds, export } => {
+            super::bench_net::net(device, &preset, &batch, train_batch, seconds, export.as_deref())
         }
         BenchCommand::Selfplay { config, games, seconds } => {
             super::bench_net::selfplay(&config, games, seconds)

@@ -16,7 +16,10 @@ use super::selfplay::summary;
 use crate::input::load_config;
 use crate::{interrupt, progress};
 
+/// `device` is where burn runs: on the CPU its forward pass is measured against the native
+/// engine's; on the GPU against the native CPU engine, and its training step against the CPU's.
 pub fn net(
+    device: DeviceKind,
     preset: &str,
     batches: &[usize],
     train_batch: usize,
@@ -44,19 +47,33 @@ pub fn net(
             batches,
             seconds,
         )?;
-        let burn =
-            bench_forward_with(&config, DeviceKind::Cpu, InferenceEngine::Burn, batches, seconds)?;
+        let burn = bench_forward_with(&config, device, InferenceEngine::Burn, batches, seconds)?;
         for (n, b) in native.iter().zip(&burn) {
+            let (batch, native, burn) = (n.batch, n.positions_per_s, b.positions_per_s);
+            match device {
+                DeviceKind::Cpu => outln!(
+                    "{name} {preset} forward batch {batch}: native {native:.0}, burn {burn:.0} \
+                     positions/s ({:.2}x)",
+                    native / burn
+                )?,
+                DeviceKind::Gpu => outln!(
+                    "{name} {preset} forward batch {batch}: cpu (native) {native:.0}, gpu (burn) \
+                     {burn:.0} positions/s (gpu {:.3}x the cpu)",
+                    burn / native
+                )?,
+            }
+        }
+        let train = bench_train(&config, device, train_batch, seconds)?;
+        if device == DeviceKind::Cpu {
+            outln!("{name} {preset} training: {train:.0} samples/s at batch {train_batch}")?;
+        } else {
+            let cpu = bench_train(&config, DeviceKind::Cpu, train_batch, seconds)?;
             outln!(
-                "{name} {preset} forward batch {}: native {:.0}, burn {:.0} positions/s ({:.2}x)",
-                n.batch,
-                n.positions_per_s,
-                b.positions_per_s,
-                n.positions_per_s / b.positions_per_s
+                "{name} {preset} training at batch {train_batch}: cpu {cpu:.0}, {device} \
+                 {train:.0} samples/s ({device} {:.3}x the cpu)",
+                train / cpu
             )?;
         }
-        let train = bench_train(&config, DeviceKind::Cpu, train_batch, seconds)?;
-        outln!("{name} {preset} training: {train:.0} samples/s at batch {train_batch}")?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod arena;
 pub mod bench;
 mod bench_net;
+pub mod device;
 pub mod engine;
 pub mod export;
 pub mod learner;

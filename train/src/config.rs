@@ -257,6 +257,38 @@ mod tests {
         }
     }
 
+    /// Every configuration in `configs/` is valid. A GPU one, in a build without the `gpu`
+    /// feature, is refused at `net.device` naming the feature, and valid once set to the CPU.
+    #[test]
+    fn the_shipped_configs_are_valid() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        let mut gpu_configs = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path.display().to_string();
+            let gpu_line = text.lines().find(|l| l.trim_start().starts_with("device = \"gpu\""));
+            match gpu_line {
+                Some(line) if !DeviceKind::Gpu.is_built() => {
+                    gpu_configs += 1;
+                    let e = RunConfig::parse(&text, &name).unwrap_err().to_string();
+                    assert!(e.contains("net.device") && e.contains("--features gpu"), "{e}");
+                    let on_cpu = text.replace(line, "device = \"cpu\"");
+                    RunConfig::parse(&on_cpu, &name).unwrap_or_else(|e| panic!("{e}"));
+                }
+                Some(_) => {
+                    gpu_configs += 1;
+                    RunConfig::parse(&text, &name).unwrap_or_else(|e| panic!("{e}"));
+                }
+                None => drop(RunConfig::parse(&text, &name).unwrap_or_else(|e| panic!("{e}"))),
+            }
+        }
+        assert_eq!(gpu_configs, 2, "camelot-gpu.toml and tricamelot-gpu.toml");
+    }
+
     #[test]
     fn unknown_keys_and_bad_values_name_the_key() {
         let e =
