@@ -24,6 +24,15 @@ pub fn load_config(path: &std::path::Path) -> anyhow::Result<train::RunConfig> {
     train::RunConfig::load(path).map_err(|e| BadInput(e.to_string()).into())
 }
 
+/// The variant a checkpoint folder was trained for, from its `net.json`; a missing or unreadable
+/// checkpoint, or one for a variant this build does not know, is bad input (exit status 2).
+pub fn checkpoint_variant(dir: &std::path::Path) -> Result<VariantKind, BadInput> {
+    let meta = model::checkpoint::read_meta(dir).map_err(|e| BadInput(e.to_string()))?;
+    meta.variant.parse().map_err(|_| {
+        BadInput(format!("checkpoint {} is for unknown variant {:?}", dir.display(), meta.variant))
+    })
+}
+
 /// A command-line parser for one of the games crate's name enums (`VariantKind`,
 /// `KnightCanter`): the possible values are its `ALL` names, so `--help` and clap's "invalid
 /// value" error list them exactly as a derived `ValueEnum` would, and no mirror enum is needed.

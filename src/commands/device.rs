@@ -98,14 +98,7 @@ fn check(args: &CheckArgs) -> Result<()> {
         }
     }
     for dir in &args.checkpoint {
-        let meta = checkpoint::read_meta(dir)?;
-        let kind: VariantKind = meta.variant.parse().map_err(|_| {
-            anyhow::anyhow!(
-                "checkpoint {} is for unknown variant {:?}",
-                dir.display(),
-                meta.variant
-            )
-        })?;
+        let kind = crate::input::checkpoint_variant(dir)?;
         games::with_variant!(kind, V => check_checkpoint::<V>(args, dir, &mut report))?;
     }
     outln!("{} checks, {} failed", report.checks, report.failed)?;

@@ -17,8 +17,6 @@ use selfplay::engine::{EngineInfo, EvaluatorSource, serve};
 use selfplay::{DrawScore, Evaluator};
 use train::{EvaluatorFactory, Source};
 
-use crate::input::BadInput;
-
 #[derive(Args, Debug)]
 pub struct EngineArgs {
     /// A checkpoint folder; without one, the engine searches with uniform priors and draw
@@ -66,10 +64,7 @@ impl EvaluatorSource for ModelSource {
 pub fn run(args: EngineArgs) -> Result<()> {
     // The game before any `newgame` is the model's.
     let variant = match &args.model {
-        Some(dir) => {
-            let meta = model::checkpoint::read_meta(dir).map_err(|e| BadInput(e.to_string()))?;
-            meta.variant.parse::<VariantKind>().map_err(|e| BadInput(e.to_string()))?
-        }
+        Some(dir) => crate::input::checkpoint_variant(dir)?,
         None => VariantKind::Camelot,
     };
     let info = EngineInfo {

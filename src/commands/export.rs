@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use games::{Encode, State, Variant, VariantKind};
+use games::{Encode, State, Variant};
 use model::ModelError;
 use train::export::{ExportError, ExportFormat, export_model};
 
@@ -47,16 +47,8 @@ pub fn run(args: ExportArgs) -> Result<()> {
         _ => {}
     }
     check_out_path(&args.out)?;
-    let meta = model::checkpoint::read_meta(&args.model).map_err(bad_checkpoint)?;
-    match meta.variant.parse::<VariantKind>() {
-        Ok(kind) => games::with_variant!(kind, V => export::<V>(&args)),
-        Err(_) => Err(BadInput(format!(
-            "checkpoint {} is for unknown variant {:?}",
-            args.model.display(),
-            meta.variant
-        ))
-        .into()),
-    }
+    let kind = crate::input::checkpoint_variant(&args.model)?;
+    games::with_variant!(kind, V => export::<V>(&args))
 }
 
 fn export<V: Variant>(args: &ExportArgs) -> Result<()>
