@@ -24,6 +24,27 @@ pub fn load_config(path: &std::path::Path) -> anyhow::Result<train::RunConfig> {
     train::RunConfig::load(path).map_err(|e| BadInput(e.to_string()).into())
 }
 
+/// The configuration at `config` (if given) and the variant a command plays: `--variant`, else
+/// the config's, else `default`; a `--variant` that contradicts the config's is bad input.
+pub fn variant_and_config(
+    variant: Option<VariantKind>,
+    config: Option<&std::path::Path>,
+    default: VariantKind,
+) -> anyhow::Result<(VariantKind, Option<train::RunConfig>)> {
+    let config = config.map(load_config).transpose()?;
+    let variant = match (variant, config.as_ref().map(|c| c.game.variant)) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(BadInput(format!(
+                "--variant {a:?} contradicts the config's variant {b:?}"
+            ))
+            .into());
+        }
+        (Some(v), _) | (None, Some(v)) => v,
+        (None, None) => default,
+    };
+    Ok((variant, config))
+}
+
 /// The variant a checkpoint folder was trained for, from its `net.json`; a missing or unreadable
 /// checkpoint, or one for a variant this build does not know, is bad input (exit status 2).
 pub fn checkpoint_variant(dir: &std::path::Path) -> Result<VariantKind, BadInput> {

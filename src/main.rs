@@ -69,8 +69,12 @@ enum Command {
     Train(commands::train::TrainArgs),
     /// Play self-play games and write them as parquet shards.
     Selfplay(commands::selfplay::SelfPlayArgs),
-    /// Play a match between players (checkpoints, mcts, greedy, random) and report Elo.
+    /// Play a match between players (checkpoints, alphabeta, mcts, greedy, random) and report Elo.
     Arena(commands::arena::ArenaArgs),
+    /// Rate the anchors of the absolute Elo scale by a round robin (random = 0).
+    Anchors(commands::rate::AnchorsArgs),
+    /// A player's Elo on the absolute scale, from games against the anchors near it.
+    Rate(commands::rate::RateArgs),
     /// Charts (PNG, SVG) and a self-contained HTML page of a run's progress.
     Report(commands::report::ReportArgs),
     /// Write a checkpoint as ONNX or safetensors, with a JSON sidecar describing its use.
@@ -115,6 +119,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learner(args) => commands::learner::run(args),
         Command::Worker(args) => commands::worker::run(args),
         Command::Arena(args) => commands::arena::run(args),
+        Command::Anchors(args) => commands::rate::anchors(args),
+        Command::Rate(args) => commands::rate::run_rate(args),
         Command::Report(args) => commands::report::run(args),
         Command::Export(args) => commands::export::run(args),
         Command::Stats { what } => commands::stats::run(what),

@@ -110,6 +110,13 @@ impl RunView {
                 self.overall = Some(overall);
             }
             RunEvent::AlreadyDone { .. } => {}
+            RunEvent::BudgetSpent { generation, used, budget } => notice(&format!(
+                "{}: time budget {budget} spent ({:.1} minutes used; generation {generation} would \
+                 end past it): stopping after generation {}",
+                self.label,
+                used.as_secs_f64() / 60.0,
+                generation.saturating_sub(1),
+            )),
             RunEvent::GenerationStarted { generation } => {
                 if let Some(o) = &self.overall {
                     o.set_message(format!("generation {generation}"));

@@ -1,6 +1,6 @@
 //! `camelot-zero arena` end to end: a checkpoint of the smoke run beats `random` with a fixed
 //! seed, every game is recorded with its players in seat order, three-player matches run, and
-//! bad player specs exit with status 2 and a one-line message.
+//! bad player specs exit with status 2 and a one-line message; `anchors` and `rate` end to end.
 
 use std::path::Path;
 
@@ -96,8 +96,9 @@ fn three_players_of_tricamelot() {
 
 #[test]
 fn bad_players_exit_with_status_2_and_one_line() {
-    let cases: [(&[&str], &str); 5] = [
-        (&["--a", "alphabeta", "--b", "random"], "unknown player kind `alphabeta`"),
+    let cases: [(&[&str], &str); 6] = [
+        (&["--a", "alphabet", "--b", "random"], "unknown player kind `alphabet`"),
+        (&["--a", "alphabeta:depth=0", "--b", "random"], "depth=0"),
         (&["--a", "mcts:sims=0", "--b", "random"], "sims must be"),
         (&["--a", "./no/such/gen-0001:sims=4", "--b", "random"], "does not exist"),
         (&["--a", "random", "--b", "random", "--c", "random", "--variant", "camelot"], "2 players"),
@@ -110,4 +111,50 @@ fn bad_players_exit_with_status_2_and_one_line() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn anchors_are_rated_and_a_player_is_rated_against_them() {
+    let dir = scratch("anchors");
+    let table = dir.join("anchors.toml");
+    let table_s = table.to_str().unwrap();
+    let players = "random,alphabeta:depth=1";
+    let args = ["anchors", "--players", players, "--games-per-pair", "6", "--out", table_s];
+    let out = run(&args);
+    assert!(out.status.success(), "anchors failed: {}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("alphabeta:depth=1") && stdout.contains("written to"), "{stdout}");
+    let written = std::fs::read_to_string(&table).unwrap();
+    assert!(
+        written.contains("variant = \"camelot\"") && written.contains("[[anchor]]"),
+        "{written}"
+    );
+
+    let args =
+        ["rate", "greedy", "--anchors", table_s, "--games-per-match", "6", "--max-games", "12"];
+    let out = run(&args);
+    assert!(out.status.success(), "rate failed: {}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("greedy: ") && stdout.contains("Elo ±"), "{stdout}");
+    assert!(stdout.contains("12 games"), "{stdout}");
+
+    // The table built into the program rates without --anchors (one short match here).
+    let out = run(&["rate", "random", "--games-per-match", "2", "--max-games", "2"]);
+    assert!(out.status.success(), "rate failed: {}", text(&out.stderr));
+
+    // Bad input: exit status 2, one line.
+    let cases: [(&[&str], &str); 4] = [
+        (&["rate", "no/such/gen-0001:sims=2"], "does not exist"),
+        (&["rate", "greedy", "--variant", "tricamelot", "--anchors", table_s], "not tricamelot"),
+        (&["rate", "greedy", "--anchors", "/no/such/table.toml"], "/no/such/table.toml"),
+        (&["anchors", "--players", "random"], "at least two"),
+    ];
+    for (args, message) in cases {
+        let out = run(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

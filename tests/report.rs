@@ -26,7 +26,10 @@ fn report(run_dir: &Path, out: &Path) -> Output {
 }
 
 const ALWAYS: [&str; 5] = ["losses", "entropy", "game_length", "terminations", "speed"];
-const LADDER_COLUMNS: [&str; 7] = [
+const LADDER_COLUMNS: [&str; 10] = [
+    "abs_elo",
+    "abs_elo_low",
+    "abs_elo_high",
     "rating",
     "elo_vs_baseline",
     "elo_vs_baseline_low",
@@ -110,12 +113,15 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
     // same folder replaces the files.
     edit_generations(&run_dir, |header, rows| {
         header.extend(
-            ["rating", "elo_vs_baseline", "elo_vs_baseline_low", "elo_vs_baseline_high"]
+            ["abs_elo", "abs_elo_low", "abs_elo_high"]
+                .into_iter()
+                .chain(["rating", "elo_vs_baseline", "elo_vs_baseline_low", "elo_vs_baseline_high"])
                 .map(String::from),
         );
         for (i, r) in rows.iter_mut().enumerate() {
             let e = 40.0 * (i + 1) as f64;
-            r.extend([e, e + 5.0, e - 60.0, e + 70.0].map(|x| format!("{x:.1}")));
+            let cells = [e + 300.0, e + 200.0, e + 400.0, e, e + 5.0, e - 60.0, e + 70.0];
+            r.extend(cells.map(|x| format!("{x:.1}")));
         }
     });
     let o = report(&run_dir, &out);
@@ -123,6 +129,7 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     check_chart(&out, "elo", &page);
     assert!(page.contains("rating (chained Elo)") && page.contains("Elo vs baseline, 95% low"));
+    assert!(page.contains("absolute Elo (anchors, random = 0)"), "the absolute Elo's line");
     assert!(!page.contains("no Elo recorded"));
 
     // Elo columns with only empty cells (no generation measured yet): the note again, and the
@@ -130,7 +137,7 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
     edit_generations(&run_dir, |header, rows| {
         let n = header.len();
         for r in rows.iter_mut() {
-            for c in &mut r[n - 4..] {
+            for c in &mut r[n - 7..] {
                 c.clear();
             }
         }

@@ -21,13 +21,14 @@ use selfplay::arena::{
 use train::RunConfig;
 use train::evaluators::arena_loader;
 
-use crate::input::{BadInput, load_config, names};
+use crate::input::{BadInput, names, variant_and_config};
 use crate::progress;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// First player: `random`, `greedy`, `mcts:sims=N` (uniform prior, random-rollout values)
-    /// or a checkpoint directory with a simulation count, e.g. data/run/models/gen-0007:sims=200
+    /// First player: `random`, `greedy`, `alphabeta:depth=N` (or `ms=T`: iterative-deepening
+    /// alpha-beta), `mcts:sims=N` (uniform prior, random-rollout values; `,cutoff=K` cuts each
+    /// playout after K moves and scores it by the heuristic) or a checkpoint directory with a simulation count, e.g. data/run/models/gen-0007:sims=200
     /// (`,draw=X` scores draws X for every seat in its search: the contempt it was trained with).
     #[arg(long)]
     pub a: String,
@@ -67,19 +68,8 @@ pub struct ArenaArgs {
 }
 
 pub fn run(args: ArenaArgs) -> Result<()> {
-    let config = args.config.as_deref().map(load_config).transpose()?;
-    let from_config = config.as_ref().map(|c| c.game.variant);
-    let variant = match (args.variant, from_config) {
-        (Some(a), Some(b)) if a != b => {
-            return Err(BadInput(format!(
-                "--variant {a:?} contradicts the config's variant {b:?}"
-            ))
-            .into());
-        }
-        (Some(v), _) | (None, Some(v)) => v,
-        (None, None) if args.c.is_some() => VariantKind::Tricamelot,
-        (None, None) => VariantKind::Camelot,
-    };
+    let default = if args.c.is_some() { VariantKind::Tricamelot } else { VariantKind::Camelot };
+    let (variant, config) = variant_and_config(args.variant, args.config.as_deref(), default)?;
     games::with_variant!(variant, V => run_variant::<V>(&args, config.as_ref()))
 }
 

@@ -37,6 +37,10 @@ pub struct LearnerArgs {
     /// Generations in the whole run (default: the config's run.generations).
     #[arg(long)]
     pub generations: Option<u32>,
+    /// Train for at most this long (60m, 1h30m), as `run --time` (default: the config's
+    /// run.time_budget). When it is spent the workers are told the run is finished.
+    #[arg(long, value_name = "DURATION")]
+    pub time: Option<train::TimeBudget>,
 }
 
 pub fn run(args: LearnerArgs) -> Result<()> {
@@ -64,8 +68,9 @@ pub fn run(args: LearnerArgs) -> Result<()> {
         }
     };
     let generations = args.generations.unwrap_or(config.run.generations);
+    let limits = (generations, args.time.or(config.run.time_budget));
     games::with_variant!(config.game.variant, V => {
-        learn::<V>(&location, &hub, &run_dir, &config, generations)
+        learn::<V>(&location, &hub, &run_dir, &config, limits)
     })?;
     drop(lease);
     Ok(())
@@ -76,7 +81,7 @@ fn learn<V: Variant>(
     hub: &WorkerHub,
     run_dir: &Path,
     config: &RunConfig,
-    generations: u32,
+    (generations, time_budget): (u32, Option<train::TimeBudget>),
 ) -> Result<()>
 where
     State<V>: Encode + TrainGame,
@@ -89,6 +94,7 @@ where
         stop: Some(interrupt::stop_flag()),
         any_dir: false,
         games: GamesSource::Workers(hub),
+        time_budget,
     };
     let mut view = RunView::new::<V>(location.to_string());
     let result = run_generations::<V>(job, |e| view.show(e));

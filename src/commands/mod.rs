@@ -9,6 +9,7 @@ pub mod engine;
 pub mod export;
 pub mod learner;
 pub mod play;
+pub mod rate;
 pub mod report;
 pub mod rules;
 pub mod run;

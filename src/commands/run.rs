@@ -25,6 +25,12 @@ pub struct RunArgs {
     /// finished run only reports it; a larger number extends it.
     #[arg(long)]
     pub generations: Option<u32>,
+    /// Train for at most this long (60m, 1h30m, 90s): no generation starts that would end past
+    /// it (judged by the previous generation), and the run ends cleanly between generations
+    /// (default: the config's run.time_budget; none: only the generations count ends it). The
+    /// budget counts from this command's start; the same command continues the run.
+    #[arg(long, value_name = "DURATION")]
+    pub time: Option<train::TimeBudget>,
     /// Start the run even in a non-empty directory that is not a run directory (one without
     /// config.toml); without it such a directory is refused.
     #[arg(long)]
@@ -53,6 +59,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         stop: Some(interrupt::stop_flag()),
         any_dir: args.any_dir,
         games: GamesSource::InProcess,
+        time_budget: args.time.or(config.run.time_budget),
     };
     games::with_variant!(config.game.variant, V => run_variant::<V>(job))
 }

@@ -71,11 +71,21 @@ pub struct RunSection {
     pub games_per_shard: u32,
     /// Seed of everything random in the run.
     pub seed: u64,
+    /// Train for at most this long (`"60m"`, `"1h30m"`): no generation starts that would end
+    /// past it ([`crate::TimeBudget`]); `run --time` overrides it. None: only `generations`
+    /// ends the run.
+    pub time_budget: Option<crate::TimeBudget>,
 }
 
 impl Default for RunSection {
     fn default() -> Self {
-        RunSection { generations: 10, games_per_generation: 64, games_per_shard: 16, seed: 1 }
+        RunSection {
+            generations: 10,
+            games_per_generation: 64,
+            games_per_shard: 16,
+            seed: 1,
+            time_budget: None,
+        }
     }
 }
 
@@ -304,6 +314,12 @@ mod tests {
         assert!(e.to_string().contains("selfplay.games_in_flight"), "{e}");
         let e = RunConfig::parse("[game]\nvariant = \"chess\"\n", "t.toml").unwrap_err();
         assert!(e.to_string().contains("chess"), "{e}");
+        let e = RunConfig::parse(&format!("{MINIMAL}[run]\ntime_budget = \"60\"\n"), "t.toml")
+            .unwrap_err();
+        assert!(e.to_string().contains("time_budget") && e.to_string().contains("1h30m"), "{e}");
+        let ok = RunConfig::parse(&format!("{MINIMAL}[run]\ntime_budget = \"1h30m\"\n"), "t.toml")
+            .unwrap();
+        assert_eq!(ok.run.time_budget, Some("90m".parse().unwrap()));
         let e = RunConfig::load(Path::new("/nonexistent/run.toml")).unwrap_err();
         assert!(e.to_string().contains("/nonexistent/run.toml"), "{e}");
     }

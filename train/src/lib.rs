@@ -30,6 +30,7 @@ pub mod targets;
 pub mod testing;
 #[cfg(test)]
 mod testutil;
+pub mod time_budget;
 pub mod trainer;
 pub mod value_target;
 
@@ -43,6 +44,7 @@ pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FI
 pub use run::{RunError, RunEvent, RunJob, run_generations};
 pub use schedule::LrSchedule;
 pub use targets::{Record, SampleError, TrainGame};
+pub use time_budget::{BadTimeBudget, TimeBudget};
 pub use trainer::{
     Counters, GenerationJob, GenerationSummary, StartFrom, StepMetrics, TrainError, fresh_net,
     train_generation,

@@ -103,9 +103,24 @@ impl CsvLog {
             OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
         let mut text = String::new();
         file.read_to_string(&mut text).map_err(io)?;
+        let mut rewrite = false;
         if text.is_empty() {
             file.write_all(format!("{expected}\n").as_bytes()).map_err(io)?;
         } else {
+            let found = text.lines().next().unwrap_or("").to_string();
+            if let Some(added) = expected.strip_prefix(&format!("{found},")) {
+                // A file of an older version, whose columns this one extends: the new columns
+                // are added, empty in the rows already written (rewritten below).
+                let empty = ",".repeat(added.split(',').count());
+                // Whole lines only: a row cut short by a crash is dropped, as below.
+                let mut lines = text[..text.rfind('\n').map_or(0, |i| i + 1)].lines();
+                lines.next();
+                text = std::iter::once(expected.clone())
+                    .chain(lines.map(|l| format!("{l}{empty}")))
+                    .map(|l| l + "\n")
+                    .collect();
+                rewrite = true;
+            }
             let found = text.lines().next().unwrap_or("");
             if found != expected {
                 return Err(MetricsError::Header {
@@ -128,7 +143,7 @@ impl CsvLog {
                     kept.push('\n');
                 }
             }
-            if kept.len() != text.len() {
+            if kept.len() != text.len() || rewrite {
                 if kept.is_empty() {
                     kept = format!("{expected}\n");
                 }
@@ -337,6 +352,20 @@ mod tests {
 
     /// Issue 15, defect 14: a garbage row appended to `metrics.csv` survived a resume and
     /// broke `report` later; it is refused on resume, naming the line.
+    #[test]
+    fn a_file_of_an_older_version_gets_the_new_columns_empty() {
+        let path = scratch_dir("metrics-older").join(GENERATION_METRICS_FILE);
+        // Two whole rows and one cut short by a crash, under a header that lacks two columns.
+        std::fs::write(&path, "generation,a\n0,1\n1,2\n2,").unwrap();
+        let mut log = CsvLog::open_resuming(&path, &["generation", "a", "b", "c"], 1).unwrap();
+        log.append(&["1".into(), "5".into(), "6".into(), "7".into()]).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "generation,a,b,c\n0,1,,\n1,5,6,7\n");
+        // A header that is not a prefix is still refused.
+        std::fs::write(&path, "generation,z\n0,1\n").unwrap();
+        assert!(CsvLog::open_resuming(&path, &["generation", "a", "b"], 1).is_err());
+    }
+
     #[test]
     fn d14_a_foreign_row_is_refused_on_resume() {
         let path = scratch_dir("metrics-garbage").join(STEP_METRICS_FILE);

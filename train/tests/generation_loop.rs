@@ -64,6 +64,7 @@ fn job<'a>(run_dir: &'a Path, config: &'a RunConfig, stop: &'a AtomicBool) -> Ru
         stop: Some(stop),
         any_dir: false,
         games: GamesSource::InProcess,
+        time_budget: None,
     }
 }
 
@@ -253,5 +254,44 @@ fn d2_a_redone_generation_keeps_the_figures_of_its_self_play() {
     assert!(cell("evaluations_per_sec") > 100.0, "{text}");
     assert!((cell("selfplay_seconds") - figures.seconds).abs() < 0.01, "{text}");
     assert!(cell("selfplay_seconds") > 0.05, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 16, item 5: a time budget ends the run between generations, judged by the previous
+/// generation's time, and the same job without it goes on.
+#[test]
+fn a_spent_time_budget_ends_the_run_between_generations() {
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("budget");
+    let mut config = smoke_config(&dir);
+    config.run.games_per_generation = 4;
+    config.ladder.games = 0;
+    let never = AtomicBool::new(false);
+    let run_dir = dir.join("run");
+    let budget: train::TimeBudget = "1s".parse().unwrap();
+    let timed =
+        RunJob { generations: 3, time_budget: Some(budget), ..job(&run_dir, &config, &never) };
+    let mut spent = Vec::new();
+    let report = run_generations::<CamelotRules>(timed, |e| match e {
+        // Generation 0 takes at least 0.6 s, so a second one would end past the second.
+        RunEvent::GenerationStarted { generation: 0 } => {
+            std::thread::sleep(std::time::Duration::from_millis(600))
+        }
+        RunEvent::BudgetSpent { generation, used, budget } => {
+            spent.push((generation, used, budget))
+        }
+        _ => {}
+    })
+    .unwrap();
+    assert_eq!(spent.len(), 1, "{spent:?}");
+    assert_eq!(spent[0].0, 1);
+    assert!(spent[0].1 >= std::time::Duration::from_millis(600));
+    assert!(report.contains("1 generation rows"), "{report}");
+    assert!(run_dir.join("models/gen-0001").is_dir());
+    assert!(!run_dir.join("models/gen-0002").exists());
+    // Without the budget the same run goes on from where it ended.
+    let rest = RunJob { generations: 2, ..job(&run_dir, &config, &never) };
+    let report = run_generations::<CamelotRules>(rest, |_| {}).unwrap();
+    assert!(report.contains("2 generation rows"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }

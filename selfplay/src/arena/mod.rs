@@ -3,14 +3,18 @@
 //! record.
 //!
 //! - [`spec`]: [`PlayerSpec`], a player as written on the command line (`random`, `greedy`,
-//!   `mcts:sims=N`, `<checkpoint dir>:sims=N`);
+//!   `mcts:sims=N[,cutoff=K]`, `alphabeta:depth=N`, `<checkpoint dir>:sims=N`);
 //! - [`player`]: [`ArenaPlayer`], a loaded player;
 //! - [`greedy`]: the one-ply greedy player;
+//! - [`alphabeta`]: the alpha-beta player, and [`heuristic`], the evaluation it and the cut-off
+//!   playouts share;
 //! - [`seats`]: seat rotation (all `n!` orders of the players) and opening seeds;
 //! - [`play`]: [`play_match`], games in lockstep with batched network evaluations;
 //! - [`rollout`]: the `mcts` player's random playouts;
 //! - [`report`]: [`MatchReport`], tallies and the results table;
 //! - [`elo`]: Elo from a score and its confidence interval;
+//! - [`anchors`]: the absolute Elo scale (the anchors' round robin, rating a player against them);
+//! - [`rating`]: maximum-likelihood Elo of many players from all their games (anchors held fixed);
 //! - [`game`]: [`ArenaGame`] and its parquet record.
 //!
 //! ```
@@ -30,11 +34,15 @@
 //! println!("{}", report.table());
 //! ```
 
+pub mod alphabeta;
+pub mod anchors;
 pub mod elo;
 pub mod game;
 pub mod greedy;
+pub mod heuristic;
 pub mod play;
 pub mod player;
+pub mod rating;
 pub mod report;
 pub mod rollout;
 pub mod seats;
@@ -57,11 +65,12 @@ pub use game::{ARENA_RUN, ArenaGame, write_games};
 pub use games::GoalDistances;
 pub use greedy::greedy_move;
 pub use play::{DEFAULT_OPENING_MOVES, MatchConfig, MatchStats, play_match};
-pub use player::{ArenaPlayer, BoxedEvaluator, Kind};
+pub use player::{ArenaPlayer, BoxedEvaluator, Kind, Leaves};
+pub use rating::{RatedGame, RatingError, Ratings, fit};
 pub use report::{GameResult, MatchReport, PairLine, PlayerLine, Tally, head_to_head, seat_result};
 pub use rollout::MoveRollouts;
 pub use seats::{arrangements, seating};
-pub use spec::{DEFAULT_SIMS, PlayerSpec, SpecError};
+pub use spec::{DEFAULT_DEPTH, DEFAULT_SIMS, PlayerSpec, SpecError};
 
 /// Why a match could not be set up or played.
 #[derive(Debug, Error)]

@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use games::{State, Variant};
 
 use super::ArenaError;
+use super::alphabeta::{AlphaBetaLimits, MAX_DEPTH};
 use super::spec::PlayerSpec;
 use crate::DrawScore;
 use crate::engine::EngineClient;
@@ -24,8 +25,11 @@ pub enum ArenaPlayer<V: Variant> {
     /// MCTS guided by a network, `sims` simulations per searched decision, draws worth `draw`
     /// (the evaluator scores the network's draw probability the same way).
     Network { evaluator: BoxedEvaluator<V>, sims: u32, draw: DrawScore },
-    /// MCTS with a uniform prior and random-rollout values, `sims` simulations.
-    Mcts { sims: u32 },
+    /// MCTS with a uniform prior and random-rollout values, `sims` simulations, playouts cut
+    /// after `cutoff` moves (scored by the heuristic) when given.
+    Mcts { sims: u32, cutoff: Option<u32> },
+    /// Classical alpha-beta search ([`super::alphabeta`]).
+    AlphaBeta(AlphaBetaLimits),
     /// A uniformly random legal move.
     Random,
     /// One-ply greedy ([`super::greedy`]).
@@ -37,18 +41,29 @@ pub enum ArenaPlayer<V: Variant> {
 /// What a game in flight needs to know about a player (no evaluator).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
-    /// Searches with `sims` simulations; leaves are evaluated by the player's network
-    /// (batched across games) or, with `rollouts`, by random playouts inside the game. Drawn
-    /// end positions in its tree are worth `draw`.
+    /// Searches with `sims` simulations, its leaves evaluated as `leaves` says. Drawn end
+    /// positions in its tree are worth `draw`.
     Search {
         sims: u32,
-        rollouts: bool,
+        leaves: Leaves,
         draw: DrawScore,
     },
     Random,
     Greedy,
+    /// Searches with alpha-beta inside the game.
+    AlphaBeta(AlphaBetaLimits),
     /// Asks its external engine for each move; the referee checks it.
     Engine,
+}
+
+/// How a searching player's leaves are evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaves {
+    /// By the player's network, batched across games.
+    Network,
+    /// By a random playout inside the game, cut after `cutoff` moves and scored by the
+    /// heuristic when given (else played to the match's playout cap, a draw if cut there).
+    Rollouts { cutoff: Option<u32> },
 }
 
 impl<V: Variant> ArenaPlayer<V> {
@@ -68,7 +83,11 @@ impl<V: Variant> ArenaPlayer<V> {
                     .map_err(|message| ArenaError::Load { dir: dir.clone(), message })?;
                 ArenaPlayer::Network { evaluator, sims: *sims, draw: *draw }
             }
-            PlayerSpec::Mcts { sims } => ArenaPlayer::Mcts { sims: *sims },
+            PlayerSpec::Mcts { sims, cutoff } => ArenaPlayer::Mcts { sims: *sims, cutoff: *cutoff },
+            PlayerSpec::AlphaBeta { depth, ms } => ArenaPlayer::AlphaBeta(AlphaBetaLimits {
+                depth: depth.unwrap_or(MAX_DEPTH),
+                time: ms.map(|t| std::time::Duration::from_millis(u64::from(t))),
+            }),
             PlayerSpec::Random => ArenaPlayer::Random,
             PlayerSpec::Greedy => ArenaPlayer::Greedy,
             PlayerSpec::Engine { command } => {
@@ -81,11 +100,14 @@ impl<V: Variant> ArenaPlayer<V> {
     pub fn kind(&self) -> Kind {
         match self {
             ArenaPlayer::Network { sims, draw, .. } => {
-                Kind::Search { sims: *sims, rollouts: false, draw: *draw }
+                Kind::Search { sims: *sims, leaves: Leaves::Network, draw: *draw }
             }
-            ArenaPlayer::Mcts { sims } => {
-                Kind::Search { sims: *sims, rollouts: true, draw: DrawScore::Share }
-            }
+            ArenaPlayer::Mcts { sims, cutoff } => Kind::Search {
+                sims: *sims,
+                leaves: Leaves::Rollouts { cutoff: *cutoff },
+                draw: DrawScore::Share,
+            },
+            ArenaPlayer::AlphaBeta(limits) => Kind::AlphaBeta(*limits),
             ArenaPlayer::Random => Kind::Random,
             ArenaPlayer::Greedy => Kind::Greedy,
             ArenaPlayer::Engine(_) => Kind::Engine,
@@ -127,15 +149,26 @@ mod tests {
         assert_eq!(build("random").unwrap(), Kind::Random);
         assert_eq!(build("greedy").unwrap(), Kind::Greedy);
         let share = DrawScore::Share;
-        let mcts = Kind::Search { sims: 5, rollouts: true, draw: share };
+        let mcts = Kind::Search { sims: 5, leaves: Leaves::Rollouts { cutoff: None }, draw: share };
         assert_eq!(build("mcts:sims=5").unwrap(), mcts);
+        let cut =
+            Kind::Search { sims: 5, leaves: Leaves::Rollouts { cutoff: Some(8) }, draw: share };
+        assert_eq!(build("mcts:sims=5,cutoff=8").unwrap(), cut);
+        let limits = AlphaBetaLimits { depth: 3, time: None };
+        assert_eq!(build("alphabeta:depth=3").unwrap(), Kind::AlphaBeta(limits));
+        let timed =
+            AlphaBetaLimits { depth: MAX_DEPTH, time: Some(std::time::Duration::from_millis(20)) };
+        assert_eq!(build("alphabeta:ms=20").unwrap(), Kind::AlphaBeta(timed));
         let missing = "no/such/gen-0001:sims=3";
         assert!(missing.parse::<PlayerSpec>().is_ok(), "parsing does not look at the disk");
         let Err(ArenaError::MissingCheckpoint(dir)) = build(missing) else { panic!("loaded") };
         assert_eq!(dir, Path::new("no/such/gen-0001"));
         let here = format!("{}:sims=7", std::env::temp_dir().display());
         let here = if here.contains('/') { here } else { format!("./{here}") };
-        assert_eq!(build(&here).unwrap(), Kind::Search { sims: 7, rollouts: false, draw: share });
+        assert_eq!(
+            build(&here).unwrap(),
+            Kind::Search { sims: 7, leaves: Leaves::Network, draw: share }
+        );
         // The draw score reaches both the loader (for the network's draw class) and the search.
         let mut asked = None;
         let spec: PlayerSpec = format!("{here},draw=0.25").parse().unwrap();
@@ -146,7 +179,10 @@ mod tests {
         .unwrap();
         let contempt = DrawScore::Fixed(0.25);
         assert_eq!(asked, Some(contempt));
-        assert_eq!(player.kind(), Kind::Search { sims: 7, rollouts: false, draw: contempt });
+        assert_eq!(
+            player.kind(),
+            Kind::Search { sims: 7, leaves: Leaves::Network, draw: contempt }
+        );
         let spec: PlayerSpec = here.parse().unwrap();
         let err = ArenaPlayer::<CamelotRules>::from_spec(&spec, &mut |_, _| Err("broken".into()))
             .unwrap_err();

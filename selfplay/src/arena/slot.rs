@@ -8,13 +8,14 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 
+use super::alphabeta::AlphaBeta;
 use super::game::ArenaGame;
 use super::greedy::greedy_move;
-use super::player::Kind;
+use super::player::{Kind, Leaves};
 use super::rollout::MoveRollouts;
 use super::seats;
 use crate::engine::{EngineClient, Limits};
-use crate::evaluator::{Evaluation, Evaluator, draw_values};
+use crate::evaluator::{Evaluation, draw_values};
 use crate::lockstep::{self, Step};
 use crate::mcts::choose_action;
 use crate::mcts::{Leaf, MctsConfig, RootNoise, Search, SearchError, TemperatureSchedule};
@@ -45,6 +46,9 @@ pub(crate) struct Slot<V: Variant> {
     rollouts: MoveRollouts,
     /// The search of the move in progress (kept across its legs, dropped when it completes).
     search: Option<Search<State<V>>>,
+    /// Each alpha-beta player's searcher, by player index (built on its first move, kept for
+    /// the game: its table and move-ordering statistics carry over).
+    alphabeta: Vec<Option<Box<AlphaBeta<V>>>>,
     moves: Vec<String>,
     over: Option<(Values, Termination)>,
 }
@@ -69,6 +73,7 @@ impl<V: Variant> Slot<V> {
             rng: StdRng::seed_from_u64(game_seed),
             rollouts: MoveRollouts::new(table.rollout_moves, game_seed ^ 0x7011),
             search: None,
+            alphabeta: (0..V::NUM_PLAYERS).map(|_| None).collect(),
             moves: Vec::new(),
             over: None,
         };
@@ -133,7 +138,7 @@ impl<V: Variant> Slot<V> {
         Ok(m)
     }
 
-    /// Plays a whole move (random and greedy players, openings).
+    /// Plays a whole move (random, greedy and alpha-beta players, openings).
     fn play_move(&mut self, m: &Move, table: &Table<'_>) {
         self.state.play_move(m);
         self.search = None;
@@ -155,8 +160,8 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
     type Game = State<V>;
     type Finished = ArenaGame;
 
-    /// Plays until player input from a network is needed or the game ends. Random and greedy
-    /// players move at once; a rollout player's leaves are evaluated here.
+    /// Plays until player input from a network is needed or the game ends. Random, greedy and
+    /// alpha-beta players move at once; a rollout player's leaves are evaluated here.
     fn step(&mut self, table: &Table<'a>) -> Result<Step<State<V>>, SearchError> {
         loop {
             if self.over.is_some() {
@@ -178,7 +183,14 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
                     let m = self.engine_move(player, table)?;
                     self.play_move(&m, table);
                 }
-                Kind::Search { sims, rollouts, draw } => {
+                Kind::AlphaBeta(limits) => {
+                    let searcher = self.alphabeta[player]
+                        .get_or_insert_with(|| Box::new(AlphaBeta::new(limits)));
+                    let found = searcher.search(self.state.position());
+                    let m = found.ok_or(SearchError::GameOver)?.best;
+                    self.play_move(&m, table);
+                }
+                Kind::Search { sims, leaves, draw } => {
                     if self.search.is_none() {
                         let config = MctsConfig {
                             simulations: sims,
@@ -197,13 +209,10 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
                     }
                     if !search.is_done() {
                         let Some(leaf) = search.gather(&mut self.rng) else { continue };
-                        if !rollouts {
+                        let Leaves::Rollouts { cutoff } = leaves else {
                             return Ok(Step::Evaluate { evaluator: player, leaf });
-                        }
-                        let mut evals = self.rollouts.evaluate(std::slice::from_ref(&leaf.state));
-                        let eval = evals
-                            .pop()
-                            .ok_or(SearchError::EvaluatorCount { expected: 1, got: 0 })?;
+                        };
+                        let eval = self.rollouts.leaf(&leaf.state, cutoff);
                         search.apply(leaf, eval)?;
                         continue;
                     }

@@ -5,11 +5,15 @@
 //! | `random` | a uniformly random legal (complete) move |
 //! | `greedy` | one ply: most captures, then closest to its goal castle ([`super::greedy`]) |
 //! | `mcts:sims=N` | MCTS with a uniform prior and random-rollout values, `N` simulations |
+//! | `mcts:sims=N,cutoff=K` | the same, each playout cut after `K` moves and scored by the [`Heuristic`](super::heuristic::Heuristic) |
+//! | `alphabeta:depth=N` | iterative-deepening alpha-beta to `N` plies ([`super::alphabeta`]) |
+//! | `alphabeta:ms=T` | the same, deepening until `T` milliseconds have passed (with `depth=N`: whichever comes first; a time limit makes games depend on the machine's speed, a depth does not) |
 //! | `<dir>:sims=N` | a checkpoint directory (a path with a `/`), searched with `N` simulations |
 //! | `<dir>:sims=N,draw=X` | the same, scoring a draw `X` (in `[0, 1]`) for every seat in its search |
 //! | `engine:<command line>` | an external engine speaking the engine protocol, started with that command line (its budget is its own) |
 //!
-//! `sims=` may be left out (then [`DEFAULT_SIMS`]); `draw=` too (then the fair share, the score
+//! `sims=` may be left out (then [`DEFAULT_SIMS`]), `depth=` too (then [`DEFAULT_DEPTH`], or no
+//! limit but the time with `ms=`); `draw=` too (then the fair share, the score
 //! a draw earns). `draw=` is the contempt of [`DrawScore`]: a model trained with
 //! `selfplay.draw_score = { fixed = X }` searched as it was trained. A checkpoint is only a path
 //! here: whether it exists is found out when it is loaded
@@ -26,14 +30,21 @@ use crate::DrawScore;
 /// Simulations of a searching player whose spec gives no `sims=`.
 pub const DEFAULT_SIMS: u32 = 64;
 
+/// Plies of an `alphabeta` player whose spec gives neither `depth=` nor `ms=`.
+pub const DEFAULT_DEPTH: u32 = 2;
+
 /// A contestant, parsed but not loaded.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// A checkpoint directory (e.g. `data/run/models/gen-0007`) searched with `sims` simulations,
     /// draws scored `draw` in its search.
     Checkpoint { dir: PathBuf, sims: u32, draw: DrawScore },
-    /// Uniform prior, random-rollout values, `sims` simulations.
-    Mcts { sims: u32 },
+    /// Uniform prior, random-rollout values, `sims` simulations; with `cutoff`, each playout
+    /// stops after that many moves and is scored by the heuristic.
+    Mcts { sims: u32, cutoff: Option<u32> },
+    /// Iterative-deepening alpha-beta: at most `depth` plies, and at most `ms` milliseconds a
+    /// move when given (at least one of the two is set).
+    AlphaBeta { depth: Option<u32>, ms: Option<u32> },
     /// A uniformly random legal move.
     Random,
     /// One-ply greedy: captures, then castle progress.
@@ -49,16 +60,19 @@ pub enum SpecError {
     #[error("empty player spec")]
     Empty,
     #[error(
-        "unknown player kind `{0}` (expected random, greedy, mcts:sims=N, engine:<command line>, \
-         or a checkpoint directory path containing `/`, e.g. data/run/models/gen-0007:sims=200)"
+        "unknown player kind `{0}` (expected random, greedy, mcts:sims=N[,cutoff=K], \
+         alphabeta:depth=N[,ms=T], engine:<command line>, or a checkpoint directory path \
+         containing `/`, e.g. data/run/models/gen-0007:sims=200)"
     )]
     UnknownKind(String),
     #[error("bad `{0}` in a player spec: sims must be a whole number of at least 1")]
     BadSims(String),
     #[error("bad `{0}` in a player spec: draw must be a number from 0 to 1")]
     BadDraw(String),
+    #[error("bad `{0}` in a player spec: it must be a whole number of at least 1")]
+    BadCount(String),
     #[error("unknown option `{option}` for player `{kind}` (it takes {allowed})")]
-    UnknownOption { kind: String, option: String, allowed: &'static str },
+    UnknownOption { kind: String, option: String, allowed: String },
     #[error("player `{0}` takes no options")]
     NoOptions(String),
     #[error(
@@ -71,8 +85,11 @@ impl PlayerSpec {
     /// Simulations per searched decision, for the searching players.
     pub fn sims(&self) -> Option<u32> {
         match self {
-            PlayerSpec::Checkpoint { sims, .. } | PlayerSpec::Mcts { sims } => Some(*sims),
-            PlayerSpec::Random | PlayerSpec::Greedy | PlayerSpec::Engine { .. } => None,
+            PlayerSpec::Checkpoint { sims, .. } | PlayerSpec::Mcts { sims, .. } => Some(*sims),
+            PlayerSpec::Random
+            | PlayerSpec::Greedy
+            | PlayerSpec::AlphaBeta { .. }
+            | PlayerSpec::Engine { .. } => None,
         }
     }
 
@@ -116,7 +133,16 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Checkpoint { dir, sims, draw } => {
                 write!(f, "{}:sims={sims}{}", dir.display(), draw_option(*draw))
             }
-            PlayerSpec::Mcts { sims } => write!(f, "mcts:sims={sims}"),
+            PlayerSpec::Mcts { sims, cutoff: None } => write!(f, "mcts:sims={sims}"),
+            PlayerSpec::Mcts { sims, cutoff: Some(k) } => write!(f, "mcts:sims={sims},cutoff={k}"),
+            PlayerSpec::AlphaBeta { depth, ms } => {
+                let parts: Vec<String> =
+                    [depth.map(|d| format!("depth={d}")), ms.map(|t| format!("ms={t}"))]
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                write!(f, "alphabeta:{}", parts.join(","))
+            }
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::Engine { command } => write!(f, "engine:{command}"),
@@ -150,11 +176,19 @@ impl FromStr for PlayerSpec {
             "random" => Ok(PlayerSpec::Random),
             "greedy" => Ok(PlayerSpec::Greedy),
             "mcts" => {
-                let o = SearchOptions::parse("mcts", options, false)?;
-                Ok(PlayerSpec::Mcts { sims: o.sims })
+                let o = SearchOptions::parse("mcts", options, &["sims", "cutoff"])?;
+                Ok(PlayerSpec::Mcts { sims: o.sims, cutoff: o.cutoff })
+            }
+            "alphabeta" => {
+                let o = SearchOptions::parse("alphabeta", options, &["depth", "ms"])?;
+                let depth = match (o.depth, o.ms) {
+                    (None, None) => Some(DEFAULT_DEPTH),
+                    (depth, _) => depth,
+                };
+                Ok(PlayerSpec::AlphaBeta { depth, ms: o.ms })
             }
             path if path.contains('/') || path.contains(std::path::MAIN_SEPARATOR) => {
-                let o = SearchOptions::parse(path, options, true)?;
+                let o = SearchOptions::parse(path, options, &["sims", "draw"])?;
                 Ok(PlayerSpec::Checkpoint { dir: PathBuf::from(path), sims: o.sims, draw: o.draw })
             }
             other => Err(SpecError::UnknownKind(other.to_string())),
@@ -174,36 +208,62 @@ fn draw_option(draw: DrawScore) -> String {
 struct SearchOptions {
     sims: u32,
     draw: DrawScore,
+    cutoff: Option<u32>,
+    depth: Option<u32>,
+    ms: Option<u32>,
 }
 
 impl SearchOptions {
-    /// Parses `options` (comma-separated, `None` = all defaults); `draw=` only `with_draw`.
-    fn parse(kind: &str, options: Option<&str>, with_draw: bool) -> Result<Self, SpecError> {
-        let mut o = SearchOptions { sims: DEFAULT_SIMS, draw: DrawScore::Share };
+    /// Parses `options` (comma-separated, `None` = all defaults), taking only the keys in
+    /// `allowed`.
+    fn parse(
+        kind: &str,
+        options: Option<&str>,
+        allowed: &[&'static str],
+    ) -> Result<Self, SpecError> {
+        let mut o = SearchOptions {
+            sims: DEFAULT_SIMS,
+            draw: DrawScore::Share,
+            cutoff: None,
+            depth: None,
+            ms: None,
+        };
+        let count = |opt: &str, n: &str| {
+            n.parse::<u32>()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| SpecError::BadCount(opt.to_string()))
+        };
         for opt in options.into_iter().flat_map(|opts| opts.split(',')) {
-            match opt.split_once('=') {
-                Some(("sims", n)) => {
-                    o.sims = n
+            let (key, value) = opt.split_once('=').unwrap_or((opt, ""));
+            match key {
+                _ if !allowed.contains(&key) => {
+                    let keys: Vec<String> = allowed.iter().map(|k| format!("{k}=")).collect();
+                    return Err(SpecError::UnknownOption {
+                        kind: kind.to_string(),
+                        option: opt.to_string(),
+                        allowed: keys.join(", "),
+                    });
+                }
+                "sims" => {
+                    o.sims = value
                         .parse::<u32>()
                         .ok()
                         .filter(|&n| n >= 1)
                         .ok_or_else(|| SpecError::BadSims(opt.to_string()))?;
                 }
-                Some(("draw", x)) if with_draw => {
-                    let x = x
+                "draw" => {
+                    let x = value
                         .parse::<f32>()
                         .ok()
                         .filter(|&x| DrawScore::Fixed(x).problem().is_none())
                         .ok_or_else(|| SpecError::BadDraw(opt.to_string()))?;
                     o.draw = DrawScore::Fixed(x);
                 }
-                _ => {
-                    return Err(SpecError::UnknownOption {
-                        kind: kind.to_string(),
-                        option: opt.to_string(),
-                        allowed: if with_draw { "sims=N and draw=X" } else { "only sims=N" },
-                    });
-                }
+                "cutoff" => o.cutoff = Some(count(opt, value)?),
+                "depth" => o.depth = Some(count(opt, value)?),
+                "ms" => o.ms = Some(count(opt, value)?),
+                _ => unreachable!("every allowed key is handled"),
             }
         }
         Ok(o)
@@ -223,7 +283,11 @@ mod tests {
         let cases = [
             ("random", PlayerSpec::Random),
             ("greedy", PlayerSpec::Greedy),
-            ("mcts:sims=32", PlayerSpec::Mcts { sims: 32 }),
+            ("mcts:sims=32", PlayerSpec::Mcts { sims: 32, cutoff: None }),
+            ("mcts:sims=200,cutoff=12", PlayerSpec::Mcts { sims: 200, cutoff: Some(12) }),
+            ("alphabeta:depth=3", PlayerSpec::AlphaBeta { depth: Some(3), ms: None }),
+            ("alphabeta:ms=250", PlayerSpec::AlphaBeta { depth: None, ms: Some(250) }),
+            ("alphabeta:depth=5,ms=100", PlayerSpec::AlphaBeta { depth: Some(5), ms: Some(100) }),
             (
                 "data/run/models/gen-0007:sims=200",
                 PlayerSpec::Checkpoint {
@@ -246,7 +310,10 @@ mod tests {
             assert_eq!(spec.to_string(), text);
             assert_eq!(parse(&spec.to_string()), Ok(spec));
         }
-        assert_eq!(parse("mcts"), Ok(PlayerSpec::Mcts { sims: DEFAULT_SIMS }));
+        assert_eq!(parse("mcts"), Ok(PlayerSpec::Mcts { sims: DEFAULT_SIMS, cutoff: None }));
+        let plain = PlayerSpec::AlphaBeta { depth: Some(DEFAULT_DEPTH), ms: None };
+        assert_eq!(parse("alphabeta"), Ok(plain));
+        assert_eq!(parse("alphabeta:ms=5,depth=2").unwrap().to_string(), "alphabeta:depth=2,ms=5");
         let ckpt = parse("./gen-0003").unwrap();
         assert_eq!(ckpt.sims(), Some(DEFAULT_SIMS));
         assert_eq!(ckpt.checkpoint(), Some(Path::new("./gen-0003")));
@@ -271,7 +338,12 @@ mod tests {
     #[test]
     fn bad_specs_are_named() {
         assert_eq!(parse(""), Err(SpecError::Empty));
-        assert_eq!(parse("alphabeta"), Err(SpecError::UnknownKind("alphabeta".into())));
+        assert_eq!(parse("alphabet"), Err(SpecError::UnknownKind("alphabet".into())));
+        assert_eq!(parse("alphabeta:depth=0"), Err(SpecError::BadCount("depth=0".into())));
+        assert_eq!(parse("alphabeta:ms=x"), Err(SpecError::BadCount("ms=x".into())));
+        assert_eq!(parse("mcts:cutoff=-1"), Err(SpecError::BadCount("cutoff=-1".into())));
+        let msg = parse("alphabeta:sims=3").unwrap_err().to_string();
+        assert!(msg.contains("depth=, ms="), "{msg}");
         assert_eq!(parse("mcts:sims=0"), Err(SpecError::BadSims("sims=0".into())));
         assert_eq!(parse("mcts:sims=abc"), Err(SpecError::BadSims("sims=abc".into())));
         assert_eq!(parse("mcts:sims=-3"), Err(SpecError::BadSims("sims=-3".into())));
@@ -283,9 +355,9 @@ mod tests {
         assert_eq!(parse("a/gen-0001:draw=-0.1"), Err(SpecError::BadDraw("draw=-0.1".into())));
         assert_eq!(parse("a/gen-0001:draw=x"), Err(SpecError::BadDraw("draw=x".into())));
         let msg = parse("a/gen-0001:depth=2").unwrap_err().to_string();
-        assert!(msg.contains("draw=X"), "{msg}");
+        assert!(msg.contains("draw="), "{msg}");
         assert_eq!(parse("random:sims=3"), Err(SpecError::NoOptions("random".into())));
-        let msg = parse("alphabeta").unwrap_err().to_string();
-        assert!(msg.contains("alphabeta") && msg.contains("mcts:sims=N"), "{msg}");
+        let msg = parse("alphabet").unwrap_err().to_string();
+        assert!(msg.contains("alphabeta:depth=N") && msg.contains("mcts:sims=N"), "{msg}");
     }
 }

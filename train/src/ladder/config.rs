@@ -18,7 +18,10 @@ pub struct LadderConfig {
     pub every_generations: u32,
     /// Simulations per decision of the networks' searches.
     pub simulations: u32,
-    /// The fixed baseline: `random`, `greedy` or `mcts:sims=N` (as in `arena`).
+    /// The fixed baseline: a classical player as in `arena` (`random`, `greedy`,
+    /// `alphabeta:depth=N`, `mcts:sims=N[,cutoff=K]`), or `anchors`: the anchor of the
+    /// absolute Elo scale nearest the previous measured model's absolute Elo (see
+    /// [`LadderConfig::baseline_choice`]). Against an anchor the model also gets an absolute Elo.
     pub baseline: String,
     /// Complete moves after which a ladder game is a draw.
     pub max_moves: u32,
@@ -26,6 +29,19 @@ pub struct LadderConfig {
     pub opening_moves: u32,
     /// Which model plays the next generation's self-play.
     pub gating: Gating,
+}
+
+/// `baseline = "anchors"`.
+pub const ANCHORS: &str = "anchors";
+
+/// The ladder's second opponent.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Baseline {
+    /// Always this player.
+    Fixed(PlayerSpec),
+    /// The anchor of the stored table (`selfplay::arena::anchors`) whose Elo is nearest the
+    /// absolute Elo of the previous measured model (0 for `gen-0000`).
+    Anchors,
 }
 
 /// Which model plays self-play: always the newest, or the newest one that beat its
@@ -66,21 +82,24 @@ impl LadderConfig {
         self.enabled() && g > 0 && (g.is_multiple_of(self.every_generations.max(1)) || g == last)
     }
 
-    /// The baseline as a player spec.
-    pub fn baseline_spec(&self) -> Result<PlayerSpec, String> {
-        let spec: PlayerSpec = self.baseline.parse().map_err(|e| format!("{e}"))?;
-        if spec.checkpoint().is_some() {
-            return Err(
-                "must be random, greedy or mcts:sims=N (a fixed player, not a checkpoint)".into()
-            );
+    /// The baseline: a fixed player, or the anchors.
+    pub fn baseline_choice(&self) -> Result<Baseline, String> {
+        if self.baseline == ANCHORS {
+            return Ok(Baseline::Anchors);
         }
-        Ok(spec)
+        let spec: PlayerSpec = self.baseline.parse().map_err(|e| format!("{e}"))?;
+        if spec.checkpoint().is_some() || matches!(spec, PlayerSpec::Engine { .. }) {
+            return Err("must be `anchors` or a classical player such as greedy, \
+                 alphabeta:depth=2 or mcts:sims=N (a fixed player, not a checkpoint or an engine)"
+                .into());
+        }
+        Ok(Baseline::Fixed(spec))
     }
 
     /// Range checks; the error is (`ladder.key`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let bad = |key: &str, problem: &str| Err((format!("ladder.{key}"), problem.to_string()));
-        if let Err(problem) = self.baseline_spec() {
+        if let Err(problem) = self.baseline_choice() {
             return bad("baseline", &problem);
         }
         if self.simulations == 0 {
@@ -140,6 +159,11 @@ mod tests {
         assert!(parse("baseline = \"random\"").is_ok());
         let e = parse("baseline = \"data/run/models/gen-0001:sims=3\"").unwrap_err();
         assert!(e.contains("ladder.baseline") && e.contains("checkpoint"), "{e}");
+        assert!(parse("baseline = \"alphabeta:depth=2\"").is_ok());
+        let c = parse("baseline = \"anchors\"").unwrap();
+        assert_eq!(c.baseline_choice(), Ok(Baseline::Anchors));
+        let e = parse("baseline = \"engine:foo\"").unwrap_err();
+        assert!(e.contains("engine"), "{e}");
         let e = parse("baseline = \"alphazero\"").unwrap_err();
         assert!(e.contains("ladder.baseline") && e.contains("alphazero"), "{e}");
     }

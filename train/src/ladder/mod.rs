@@ -13,6 +13,11 @@
 //! baseline); its per-game score is its mean head-to-head placement against them (1 above, ½
 //! level, 0 below), so ½ is even as in Camelot.
 //!
+//! With `baseline = "anchors"` the baseline is the anchor of the absolute Elo scale nearest the
+//! previous measured model's absolute Elo, and any baseline that is one of the stored anchors
+//! gives the model an **absolute Elo** ([`Absolute`]): the maximum-likelihood rating of its
+//! games against the anchor, held at its stored rating.
+//!
 //! The **rating** chains the Elo differences: `gen-0000` is 0 and a measured model is its
 //! opponent's rating plus its Elo over it (its score clipped to `[1/(2n), 1 - 1/(2n)]` for `n`
 //! games, so a clean sweep adds a finite amount).
@@ -21,6 +26,6 @@ pub mod config;
 pub mod play;
 pub mod result;
 
-pub use config::{Gating, LadderConfig};
+pub use config::{ANCHORS, Baseline, Gating, LadderConfig};
 pub use play::{run_ladder, self_play_model};
-pub use result::{LADDER_FILE, LadderResult, Versus};
+pub use result::{Absolute, LADDER_FILE, LadderResult, Versus};

@@ -3,13 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use games::{Encode, State, Variant};
+use games::{Encode, State, Variant, VariantKind};
 use selfplay::DrawScore;
+use selfplay::arena::anchors::{AnchorTable, rated_games};
 use selfplay::arena::{
-    ArenaPlayer, Elo, MatchConfig, MatchReport, PlayerSpec, play_match, write_games,
+    ArenaGame, ArenaPlayer, Elo, MatchConfig, MatchReport, PlayerSpec, fit, play_match, write_games,
 };
 
-use super::{Gating, LadderResult, Versus};
+use super::{Absolute, Baseline, Gating, LadderResult, Versus};
 use crate::evaluators::arena_loader;
 use crate::run::RunError;
 use crate::run::error::io;
@@ -28,16 +29,46 @@ pub fn self_play_model(models: &Path, g: u32) -> Result<(u32, PathBuf), RunError
 }
 
 /// The opponent of `gen-g`: the newest measured and promoted model before it (or `gen-0000`),
-/// with its rating.
-fn opponent(models: &Path, g: u32) -> Result<(u32, f64), RunError> {
+/// with its rating and its absolute Elo (`gen-0000`: 0, the random network's level).
+fn opponent(models: &Path, g: u32) -> Result<(u32, f64, Option<f64>), RunError> {
     for k in (1..g).rev() {
         if let Some(r) = LadderResult::read(&models.join(generation_dir_name(k)))?
             && r.promoted
         {
-            return Ok((k, r.rating));
+            return Ok((k, r.rating, r.absolute.map(|a| a.elo)));
         }
     }
-    Ok((0, 0.0))
+    Ok((0, 0.0, Some(0.0)))
+}
+
+/// The anchor of `table` whose Elo is nearest `elo`.
+pub fn nearest_anchor(table: &AnchorTable, elo: f64) -> PlayerSpec {
+    let a = table
+        .anchor
+        .iter()
+        .min_by(|x, y| (x.elo - elo).abs().total_cmp(&(y.elo - elo).abs()))
+        .expect("a stored table has anchors");
+    a.spec.parse().expect("a stored table's specs parse")
+}
+
+/// The absolute Elo of player 0 of `games` when `baseline` (every other player) is one of the
+/// anchors of `table`.
+pub fn absolute_elo(
+    table: &AnchorTable,
+    baseline: &PlayerSpec,
+    games: &[ArenaGame],
+) -> Option<Absolute> {
+    let anchor = table.anchor.iter().find(|a| a.spec.parse().ok().as_ref() == Some(baseline))?;
+    // The pool: 0 = the anchor (held at its rating), 1 = the model.
+    let seats = games.first()?.seating.len();
+    let who: Vec<usize> = (0..seats).map(|p| usize::from(p == 0)).collect();
+    let r = fit(2, &rated_games(games, &who), &[(0, anchor.elo)]).ok()?;
+    Some(Absolute {
+        anchor: anchor.spec.clone(),
+        anchor_elo: anchor.elo,
+        elo: r.elo[1],
+        interval: r.interval[1],
+    })
 }
 
 /// Plays the ladder of `gen-g` and writes its result; see the [module docs](super).
@@ -54,14 +85,19 @@ where
     let ladder = &config.ladder;
     let models = run_dir.join("models");
     let model_dir = models.join(generation_dir_name(g));
-    let (opp, opp_rating) = opponent(&models, g)?;
+    let (opp, opp_rating, opp_absolute) = opponent(&models, g)?;
     let opp_dir = models.join(generation_dir_name(opp));
     let sims = ladder.simulations;
     // The ladder measures what a model earns, so its searches score draws at the fair share.
     let draw = DrawScore::Share;
     let new = PlayerSpec::Checkpoint { dir: model_dir.clone(), sims, draw };
     let old = PlayerSpec::Checkpoint { dir: opp_dir, sims, draw };
-    let baseline = ladder.baseline_spec().map_err(RunError::Baseline)?;
+    let variant: VariantKind = V::NAME.parse().expect("a variant's name");
+    let anchors = AnchorTable::builtin(variant).map_err(|e| RunError::Baseline(e.to_string()))?;
+    let baseline = match ladder.baseline_choice().map_err(RunError::Baseline)? {
+        Baseline::Fixed(spec) => spec,
+        Baseline::Anchors => nearest_anchor(&anchors, opp_absolute.unwrap_or(0.0)),
+    };
     let games_dir = run_dir.join("ladder").join(generation_dir_name(g));
     if games_dir.exists() {
         // A ladder cut short is played again whole.
@@ -78,7 +114,7 @@ where
         options: config.game.rule_options(),
     };
     let mut load = arena_loader::<V>(config.net.device, config.selfplay.eval_cache);
-    let mut play = |others: &PlayerSpec| -> Result<Versus, RunError> {
+    let mut play = |others: &PlayerSpec| -> Result<(Versus, Vec<ArenaGame>), RunError> {
         let specs: Vec<PlayerSpec> = std::iter::once(new.clone())
             .chain(std::iter::repeat_n(others.clone(), V::NUM_PLAYERS - 1))
             .collect();
@@ -90,10 +126,12 @@ where
         let names: Vec<String> = specs.iter().map(PlayerSpec::short_name).collect();
         write_games(&games_dir, V::NAME, &names, &games)
             .map_err(|source| RunError::LadderGames { dir: games_dir.clone(), source })?;
-        Ok(Versus::new(&games, &MatchReport::new(&names, V::PLAYER_NAMES, &games)))
+        let versus = Versus::new(&games, &MatchReport::new(&names, V::PLAYER_NAMES, &games));
+        Ok((versus, games))
     };
-    let vs_opponent = play(&old)?;
-    let vs_baseline = play(&baseline)?;
+    let (vs_opponent, _) = play(&old)?;
+    let (vs_baseline, baseline_games) = play(&baseline)?;
+    let absolute = absolute_elo(&anchors, &baseline, &baseline_games);
     let promoted = match ladder.gating {
         Gating::Off => true,
         Gating::Threshold { score } => vs_opponent.score >= score,
@@ -109,7 +147,72 @@ where
         vs_baseline,
         promoted,
         rating: opp_rating + Elo::from_score(clipped).0 + 0.0,
+        absolute,
     };
     result.write(&model_dir)?;
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::Termination;
+    use selfplay::arena::anchors::Anchor;
+
+    fn table() -> AnchorTable {
+        let anchor = [("random", 0.0), ("greedy", 100.0), ("alphabeta:depth=2", 800.0)]
+            .iter()
+            .map(|&(spec, elo)| Anchor { spec: spec.into(), elo, interval: 0.0, games: 0 })
+            .collect();
+        AnchorTable { variant: VariantKind::Camelot, games_per_pair: 0, seed: 0, anchor }
+    }
+
+    fn game(id: u64, seating: Vec<usize>, result: Vec<f32>) -> ArenaGame {
+        ArenaGame {
+            game_id: id,
+            seed: 0,
+            seating,
+            start_position: String::new(),
+            moves: Vec::new(),
+            result,
+            termination: Termination::Castle,
+        }
+    }
+
+    #[test]
+    fn the_anchor_nearest_the_last_absolute_elo_is_played() {
+        let t = table();
+        assert_eq!(nearest_anchor(&t, 0.0).to_string(), "random");
+        assert_eq!(nearest_anchor(&t, 420.0).to_string(), "greedy");
+        assert_eq!(nearest_anchor(&t, 600.0).to_string(), "alphabeta:depth=2");
+        assert_eq!(nearest_anchor(&t, 5000.0).to_string(), "alphabeta:depth=2");
+    }
+
+    #[test]
+    fn games_against_an_anchor_give_an_absolute_elo_on_its_scale() {
+        let t = table();
+        // The model (player 0) scores 3 of 4 against greedy, seats alternating: with the prior's
+        // virtual draw 3.5 of 5, so 100 + Elo(0.7).
+        let games = vec![
+            game(0, vec![0, 1], vec![1.0, 0.0]),
+            game(1, vec![1, 0], vec![0.0, 1.0]),
+            game(2, vec![0, 1], vec![1.0, 0.0]),
+            game(3, vec![1, 0], vec![1.0, 0.0]),
+        ];
+        let greedy: PlayerSpec = "greedy".parse().unwrap();
+        let a = absolute_elo(&t, &greedy, &games).unwrap();
+        assert_eq!((a.anchor.as_str(), a.anchor_elo), ("greedy", 100.0));
+        assert!((a.elo - (100.0 + Elo::from_score(0.7).0)).abs() < 1e-6, "{a:?}");
+        assert!(a.interval > 100.0, "four games say little: {a:?}");
+        // Not an anchor: no absolute Elo.
+        let other: PlayerSpec = "mcts:sims=3".parse().unwrap();
+        assert!(absolute_elo(&t, &other, &games).is_none());
+        // Tri-Camelot: the model against two copies; it wins one of two.
+        let tri = vec![
+            game(0, vec![0, 1, 2], vec![1.0, 0.0, 0.0]),
+            game(1, vec![2, 0, 1], vec![0.0, 0.0, 1.0]),
+        ];
+        let a = absolute_elo(&t, &greedy, &tri).unwrap();
+        assert!(a.elo > 100.0, "winning half of three-player games is above the anchor: {a:?}");
+    }
 }

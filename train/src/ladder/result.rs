@@ -28,6 +28,21 @@ pub struct LadderResult {
     pub promoted: bool,
     /// Chained Elo, `gen-0000` = 0.
     pub rating: f64,
+    /// The Elo on the absolute scale, when the baseline is an anchor (None in files written
+    /// before it existed).
+    #[serde(default)]
+    pub absolute: Option<Absolute>,
+}
+
+/// A model's Elo on the absolute scale (`random` = 0) from its games against one anchor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Absolute {
+    /// The anchor played, and its stored rating.
+    pub anchor: String,
+    pub anchor_elo: f64,
+    pub elo: f64,
+    /// Half the width of the 95% interval.
+    pub interval: f64,
 }
 
 /// The new model's figures against one opponent.
@@ -90,7 +105,7 @@ fn first_player_scores(games: &[ArenaGame]) -> Vec<f64> {
 
 impl LadderResult {
     /// The `generations.csv` columns.
-    pub const CSV_HEADER: [&'static str; 12] = [
+    pub const CSV_HEADER: [&'static str; 16] = [
         "ladder_opponent",
         "score_vs_opponent",
         "elo_vs_opponent",
@@ -103,6 +118,10 @@ impl LadderResult {
         "elo_vs_baseline_high",
         "promoted",
         "rating",
+        "abs_anchor",
+        "abs_elo",
+        "abs_elo_low",
+        "abs_elo_high",
     ];
 
     /// The columns' values; `None` (a generation without a ladder) gives empty cells.
@@ -123,12 +142,24 @@ impl LadderResult {
             u8::from(r.promoted).to_string(),
             f(r.rating),
         ]
+        .into_iter()
+        .chain(match &r.absolute {
+            Some(a) => [a.anchor.clone(), f(a.elo), f(a.elo - a.interval), f(a.elo + a.interval)],
+            None => Default::default(),
+        })
+        .collect()
     }
 
     /// The summary line printed after the generation's line.
     pub fn line(&self) -> String {
+        let absolute = self.absolute.as_ref().map_or(String::new(), |a| {
+            format!(
+                " | absolute Elo {:.0} ± {:.0} (anchor {} at {:.0})",
+                a.elo, a.interval, a.anchor, a.anchor_elo
+            )
+        });
         format!(
-            "ladder gen-{:04}: vs gen-{:04} {} | vs {} {} | {} | rating {:.0}",
+            "ladder gen-{:04}: vs gen-{:04} {} | vs {} {} | {} | rating {:.0}{absolute}",
             self.generation,
             self.opponent,
             self.vs_opponent.shown(),

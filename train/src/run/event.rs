@@ -16,6 +16,9 @@ pub enum RunEvent<'a> {
     AlreadyDone { generation: u32 },
     /// A generation starts.
     GenerationStarted { generation: u32 },
+    /// The time budget is spent: generation `generation` would not end within it, so the run
+    /// ends before it, `used` after its start.
+    BudgetSpent { generation: u32, used: std::time::Duration, budget: crate::TimeBudget },
     /// A stage of `len` units starts (games for self-play and the ladder, steps for training).
     StageStarted { stage: Stage, len: u64 },
     /// Self-play's running totals, after every game or batch.

@@ -75,6 +75,10 @@ pub struct RunJob<'a> {
     pub any_dir: bool,
     /// Who plays the self-play games.
     pub games: GamesSource<'a>,
+    /// Start no generation that would end past this much time from the start of the call
+    /// (judged by the previous generation's time; the first always starts): the run then ends
+    /// between generations and reports ([`RunEvent::BudgetSpent`]).
+    pub time_budget: Option<crate::TimeBudget>,
 }
 
 /// Runs (or continues) the generations of `job` for variant `V`, reporting progress to
@@ -87,7 +91,8 @@ pub fn run_generations<V: Variant>(
 where
     State<V>: Encode + TrainGame,
 {
-    let RunJob { run_dir, config, generations, program, stop, any_dir, games } = job;
+    let RunJob { run_dir, config, generations, program, stop, any_dir, games, time_budget } = job;
+    let started = Instant::now();
     let prepared = run_dir::prepare(run_dir, config, program, any_dir)?;
     let models = run_dir.join("models");
     let newest = match newest_checkpoint(&models).map_err(io("reading", &models))? {
@@ -131,7 +136,18 @@ where
     }
     on_event(RunEvent::Started { generation: newest, generations });
     let run_name = &prepared.name;
+    let mut last_generation = None;
+    let mut finished_at = generations;
     for g in newest..generations {
+        if let (Some(budget), Some(last)) = (time_budget, last_generation) {
+            let used = started.elapsed();
+            if used + last > budget.0 {
+                on_event(RunEvent::BudgetSpent { generation: g, used, budget });
+                finished_at = g;
+                break;
+            }
+        }
+        let generation_started = Instant::now();
         on_event(RunEvent::GenerationStarted { generation: g });
         // Self-play with the newest (promoted, with gating) model.
         let (player, model_dir) = self_play_model(&models, g)?;
@@ -183,13 +199,14 @@ where
             summary: &summary,
             ladder: ladder.as_ref(),
         });
+        last_generation = Some(generation_started.elapsed());
     }
     if let GamesSource::Workers(hub) = games {
-        // The workers stop: the run has all its generations.
-        let (player, _) = self_play_model(&models, generations)?;
-        hub.publish(generations, player, true)?;
+        // The workers stop: the run has all its generations (or its time is spent).
+        let (player, _) = self_play_model(&models, finished_at)?;
+        hub.publish(finished_at, player, true)?;
     }
-    Ok(run_dir::report(run_dir, generations))
+    Ok(run_dir::report(run_dir, finished_at))
 }
 
 /// Plays the missing games of generation `g` here with model `player` (in `model_dir`), into

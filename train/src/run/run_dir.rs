@@ -66,8 +66,10 @@ pub fn prepare(
     }
     std::fs::create_dir_all(run_dir).map_err(io("creating", run_dir))?;
     let lock = storage::DirLock::acquire(run_dir, LOCK_FILE, "camelot-zero run")?;
+    // How long a run goes (generations, time) may change from call to call.
     let mut normalised = config.clone();
     normalised.run.generations = 0;
+    normalised.run.time_budget = None;
     if config_path.exists() {
         let text = std::fs::read_to_string(&config_path).map_err(io("reading", &config_path))?;
         let mut saved: RunConfig = toml::from_str(&text).map_err(|source| RunError::BadFile {
@@ -76,6 +78,7 @@ pub fn prepare(
             source: Box::new(source),
         })?;
         saved.run.generations = 0;
+        saved.run.time_budget = None;
         if saved != normalised {
             let sections: Vec<&'static str> = [
                 ("game", saved.game != normalised.game),

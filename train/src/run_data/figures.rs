@@ -29,9 +29,11 @@ impl Series {
 
 /// The `generations.csv` columns of the ladder that the Elo chart shows, with their legend
 /// names and whether their 95% interval (`<column>_low`, `<column>_high`) is drawn too when
-/// present: `rating` (the chained Elo, `gen-0000` = 0), the Elo against the config's baseline
-/// and against the previous model. Empty cells (generations without a ladder) are skipped.
-pub const ELO_COLUMNS: [(&str, &str, bool); 3] = [
+/// present: `abs_elo` (the absolute Elo, `random` = 0, when the baseline is an anchor),
+/// `rating` (the chained Elo, `gen-0000` = 0), the Elo against the config's baseline and
+/// against the previous model. Empty cells (generations without a ladder) are skipped.
+pub const ELO_COLUMNS: [(&str, &str, bool); 4] = [
+    ("abs_elo", "absolute Elo (anchors, random = 0)", true),
     ("rating", "rating (chained Elo)", false),
     ("elo_vs_baseline", "Elo vs baseline", true),
     ("elo_vs_opponent", "Elo vs previous model", false),

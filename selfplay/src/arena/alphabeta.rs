@@ -1,0 +1,519 @@
+//! [`AlphaBeta`]: the `alphabeta` player, a classical search over complete moves.
+//!
+//! - **Iterative deepening** to [`AlphaBetaLimits::depth`] plies (a ply is one player's complete
+//!   move), stopping early at the time limit, if any (the deepest finished iteration decides; the
+//!   first is always finished, so there is always a move).
+//! - **Alpha-beta** in the *paranoid* form: the player to choose maximises its own
+//!   [`Heuristic::score_for`], every other seat minimises it. For Camelot that is plain minimax;
+//!   for Tri-Camelot the two opponents are assumed to play together against it.
+//! - A **transposition table** (position hash → depth, bound, score, best move), replaced when the
+//!   new entry is at least as deep.
+//! - **Move ordering**: the table's move, then captures (most pieces first), castle entries,
+//!   the two killer moves of the ply, and the history counter of the move's (from, to).
+//! - **Quiescence** at the horizon: while the side to move can capture or enter its goal castle,
+//!   those moves are searched (at most [`QUIESCENCE_PLIES`] more plies); it may stand on the
+//!   static score only when no capture is compulsory.
+//!
+//! Wins are scored [`WIN`] minus the plies to them, so the quickest win (and the slowest loss)
+//! is preferred.
+
+use std::time::{Duration, Instant};
+
+use games::{MAX_PLAYERS, Move, Player, Position, Variant};
+
+use super::heuristic::Heuristic;
+
+/// The score of a won game (less the plies to it); losses score its negation.
+pub const WIN: i32 = 1_000_000;
+/// Plies of captures and castle entries searched past the horizon.
+pub const QUIESCENCE_PLIES: i32 = 8;
+/// Entries of the transposition table (a power of two; 24 bytes each).
+const TABLE_SIZE: usize = 1 << 16;
+/// Deepest iteration when only a time limit is given.
+pub const MAX_DEPTH: u32 = 64;
+
+/// How far an [`AlphaBeta`] searches each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AlphaBetaLimits {
+    /// Deepest iteration, in plies (at least 1).
+    pub depth: u32,
+    /// Stop after this long (the iteration in progress is dropped).
+    pub time: Option<Duration>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    pub best: Move,
+    /// Its score for the player to move (from `-WIN` to `WIN`).
+    pub score: i32,
+    /// The deepest finished iteration.
+    pub depth: u32,
+    /// Positions visited, quiescence included.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    best: u32,
+    score: i32,
+    depth: i16,
+    bound: Bound,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Empty,
+    Exact,
+    /// The true score is at most this.
+    Upper,
+    /// The true score is at least this.
+    Lower,
+}
+
+/// The search ran out of time.
+struct Timeout;
+
+/// A classical searcher for variant `V`; keep one per player and game (the table and the move
+/// ordering statistics carry over from move to move).
+pub struct AlphaBeta<V: Variant> {
+    heuristic: Heuristic,
+    limits: AlphaBetaLimits,
+    table: Vec<Entry>,
+    killers: Vec<[u32; 2]>,
+    /// `history[from * cells + to]`: how often the move caused a cut-off, weighted by depth².
+    history: Vec<u32>,
+    /// The seat the current search plays for.
+    root: Player,
+    deadline: Option<Instant>,
+    nodes: u64,
+    _variant: std::marker::PhantomData<V>,
+}
+
+impl<V: Variant> AlphaBeta<V> {
+    pub fn new(limits: AlphaBetaLimits) -> Self {
+        let cells = V::tables().geometry.num_cells();
+        AlphaBeta {
+            heuristic: Heuristic::new::<V>(),
+            limits,
+            table: vec![Entry::default(); TABLE_SIZE],
+            killers: Vec::new(),
+            history: vec![0; cells * cells],
+            root: Player(0),
+            deadline: None,
+            nodes: 0,
+            _variant: std::marker::PhantomData,
+        }
+    }
+
+    /// The best move for the player to move in `pos` (None when the game is over).
+    pub fn search(&mut self, pos: &Position<V>) -> Option<SearchResult> {
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        self.root = pos.to_move();
+        self.deadline = self.limits.time.map(|t| Instant::now() + t);
+        self.nodes = 0;
+        self.history.iter_mut().for_each(|h| *h /= 8);
+        let mut found: Option<SearchResult> = None;
+        for depth in 1..=self.limits.depth.max(1) {
+            let previous = found.as_ref().map(|f| move_key(&f.best));
+            self.order(pos, &mut moves, previous, 0);
+            // The first iteration always finishes, so there is always a move.
+            if depth == 1 {
+                self.deadline = None;
+            }
+            let outcome = self.root_iteration(pos, &moves, depth as i32);
+            if depth == 1 {
+                self.deadline = self.limits.time.map(|t| Instant::now() + t);
+            }
+            let Ok((i, score)) = outcome else { break };
+            found = Some(SearchResult { best: moves[i].clone(), score, depth, nodes: self.nodes });
+            if score.abs() >= WIN - MAX_DEPTH as i32 - QUIESCENCE_PLIES {
+                break; // a forced result: deeper search will not change it
+            }
+        }
+        if let Some(f) = found.as_mut() {
+            f.nodes = self.nodes;
+        }
+        found
+    }
+
+    /// One iteration at the root: the index of the best move and its score.
+    fn root_iteration(
+        &mut self,
+        pos: &Position<V>,
+        moves: &[Move],
+        depth: i32,
+    ) -> Result<(usize, i32), Timeout> {
+        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
+        let mut best = 0;
+        for (i, m) in moves.iter().enumerate() {
+            let mut child = pos.clone();
+            child.play(m);
+            let v = self.alpha_beta(&child, depth - 1, alpha, beta, 1)?;
+            if v > alpha {
+                alpha = v;
+                best = i;
+            }
+        }
+        self.store(pos, depth, alpha, Bound::Exact, move_key(&moves[best]), 0);
+        Ok((best, alpha))
+    }
+
+    fn alpha_beta(
+        &mut self,
+        pos: &Position<V>,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: i32,
+    ) -> Result<i32, Timeout> {
+        self.tick()?;
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Ok(self.terminal(pos, ply));
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, moves, alpha, beta, ply, QUIESCENCE_PLIES);
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let key = self.key(pos);
+        let entry = self.table[key as usize & (TABLE_SIZE - 1)];
+        let mut table_move = None;
+        if entry.bound != Bound::Empty && entry.key == key {
+            table_move = Some(entry.best);
+            if i32::from(entry.depth) >= depth {
+                let score = from_table(entry.score, ply);
+                match entry.bound {
+                    Bound::Exact => return Ok(score),
+                    Bound::Lower => alpha = alpha.max(score),
+                    Bound::Upper => beta = beta.min(score),
+                    Bound::Empty => {}
+                }
+                if alpha >= beta {
+                    return Ok(score);
+                }
+            }
+        }
+        self.order(pos, &mut moves, table_move, ply as usize);
+        let maximising = pos.to_move() == self.root;
+        let mut best = if maximising { -WIN - 1 } else { WIN + 1 };
+        let mut best_move = 0;
+        for m in &moves {
+            let mut child = pos.clone();
+            child.play(m);
+            let v = self.alpha_beta(&child, depth - 1, alpha, beta, ply + 1)?;
+            let better = if maximising { v > best } else { v < best };
+            if better {
+                best = v;
+                best_move = move_key(m);
+            }
+            if maximising {
+                alpha = alpha.max(v);
+            } else {
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                self.reward(m, depth, ply as usize);
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(pos, depth, best, bound, best_move, ply);
+        Ok(best)
+    }
+
+    /// Captures and goal entries past the horizon (the only moves when a capture is
+    /// compulsory, else searched against standing on the static score).
+    fn quiesce(
+        &mut self,
+        pos: &Position<V>,
+        mut moves: Vec<Move>,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: i32,
+        left: i32,
+    ) -> Result<i32, Timeout> {
+        let seat = pos.to_move().index();
+        let goal = &V::tables().goal[seat];
+        let all = moves.len();
+        moves.retain(|m| m.is_capture() || goal.contains(&m.to()));
+        let compulsory = moves.len() == all && moves.iter().all(Move::is_capture);
+        if moves.is_empty() || left == 0 {
+            return Ok(self.heuristic.score_for(pos, self.root));
+        }
+        let maximising = pos.to_move() == self.root;
+        let mut best = if maximising { -WIN - 1 } else { WIN + 1 };
+        if !compulsory {
+            let stand = self.heuristic.score_for(pos, self.root);
+            best = stand;
+            if maximising {
+                alpha = alpha.max(stand);
+            } else {
+                beta = beta.min(stand);
+            }
+            if alpha >= beta {
+                return Ok(stand);
+            }
+        }
+        self.order(pos, &mut moves, None, ply as usize);
+        for m in &moves {
+            self.tick()?;
+            let mut child = pos.clone();
+            child.play(m);
+            let replies = child.legal_moves();
+            let v = if replies.is_empty() {
+                self.terminal(&child, ply + 1)
+            } else {
+                self.quiesce(&child, replies, alpha, beta, ply + 1, left - 1)?
+            };
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    /// The score of a finished game for the root seat, `ply` plies from the root.
+    fn terminal(&self, pos: &Position<V>, ply: i32) -> i32 {
+        let values = match pos.outcome() {
+            Some(over) => over.outcome.values(V::NUM_PLAYERS),
+            None => return self.heuristic.score_for(pos, self.root),
+        };
+        let mine = values.0[self.root.index()];
+        if mine >= 1.0 {
+            WIN - ply
+        } else if mine <= 0.0 {
+            -WIN + ply
+        } else {
+            0
+        }
+    }
+
+    /// Sorts `moves` best-first for the player to move at `ply`.
+    fn order(&self, pos: &Position<V>, moves: &mut [Move], first: Option<u32>, ply: usize) {
+        let tables = V::tables();
+        let seat = pos.to_move().index();
+        let cells = tables.geometry.num_cells();
+        let killers = self.killers.get(ply).copied().unwrap_or_default();
+        let priority = |m: &Move| -> u64 {
+            let key = move_key(m);
+            if Some(key) == first {
+                return u64::MAX;
+            }
+            let captures = m.captures(&tables.geometry).count() as u64;
+            if captures > 0 {
+                return (3 << 40) + (captures << 32);
+            }
+            if tables.goal[seat].contains(&m.to()) {
+                return 2 << 40;
+            }
+            if killers.contains(&key) {
+                return 1 << 40;
+            }
+            u64::from(self.history[m.from() as usize * cells + m.to() as usize])
+        };
+        moves.sort_by_cached_key(|m| std::cmp::Reverse(priority(m)));
+    }
+
+    /// A quiet move that caused a cut-off: a killer of its ply and a history point.
+    fn reward(&mut self, m: &Move, depth: i32, ply: usize) {
+        if m.is_capture() {
+            return;
+        }
+        let key = move_key(m);
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [0; 2]);
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != key {
+            k[1] = k[0];
+            k[0] = key;
+        }
+        let cells = V::tables().geometry.num_cells();
+        let h = &mut self.history[m.from() as usize * cells + m.to() as usize];
+        *h = h.saturating_add((depth * depth) as u32);
+    }
+
+    /// The table key of `pos` as searched for the current root seat (paranoid scores differ
+    /// from seat to seat).
+    fn key(&self, pos: &Position<V>) -> u64 {
+        pos.hash() ^ ROOT_SALT[self.root.index()]
+    }
+
+    fn store(
+        &mut self,
+        pos: &Position<V>,
+        depth: i32,
+        score: i32,
+        bound: Bound,
+        best: u32,
+        ply: i32,
+    ) {
+        let key = self.key(pos);
+        let slot = &mut self.table[key as usize & (TABLE_SIZE - 1)];
+        if slot.bound == Bound::Empty || slot.key == key || i32::from(slot.depth) <= depth {
+            *slot = Entry { key, best, score: to_table(score, ply), depth: depth as i16, bound };
+        }
+    }
+
+    /// Counts a node; past the deadline (checked every 256 nodes) the search stops.
+    fn tick(&mut self) -> Result<(), Timeout> {
+        self.nodes += 1;
+        match self.deadline {
+            Some(d) if self.nodes.is_multiple_of(256) && Instant::now() >= d => Err(Timeout),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Per-root-seat salts of the table key.
+const ROOT_SALT: [u64; MAX_PLAYERS] = [0, 0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f];
+
+/// A move as a number (its path and kind hashed): the table's and the killers' move.
+fn move_key(m: &Move) -> u32 {
+    let mut h: u32 = 0x811c_9dc5 ^ m.kind() as u32;
+    for &c in m.path() {
+        h = (h ^ u32::from(c)).wrapping_mul(0x0100_0193);
+    }
+    h | 1 // never 0, the empty killer
+}
+
+/// Win scores are stored relative to the node, so a win found through a transposition keeps
+/// its distance right.
+fn to_table(score: i32, ply: i32) -> i32 {
+    if score >= WIN - 1000 {
+        score + ply
+    } else if score <= -WIN + 1000 {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: i32) -> i32 {
+    if score >= WIN - 1000 {
+        score - ply
+    } else if score <= -WIN + 1000 {
+        score + ply
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::heuristic::MAN;
+    use games::{CamelotPosition, CamelotRules, TriCamelotPosition, TriCamelotRules};
+
+    fn depth(depth: u32) -> AlphaBetaLimits {
+        AlphaBetaLimits { depth, time: None }
+    }
+
+    fn best<V: Variant>(pos: &Position<V>, d: u32) -> (String, SearchResult) {
+        let r = AlphaBeta::<V>::new(depth(d)).search(pos).expect("a move");
+        (pos.notation(&r.best), r)
+    }
+
+    #[test]
+    fn a_sacrifice_that_forces_a_capture_and_wins_a_chain() {
+        // F7-F8 offers a Man: Black must take it (F9xF7, compulsory, and the only capture),
+        // which puts the Black Man on F7 where E6 jumps it and goes on over H8 and I9
+        // (E6xG8xI8xI10): one Man for three. The quiescence search sees it at depth 1.
+        let pos: CamelotPosition =
+            "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0".parse().unwrap();
+        for d in [1, 2, 3] {
+            let (m, r) = best(&pos, d);
+            assert_eq!(m, "F7-F8", "depth {d}: {r:?}");
+            assert!(r.score >= MAN, "depth {d}: wins material, {r:?}");
+        }
+    }
+
+    #[test]
+    fn castle_entries_in_one_and_in_two_moves() {
+        // White already holds G16: F15-F16 fills the castle and wins at once.
+        let one: CamelotPosition =
+            "camelot W W:KA4,MF15,MG16 B:KA13,KL13,MB6 cm=0,0".parse().unwrap();
+        let (m, r) = best(&one, 1);
+        assert_eq!(m, "F15-F16");
+        assert_eq!(r.score, WIN - 1);
+        // From F14 it takes two moves, and Black (its pieces far away, none able to offer a
+        // capture that White would have to take) cannot cover the three squares next to the
+        // castle: a win in three plies. Depth 1 does not see it; depth 2 does, the entry at its
+        // horizon being searched by the quiescence.
+        let two: CamelotPosition =
+            "camelot W W:KA4,MF14,MG16 B:KA13,KL13,ML5 cm=0,0".parse().unwrap();
+        let (_, shallow) = best(&two, 1);
+        assert!(shallow.score < WIN - 100, "{shallow:?}");
+        for d in [2, 3] {
+            let (m, r) = best(&two, d);
+            assert_eq!(r.score, WIN - 3, "depth {d}, {m}: {r:?}");
+            assert!(["E15", "F15", "G15"].iter().any(|c| m.ends_with(c)), "{m}");
+        }
+        // With a Black Man on B6 the same entry is not a forced win: B6-B5 (or B6-A5) offers a
+        // Man that White's Knight must take, and Black gains the time to come back.
+        let held: CamelotPosition =
+            "camelot W W:KA4,MF14,MG16 B:KA13,KL13,MB6 cm=0,0".parse().unwrap();
+        let (m, r) = best(&held, 3);
+        assert!(r.score < WIN - 100, "{m}: {r:?}");
+        // Tri-Camelot: Blue one step from Red's castle (A16) takes it.
+        let tri: TriCamelotPosition =
+            "tricamelot B B:KE4,MB15 R:KC12,MD13 G:KI14,MJ11".parse().unwrap();
+        let (m, r) = best(&tri, 3);
+        assert_eq!((m.as_str(), r.score), ("B15-A16", WIN - 1));
+    }
+
+    #[test]
+    fn the_capture_that_stops_a_castle_entry_beats_the_bigger_one() {
+        // Black must capture: D8xD6xD4 takes two Men, E15xG15 only one, but it is the Man on
+        // F15 that would step into F16 next to White's G16 and win (D15 is Black's, so F15
+        // has no jump over E15 to make first). Depth 2 sees that.
+        let pos: CamelotPosition =
+            "camelot B W:KA4,MD5,MD7,MF15,MG16 B:KL13,KL12,MD8,MD15,ME15 cm=0,0".parse().unwrap();
+        let (m, r) = best(&pos, 2);
+        assert_eq!(m, "E15xG15", "{r:?}");
+        assert!(r.score > -WIN / 2, "{r:?}");
+        // The one-ply greedy choice loses at once.
+        let greedy = pos.parse_move("D8xD6xD4").unwrap();
+        let mut after = pos.clone();
+        after.play(&greedy);
+        let (reply, r) = best(&after, 1);
+        assert_eq!((reply.as_str(), r.score), ("F15-F16", WIN - 1));
+    }
+
+    #[test]
+    fn a_time_limit_still_gives_a_move_and_deeper_search_visits_more() {
+        let start = CamelotPosition::start();
+        let mut timed = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits {
+            depth: MAX_DEPTH,
+            time: Some(Duration::from_millis(50)),
+        });
+        let r = timed.search(&start).unwrap();
+        assert!(r.depth >= 1 && r.depth < MAX_DEPTH, "{r:?}");
+        let (_, d1) = best(&start, 1);
+        let (_, d3) = best(&start, 3);
+        assert!(d3.nodes > d1.nodes, "{d1:?} {d3:?}");
+        let tri = TriCamelotPosition::start();
+        assert!(AlphaBeta::<TriCamelotRules>::new(depth(3)).search(&tri).is_some());
+        let over: CamelotPosition = "camelot W W:KA4,MF16,MG16 B:KA13 cm=0,0".parse().unwrap();
+        assert!(AlphaBeta::<CamelotRules>::new(depth(2)).search(&over).is_none());
+    }
+}

@@ -1,0 +1,149 @@
+//! [`Heuristic`]: the static evaluation of the classical players (`alphabeta`, and the `mcts`
+//! player's playouts cut off after `cutoff` moves).
+//!
+//! Each seat gets a score in hundredths of a Man ([`MAN`] = 100):
+//! - **material**: every piece it has, a Knight worth [`KNIGHT`];
+//! - **progress**: each piece earns up to [`PROGRESS`] more the closer it stands to the seat's
+//!   goal castle (quadratic in [`GoalDistances::closeness`], so the last steps count most), plus
+//!   [`NEXT_TO_GOAL`] when one step from an empty goal cell (an entry threatened for the next move);
+//! - **castle occupancy** (Camelot): [`IN_CASTLE`] per piece standing in the opponent's castle,
+//!   half of the win that both squares give.
+//!
+//! The opponent's threats of capture are not guessed statically: the alpha-beta search plays out
+//! capture chains and castle entries in its quiescence search, and a cut-off playout stops after
+//! a move that has already made them.
+//!
+//! A position is judged for one seat as its own score minus the mean of the other seats'
+//! ([`Heuristic::score_for`], the paranoid view of a multi-player search), or as score shares for
+//! every seat at once ([`Heuristic::values`], a softmax of the scores).
+
+use games::{GoalDistances, MAX_PLAYERS, PieceKind, Player, Position, Values, Variant};
+
+/// A Man, the unit of the scores.
+pub const MAN: i32 = 100;
+/// A Knight: it canters and charges, so it is worth more than a Man.
+pub const KNIGHT: i32 = 140;
+/// Most a piece earns for standing next to its goal.
+pub const PROGRESS: i32 = 60;
+/// A piece one step from an empty goal cell.
+pub const NEXT_TO_GOAL: i32 = 30;
+/// A piece inside the opponent's castle (Camelot).
+pub const IN_CASTLE: i32 = 250;
+/// The score difference that makes a share of `e ≈ 2.7` to 1 in [`Heuristic::values`]: a Man
+/// and a half.
+pub const SOFTMAX_SCALE: f32 = 150.0;
+
+/// The evaluation of variant `V`'s positions (its goal distances computed once).
+#[derive(Clone, Debug)]
+pub struct Heuristic {
+    distances: GoalDistances,
+}
+
+impl Heuristic {
+    /// The heuristic of variant `V`.
+    pub fn new<V: Variant>() -> Self {
+        Heuristic { distances: GoalDistances::new::<V>() }
+    }
+
+    /// Each seat's score (entries beyond `V::NUM_PLAYERS` are 0; a seat without pieces scores 0).
+    pub fn seat_scores<V: Variant>(&self, pos: &Position<V>) -> [i32; MAX_PLAYERS] {
+        let tables = V::tables();
+        let board = pos.board();
+        let mut scores = [0; MAX_PLAYERS];
+        for (cell, piece) in board.pieces(tables.geometry.num_cells()) {
+            let seat = piece.owner.index();
+            let mut s = match piece.kind {
+                PieceKind::Man => MAN,
+                PieceKind::Knight => KNIGHT,
+            };
+            let steps = self.distances.steps(seat, cell);
+            if steps == 0 {
+                // Only Camelot keeps a piece on a goal cell (a Tri-Camelot entry ends the game).
+                s += IN_CASTLE;
+            } else {
+                let c = self.distances.closeness(seat, cell);
+                s += (PROGRESS as f32 * c * c).round() as i32;
+                if steps == 1 && tables.goal[seat].iter().any(|&g| board.is_empty(g)) {
+                    s += NEXT_TO_GOAL;
+                }
+            }
+            scores[seat] += s;
+        }
+        scores
+    }
+
+    /// The position judged for `seat`: its score minus the mean score of the other seats.
+    pub fn score_for<V: Variant>(&self, pos: &Position<V>, seat: Player) -> i32 {
+        let scores = self.seat_scores(pos);
+        let others: i32 =
+            (0..V::NUM_PLAYERS).filter(|&s| s != seat.index()).map(|s| scores[s]).sum();
+        scores[seat.index()] - others / (V::NUM_PLAYERS as i32 - 1)
+    }
+
+    /// Score shares for every seat: a softmax of the seat scores over [`SOFTMAX_SCALE`], seats
+    /// without pieces getting none. They sum to 1, as a finished game's do.
+    pub fn values<V: Variant>(&self, pos: &Position<V>) -> Values {
+        let scores = self.seat_scores(pos);
+        let alive = |s: usize| pos.board().count(Player(s as u8)) > 0;
+        let top = (0..V::NUM_PLAYERS).filter(|&s| alive(s)).map(|s| scores[s]).max().unwrap_or(0);
+        let mut v = [0.0; MAX_PLAYERS];
+        for (s, x) in v.iter_mut().enumerate().take(V::NUM_PLAYERS) {
+            if alive(s) {
+                *x = ((scores[s] - top) as f32 / SOFTMAX_SCALE).exp();
+            }
+        }
+        let total: f32 = v.iter().sum();
+        if total > 0.0 {
+            v.iter_mut().for_each(|x| *x /= total);
+        } else {
+            v[..V::NUM_PLAYERS].fill(1.0 / V::NUM_PLAYERS as f32);
+        }
+        Values(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::{CamelotPosition, CamelotRules, TriCamelotPosition, TriCamelotRules};
+
+    #[test]
+    fn the_start_is_even_and_material_and_progress_count() {
+        let h = Heuristic::new::<CamelotRules>();
+        let start = CamelotPosition::start();
+        let s = h.seat_scores(&start);
+        assert_eq!(s[0], s[1], "the start is symmetric");
+        assert_eq!(h.score_for(&start, Player(0)), 0);
+        let v = h.values(&start);
+        assert!((v.0[0] - 0.5).abs() < 1e-6 && (v.0[1] - 0.5).abs() < 1e-6);
+        // A Man more is worth about a Man; the same Man nearer the goal is worth more.
+        let up: CamelotPosition = "camelot W W:KA4,MF8,ME6 B:KL13,MF11 cm=0,0".parse().unwrap();
+        let further: CamelotPosition =
+            "camelot W W:KA4,MF12,ME6 B:KL13,MF11 cm=0,0".parse().unwrap();
+        let d = h.score_for(&up, Player(0));
+        assert!((MAN..MAN + 2 * PROGRESS).contains(&d), "{d}");
+        assert!(h.score_for(&further, Player(0)) > d);
+        assert_eq!(h.score_for(&up, Player(1)), -d);
+        // A piece in the opponent's castle is worth a good deal more.
+        let castle: CamelotPosition =
+            "camelot W W:KA4,MF16,ME6 B:KL13,MF11 cm=0,0".parse().unwrap();
+        assert!(h.score_for(&castle, Player(0)) >= d - PROGRESS + IN_CASTLE);
+        let v = h.values(&up);
+        assert!(v.0[0] > 0.6 && (v.0[0] + v.0[1] - 1.0).abs() < 1e-6, "{v:?}");
+    }
+
+    #[test]
+    fn tri_camelot_scores_every_seat_and_the_eliminated_get_nothing() {
+        let h = Heuristic::new::<TriCamelotRules>();
+        let start = TriCamelotPosition::start();
+        let s = h.seat_scores(&start);
+        assert!(s[0] == s[1] && s[1] == s[2], "{s:?}");
+        let v = h.values(&start);
+        assert!(v.0.iter().all(|&x| (x - 1.0 / 3.0).abs() < 1e-6));
+        let two: TriCamelotPosition =
+            "tricamelot B B:KE4,KF5,KG4,MD5 R: G:KI14,KI16,KJ13,MH13".parse().unwrap();
+        let v = h.values(&two);
+        assert_eq!(v.0[1], 0.0);
+        assert!((v.0[0] + v.0[2] - 1.0).abs() < 1e-6);
+    }
+}
