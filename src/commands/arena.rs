@@ -42,16 +42,8 @@ pub struct ArenaArgs {
     /// so a multiple of 2 (or 6) plays every seating equally often. At most 1,000,000.
     #[arg(long, value_parser = crate::input::game_count())]
     pub games: u64,
-    /// The game (default: the config's, else tricamelot with --c and camelot without).
-    #[arg(long, value_parser = names(VariantKind::ALL, VariantKind::as_str))]
-    pub variant: Option<VariantKind>,
-    /// A run configuration (TOML): its [game] variant and rule options, [net] device, [mcts]
-    /// search options (simulations come from the player specs) and [selfplay] eval_cache.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// Seed of the openings and of every random choice.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub play: MatchArgs,
     /// Directory for the parquet `games` records (without it the games are not kept).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -62,6 +54,23 @@ pub struct ArenaArgs {
     /// Complete moves after which a game is scored as a draw (move-limit).
     #[arg(long, default_value_t = 400)]
     pub max_moves: u32,
+}
+
+/// What every command that plays matches takes (`arena`, `anchors`, `rate`).
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The game (default: the config's, else camelot; `arena` with --c: tricamelot; `rate` of
+    /// a checkpoint: the checkpoint's).
+    #[arg(long, value_parser = names(VariantKind::ALL, VariantKind::as_str))]
+    pub variant: Option<VariantKind>,
+    /// A run configuration (TOML): its [game] variant and rule options, [net] device, [mcts]
+    /// search options (simulations come from the player specs) and [selfplay] eval_cache.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Seed of the openings and of every random choice (of the first match, where a command
+    /// plays several; each later one adds 1).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Games played at once (the batch size of a network player's evaluations).
     #[arg(long, default_value_t = 64)]
     pub games_in_flight: usize,
@@ -69,7 +78,8 @@ pub struct ArenaArgs {
 
 pub fn run(args: ArenaArgs) -> Result<()> {
     let default = if args.c.is_some() { VariantKind::Tricamelot } else { VariantKind::Camelot };
-    let (variant, config) = variant_and_config(args.variant, args.config.as_deref(), default)?;
+    let (variant, config) =
+        variant_and_config(args.play.variant, args.play.config.as_deref(), default)?;
     games::with_variant!(variant, V => run_variant::<V>(&args, config.as_ref()))
 }
 
@@ -110,10 +120,10 @@ where
     let names: Vec<String> = specs.iter().map(PlayerSpec::short_name).collect();
     let match_config = MatchConfig {
         games: args.games,
-        seed: args.seed,
+        seed: args.play.seed,
         opening_moves: args.opening_moves,
         max_moves: args.max_moves.max(1),
-        games_in_flight: args.games_in_flight.max(1),
+        games_in_flight: args.play.games_in_flight.max(1),
         mcts: config.map_or_else(MctsConfig::default, |c| c.mcts.clone()),
         options: config.map_or_else(Default::default, |c| c.game.rule_options()),
         ..MatchConfig::default()
@@ -127,7 +137,7 @@ where
         V::NAME,
         args.games,
         names.join(" vs "),
-        args.seed,
+        args.play.seed,
         args.opening_moves,
     );
     let bar = progress::bar(args.games, "arena");

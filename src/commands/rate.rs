@@ -21,26 +21,9 @@ use selfplay::arena::{ArenaGame, ArenaPlayer, MatchConfig, MatchReport, PlayerSp
 use train::RunConfig;
 use train::evaluators::arena_loader;
 
-use crate::input::{BadInput, names, variant_and_config};
+use super::arena::MatchArgs;
+use crate::input::{BadInput, checkpoint_variant, variant_and_config};
 use crate::progress;
-
-/// What both commands take to play their matches.
-#[derive(Args, Debug)]
-pub struct MatchArgs {
-    /// The game (default: the config's, else camelot).
-    #[arg(long, value_parser = names(VariantKind::ALL, VariantKind::as_str))]
-    pub variant: Option<VariantKind>,
-    /// A run configuration (TOML): its [game] variant and rule options, [net] device, [mcts]
-    /// search options and [selfplay] eval_cache.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// Seed of the first match (each later match adds one).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Games played at once (the batch size of a network player's evaluations).
-    #[arg(long, default_value_t = 64)]
-    pub games_in_flight: usize,
-}
 
 #[derive(Args, Debug)]
 pub struct AnchorsArgs {
@@ -95,11 +78,6 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
-/// The variant and the configuration of the matches.
-fn setup(args: &MatchArgs) -> Result<(VariantKind, Option<RunConfig>)> {
-    variant_and_config(args.variant, args.config.as_deref(), VariantKind::Camelot)
-}
-
 /// Plays one match of `specs` (seated by player index), `games` games.
 fn play_specs<V: Variant>(
     specs: &[&PlayerSpec],
@@ -143,7 +121,8 @@ fn parse_specs(texts: &[String]) -> Result<Vec<PlayerSpec>> {
 }
 
 pub fn anchors(args: AnchorsArgs) -> Result<()> {
-    let (variant, config) = setup(&args.play)?;
+    let (variant, config) =
+        variant_and_config(args.play.variant, args.play.config.as_deref(), VariantKind::Camelot)?;
     games::with_variant!(variant, V => anchors_variant::<V>(&args, variant, config.as_ref()))
 }
 
@@ -215,27 +194,34 @@ where
 }
 
 pub fn run_rate(args: RateArgs) -> Result<()> {
-    let (variant, config) = setup(&args.play)?;
-    games::with_variant!(variant, V => rate_variant::<V>(&args, variant, config.as_ref()))
+    let me: PlayerSpec =
+        args.player.parse().map_err(|e| BadInput(format!("`{}`: {e}", args.player)))?;
+    // A checkpoint's own variant, unless --variant or the config says otherwise.
+    let default = match me.checkpoint() {
+        Some(dir) if !dir.is_dir() => {
+            return Err(BadInput(format!(
+                "checkpoint {} does not exist (or is not a directory)",
+                dir.display()
+            ))
+            .into());
+        }
+        Some(dir) => checkpoint_variant(dir)?,
+        None => VariantKind::Camelot,
+    };
+    let (variant, config) =
+        variant_and_config(args.play.variant, args.play.config.as_deref(), default)?;
+    games::with_variant!(variant, V => rate_variant::<V>(&args, &me, variant, config.as_ref()))
 }
 
 fn rate_variant<V: Variant>(
     args: &RateArgs,
+    me: &PlayerSpec,
     variant: VariantKind,
     config: Option<&RunConfig>,
 ) -> Result<()>
 where
     State<V>: Encode,
 {
-    let me: PlayerSpec =
-        args.player.parse().map_err(|e| BadInput(format!("`{}`: {e}", args.player)))?;
-    if let Some(dir) = me.checkpoint().filter(|d| !d.is_dir()) {
-        return Err(BadInput(format!(
-            "checkpoint {} does not exist (or is not a directory)",
-            dir.display()
-        ))
-        .into());
-    }
     let table = match &args.anchors {
         Some(path) => AnchorTable::load(path, variant),
         None => AnchorTable::builtin(variant),
@@ -268,7 +254,7 @@ where
         &rate_config,
         |anchor, seating, index| {
             let players: Vec<&PlayerSpec> =
-                seating.iter().map(|&k| if k == 0 { &me } else { &anchors[anchor] }).collect();
+                seating.iter().map(|&k| if k == 0 { me } else { &anchors[anchor] }).collect();
             play_specs::<V>(
                 &players,
                 args.games_per_match,
