@@ -14,9 +14,10 @@
 //! level, 0 below), so ½ is even as in Camelot.
 //!
 //! With `baseline = "anchors"` the baseline is the anchor of the absolute Elo scale nearest the
-//! previous measured model's absolute Elo, and any baseline that is one of the stored anchors
-//! gives the model an **absolute Elo** ([`Absolute`]): the maximum-likelihood rating of its
-//! games against the anchor, held at its stored rating.
+//! previous measured model's absolute Elo (and, after a lopsided score, the next anchor in that
+//! direction as well), and any baseline that is one of the stored anchors gives the model an
+//! **absolute Elo** ([`Absolute`]): the maximum-likelihood rating of its games against the
+//! anchors, held at their stored ratings.
 //!
 //! The **rating** chains the Elo differences: `gen-0000` is 0 and a measured model is its
 //! opponent's rating plus its Elo over it (its score clipped to `[1/(2n), 1 - 1/(2n)]` for `n`

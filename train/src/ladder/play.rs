@@ -51,28 +51,52 @@ pub fn nearest_anchor(table: &AnchorTable, elo: f64) -> PlayerSpec {
     a.spec.parse().expect("a stored table's specs parse")
 }
 
-/// The absolute Elo of player 0 of `games` when `baseline` (every other player) is one of the
-/// anchors of `table`.
+/// The anchor after `spec` in `table` (by Elo), above it (`up`) or below it.
+pub fn next_anchor(table: &AnchorTable, spec: &PlayerSpec, up: bool) -> Option<PlayerSpec> {
+    let i = table.anchor.iter().position(|a| a.spec.parse().ok().as_ref() == Some(spec))?;
+    let j = if up { i.checked_add(1)? } else { i.checked_sub(1)? };
+    table.anchor.get(j)?.spec.parse().ok()
+}
+
+/// A score against an anchor this close to 0 or 1 says little about how far above or below it
+/// the model is: the ladder then plays the next anchor in that direction too.
+pub const LOPSIDED: f64 = 0.15;
+
+/// The absolute Elo of player 0 of each match's games, every other player of a match being its
+/// anchor (matches against a player that is not one of `table`'s anchors are left out; None
+/// without any): the maximum-likelihood Elo of all the games, the anchors held at their ratings.
 pub fn absolute_elo(
     table: &AnchorTable,
-    baseline: &PlayerSpec,
-    games: &[ArenaGame],
+    matches: &[(PlayerSpec, Vec<ArenaGame>)],
 ) -> Option<Absolute> {
-    let anchor = table.anchor.iter().find(|a| a.spec.parse().ok().as_ref() == Some(baseline))?;
-    // The pool: 0 = the anchor (held at its rating), 1 = the model.
-    let seats = games.first()?.seating.len();
-    let who: Vec<usize> = (0..seats).map(|p| usize::from(p == 0)).collect();
-    let r = fit(2, &rated_games(games, &who), &[(0, anchor.elo)]).ok()?;
+    // The pool: 0 = the model, then the anchors played, each held at its rating.
+    let mut fixed = Vec::new();
+    let mut names = Vec::new();
+    let mut rated = Vec::new();
+    for (spec, games) in matches {
+        let Some(anchor) = table.anchor.iter().find(|a| a.spec.parse().ok().as_ref() == Some(spec))
+        else {
+            continue;
+        };
+        let index = fixed.len() + 1;
+        fixed.push((index, anchor.elo));
+        names.push(anchor.spec.clone());
+        let seats = games.first().map_or(0, |g| g.seating.len());
+        let who: Vec<usize> = (0..seats).map(|p| if p == 0 { 0 } else { index }).collect();
+        rated.extend(rated_games(games, &who));
+    }
+    let r = fit(fixed.len() + 1, &rated, &fixed).ok()?;
     Some(Absolute {
-        anchor: anchor.spec.clone(),
-        anchor_elo: anchor.elo,
-        elo: r.elo[1],
-        interval: r.interval[1],
+        anchor: names.join(" + "),
+        anchor_elo: fixed.first()?.1,
+        elo: r.elo[0],
+        interval: r.interval[0],
     })
 }
 
 /// Plays the ladder of `gen-g` and writes its result; see the [module docs](super).
-/// `on_game` is called after every game (`2 * ladder.games` in all).
+/// `on_game` is called after every game (`2 * ladder.games` in all, `3 *` when the anchors'
+/// match was lopsided and the next anchor is played too).
 pub fn run_ladder<V: Variant>(
     run_dir: &Path,
     config: &RunConfig,
@@ -94,8 +118,9 @@ where
     let old = PlayerSpec::Checkpoint { dir: opp_dir, sims, draw };
     let variant: VariantKind = V::NAME.parse().expect("a variant's name");
     let anchors = AnchorTable::builtin(variant).map_err(|e| RunError::Baseline(e.to_string()))?;
-    let baseline = match ladder.baseline_choice().map_err(RunError::Baseline)? {
-        Baseline::Fixed(spec) => spec,
+    let choice = ladder.baseline_choice().map_err(RunError::Baseline)?;
+    let baseline = match &choice {
+        Baseline::Fixed(spec) => spec.clone(),
         Baseline::Anchors => nearest_anchor(&anchors, opp_absolute.unwrap_or(0.0)),
     };
     let games_dir = run_dir.join("ladder").join(generation_dir_name(g));
@@ -131,7 +156,16 @@ where
     };
     let (vs_opponent, _) = play(&old)?;
     let (vs_baseline, baseline_games) = play(&baseline)?;
-    let absolute = absolute_elo(&anchors, &baseline, &baseline_games);
+    let mut rated = vec![(baseline.clone(), baseline_games)];
+    let lopsided = vs_baseline.score <= LOPSIDED || vs_baseline.score >= 1.0 - LOPSIDED;
+    if choice == Baseline::Anchors
+        && lopsided
+        && let Some(next) = next_anchor(&anchors, &baseline, vs_baseline.score > 0.5)
+    {
+        let (_, games) = play(&next)?;
+        rated.push((next, games));
+    }
+    let absolute = absolute_elo(&anchors, &rated);
     let promoted = match ladder.gating {
         Gating::Off => true,
         Gating::Threshold { score } => vs_opponent.score >= score,
@@ -200,19 +234,40 @@ mod tests {
             game(3, vec![1, 0], vec![1.0, 0.0]),
         ];
         let greedy: PlayerSpec = "greedy".parse().unwrap();
-        let a = absolute_elo(&t, &greedy, &games).unwrap();
+        let a = absolute_elo(&t, &[(greedy.clone(), games.clone())]).unwrap();
         assert_eq!((a.anchor.as_str(), a.anchor_elo), ("greedy", 100.0));
         assert!((a.elo - (100.0 + Elo::from_score(0.7).0)).abs() < 1e-6, "{a:?}");
         assert!(a.interval > 100.0, "four games say little: {a:?}");
         // Not an anchor: no absolute Elo.
         let other: PlayerSpec = "mcts:sims=3".parse().unwrap();
-        assert!(absolute_elo(&t, &other, &games).is_none());
+        assert!(absolute_elo(&t, &[(other, games.clone())]).is_none());
         // Tri-Camelot: the model against two copies; it wins one of two.
         let tri = vec![
             game(0, vec![0, 1, 2], vec![1.0, 0.0, 0.0]),
             game(1, vec![2, 0, 1], vec![0.0, 0.0, 1.0]),
         ];
-        let a = absolute_elo(&t, &greedy, &tri).unwrap();
+        let a = absolute_elo(&t, &[(greedy.clone(), tri)]).unwrap();
         assert!(a.elo > 100.0, "winning half of three-player games is above the anchor: {a:?}");
+        // Swept by alpha-beta (800) and sweeping greedy (100): between the two, with a tighter
+        // interval than from either match alone.
+        let lost: Vec<ArenaGame> = (0..8).map(|i| game(i, vec![0, 1], vec![0.0, 1.0])).collect();
+        let won: Vec<ArenaGame> = (0..8).map(|i| game(i, vec![0, 1], vec![1.0, 0.0])).collect();
+        let ab: PlayerSpec = "alphabeta:depth=2".parse().unwrap();
+        let both = absolute_elo(&t, &[(ab.clone(), lost.clone()), (greedy.clone(), won)]).unwrap();
+        let alone = absolute_elo(&t, &[(ab, lost)]).unwrap();
+        assert!(both.elo > 100.0 && both.elo < 800.0, "{both:?}");
+        assert!(both.interval < alone.interval, "{both:?} {alone:?}");
+        assert_eq!(both.anchor, "alphabeta:depth=2 + greedy");
+    }
+
+    #[test]
+    fn the_next_anchor_up_or_down() {
+        let t = table();
+        let greedy: PlayerSpec = "greedy".parse().unwrap();
+        assert_eq!(next_anchor(&t, &greedy, true).unwrap().to_string(), "alphabeta:depth=2");
+        assert_eq!(next_anchor(&t, &greedy, false).unwrap().to_string(), "random");
+        assert!(next_anchor(&t, &"random".parse().unwrap(), false).is_none());
+        assert!(next_anchor(&t, &"alphabeta:depth=2".parse().unwrap(), true).is_none());
+        assert!(next_anchor(&t, &"mcts:sims=9".parse().unwrap(), true).is_none());
     }
 }
