@@ -105,18 +105,29 @@ fn specs(args: &ArenaArgs, players: usize, variant: &str) -> Result<Vec<PlayerSp
         .collect()
 }
 
+/// The players of `specs`, networks on the config's device with its evaluation cache (a player
+/// that cannot be built, a missing checkpoint say, is bad input).
+pub fn load_players<'a, V: Variant>(
+    specs: impl Iterator<Item = &'a PlayerSpec>,
+    config: Option<&RunConfig>,
+) -> Result<Vec<ArenaPlayer<V>>, BadInput>
+where
+    State<V>: Encode,
+{
+    let device = config.map_or(DeviceKind::Cpu, |c| c.net.device);
+    let cache = config.map_or(0, |c| c.selfplay.eval_cache);
+    let mut load = arena_loader::<V>(device, cache);
+    specs
+        .map(|s| ArenaPlayer::<V>::from_spec(s, &mut load).map_err(|e| BadInput(e.to_string())))
+        .collect()
+}
+
 fn run_variant<V: Variant>(args: &ArenaArgs, config: Option<&RunConfig>) -> Result<()>
 where
     State<V>: Encode,
 {
     let specs = specs(args, V::NUM_PLAYERS, V::NAME)?;
-    let device = config.map_or(DeviceKind::Cpu, |c| c.net.device);
-    let cache = config.map_or(0, |c| c.selfplay.eval_cache);
-    let mut load = arena_loader::<V>(device, cache);
-    let mut players = specs
-        .iter()
-        .map(|s| ArenaPlayer::<V>::from_spec(s, &mut load).map_err(|e| BadInput(e.to_string())))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut players = load_players::<V>(specs.iter(), config)?;
     let names: Vec<String> = specs.iter().map(PlayerSpec::short_name).collect();
     let match_config = MatchConfig {
         games: args.games,

@@ -12,16 +12,14 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use games::{Encode, State, Variant, VariantKind};
-use model::DeviceKind;
 use selfplay::MctsConfig;
 use selfplay::arena::anchors::{
     AnchorError, AnchorTable, DEFAULT_ANCHORS, RateConfig, rate, round_robin,
 };
-use selfplay::arena::{ArenaGame, ArenaPlayer, MatchConfig, MatchReport, PlayerSpec, play_match};
+use selfplay::arena::{ArenaGame, MatchConfig, MatchReport, PlayerSpec, play_match};
 use train::RunConfig;
-use train::evaluators::arena_loader;
 
-use super::arena::MatchArgs;
+use super::arena::{MatchArgs, load_players};
 use crate::input::{BadInput, checkpoint_variant, variant_and_config};
 use crate::progress;
 
@@ -90,14 +88,8 @@ fn play_specs<V: Variant>(
 where
     State<V>: Encode,
 {
-    let device = config.map_or(DeviceKind::Cpu, |c| c.net.device);
-    let cache = config.map_or(0, |c| c.selfplay.eval_cache);
-    let mut load = arena_loader::<V>(device, cache);
-    let mut players = specs
-        .iter()
-        .map(|s| ArenaPlayer::<V>::from_spec(s, &mut load).map_err(|e| BadInput(e.to_string())))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(anyhow::Error::from)?;
+    let mut players =
+        load_players::<V>(specs.iter().copied(), config).map_err(anyhow::Error::from)?;
     let match_config = MatchConfig {
         games,
         seed,
