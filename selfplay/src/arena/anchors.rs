@@ -114,6 +114,12 @@ impl AnchorTable {
         Ok(table)
     }
 
+    /// The index of the anchor that is `spec` (specs compared parsed, so spellings of one
+    /// player match); None when `spec` is not an anchor.
+    pub fn position(&self, spec: &PlayerSpec) -> Option<usize> {
+        self.anchor.iter().position(|a| a.spec.parse().ok().as_ref() == Some(spec))
+    }
+
     /// The table as TOML, with a header saying how to make it again.
     pub fn to_toml(&self) -> String {
         let body = toml::to_string(self).expect("an anchor table serialises");

@@ -4,9 +4,12 @@
 //! castle win: its games end by captures or at the move cap, so it never learns that two pieces
 //! in the opponent's castle win, and cannot convert a material lead against a player who flees.
 //! `endgames` starts a share of the games from random sparse positions ([`Game::random_endgame`])
-//! where castle entries and conversions are a few moves away.
+//! where castle entries and conversions are a few moves away. `openings` starts each game after
+//! a few random moves, so that self-play does not replay one opening: without it Tri-Camelot
+//! self-play could collapse into one castle race that the first seat wins.
 
 use games::Game;
+use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +24,10 @@ pub enum Start {
     /// `min_pieces..=max_pieces` pieces per seat (capped at a seat's starting army); the others
     /// from the start position.
     Endgames { fraction: f32, min_pieces: u32, max_pieces: u32 },
+    /// Each game from the start position after a number of complete moves drawn uniformly from
+    /// `0..=max_moves`, each made of uniformly random legal legs (the games' records start
+    /// after them, so opening statistics see only searched moves).
+    Openings { max_moves: u32 },
 }
 
 impl Start {
@@ -33,6 +40,10 @@ impl Start {
                 if rng.random::<f32>() < fraction =>
             {
                 standard.random_endgame(rng, min_pieces..=max_pieces).unwrap_or(standard)
+            }
+            Start::Openings { max_moves } => {
+                let moves = rng.random_range(0..=max_moves);
+                random_opening(&standard, moves, rng).unwrap_or(standard)
             }
             _ => standard,
         }
@@ -52,6 +63,10 @@ impl Start {
                 Some(("start.endgames.max_pieces", "must be at least min_pieces"))
             }
             Start::Endgames { .. } => None,
+            Start::Openings { max_moves: 0 } => {
+                Some(("start.openings.max_moves", "must be at least 1 (or start = \"standard\")"))
+            }
+            Start::Openings { .. } => None,
         }
     }
 
@@ -70,6 +85,22 @@ impl Start {
             )
         })
     }
+}
+
+/// `standard` after `moves` complete moves of uniformly random legal legs (a move is complete
+/// when the seat to move changes); None if the game ends on the way, as a finished game is no
+/// start.
+fn random_opening<G: Game>(standard: &G, moves: u32, rng: &mut impl Rng) -> Option<G> {
+    let mut game = standard.clone();
+    let mut legal = Vec::new();
+    for _ in 0..moves {
+        let mover = game.to_move();
+        while game.to_move() == mover {
+            game.legal_actions(&mut legal);
+            game.play(*legal.choose(rng)?);
+        }
+    }
+    game.outcome().is_none().then_some(game)
 }
 
 #[cfg(test)]
@@ -99,6 +130,31 @@ mod tests {
     }
 
     #[test]
+    fn openings_play_up_to_max_moves_random_complete_moves() {
+        let mut rng = StdRng::seed_from_u64(4);
+        // Tic-tac-toe shows the number of moves played: its marks.
+        let mut played = [0u32; 4];
+        for _ in 0..400 {
+            let start = Start::Openings { max_moves: 3 }.pick(TicTacToe::initial(), &mut rng);
+            assert!(start.outcome().is_none());
+            played[start.to_string().chars().filter(|c| matches!(c, 'X' | 'O')).count()] += 1;
+        }
+        assert!(played.iter().all(|&n| (60..140).contains(&n)), "moves 0..=3 drawn {played:?}");
+        // Camelot: varied, unfinished, never in the middle of a move.
+        let starts: Vec<String> = (0..200)
+            .map(|_| {
+                Start::Openings { max_moves: 4 }.pick(Camelot::initial(), &mut rng).to_string()
+            })
+            .collect();
+        let distinct: std::collections::HashSet<_> = starts.iter().collect();
+        assert!(distinct.len() > 120, "{} distinct openings of 200", distinct.len());
+        for s in &starts {
+            let game: Camelot = s.parse().unwrap();
+            assert!(game.outcome().is_none() && !s.contains("move="), "{s}");
+        }
+    }
+
+    #[test]
     fn settings_are_checked() {
         assert_eq!(Start::Standard.problem(), None);
         assert_eq!(ENDGAMES.problem(), None);
@@ -115,6 +171,10 @@ mod tests {
         assert!(lone.check(&Camelot::initial()).is_some());
         assert_eq!(ENDGAMES.check(&Camelot::initial()), None);
         assert_eq!(Start::Standard.check(&TicTacToe::initial()), None);
+        let openings = |max_moves| Start::Openings { max_moves }.problem().map(|p| p.0);
+        assert_eq!(openings(0), Some("start.openings.max_moves"));
+        assert_eq!(openings(6), None);
+        assert_eq!(Start::Openings { max_moves: 6 }.check(&TicTacToe::initial()), None);
     }
 
     #[test]
@@ -130,6 +190,8 @@ mod tests {
         assert_eq!(t.start, Start::Endgames { fraction: 0.25, min_pieces: 1, max_pieces: 7 });
         let t: T = toml::from_str("start = \"standard\"").unwrap();
         assert_eq!(t.start, Start::Standard);
+        let t: T = toml::from_str("start = { openings = { max_moves = 6 } }").unwrap();
+        assert_eq!(t.start, Start::Openings { max_moves: 6 });
         assert!(toml::from_str::<T>("start = { endgames = { fraction = 0.25 } }").is_err());
     }
 }

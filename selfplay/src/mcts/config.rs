@@ -10,6 +10,7 @@
 //! root_noise = { dirichlet = { alpha = 0.3, fraction = 0.25 } }
 //! selection = "puct"                     # or { gumbel = { considered_actions = 16 } }
 //! temperature = { step = { initial = 1.0, moves = 30, after = 0.0 } }
+//! forced_legs = "evaluate"               # or "pass"
 //! ```
 //!
 //! All values the search works with are per-seat score shares in `[0, 1]` (win 1, loss 0,
@@ -37,6 +38,8 @@ pub struct MctsConfig {
     pub selection: Selection,
     /// Temperature for choosing the move to play from PUCT visit counts, by move number.
     pub temperature: TemperatureSchedule,
+    /// What a simulation does at a position inside the tree with a single legal action.
+    pub forced_legs: ForcedLegs,
 }
 
 impl Default for MctsConfig {
@@ -49,8 +52,24 @@ impl Default for MctsConfig {
             root_noise: RootNoise::Dirichlet { alpha: 0.3, fraction: 0.25 },
             selection: Selection::Puct,
             temperature: TemperatureSchedule::Step { initial: 1.0, moves: 30, after: 0.0 },
+            forced_legs: ForcedLegs::Evaluate,
         }
     }
+}
+
+/// Positions inside the tree with a single legal action (a compulsory capture, the only
+/// continuation of a chain). At the root the driver plays such an action without searching.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForcedLegs {
+    /// Evaluated by the network like any other leaf.
+    #[default]
+    Evaluate,
+    /// Passed through without an evaluation: the node takes the value found below it, so
+    /// capture chains are read as deep as the budget reaches. Measured in Camelot self-play: the
+    /// searches avoid losing their pieces far better, games end at the move cap twice as often
+    /// and learning per hour fell (README, "Learning three times faster").
+    Pass,
 }
 
 /// First-play urgency: the Q used for a child with no visits yet.

@@ -28,7 +28,9 @@ pub mod tree;
 mod search_tests;
 
 pub use analysis::{ActionLine, Analysis, complete_move};
-pub use config::{ConfigError, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule};
+pub use config::{
+    ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule,
+};
 pub use policy::{add_root_noise, choose_action, choose_by_visits};
 pub use search::{Leaf, Search, SearchError};
 pub use summary::{SearchKind, SearchSummary};

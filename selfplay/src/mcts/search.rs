@@ -12,7 +12,7 @@ use games::{Game, Values};
 use rand::Rng;
 use thiserror::Error;
 
-use super::config::{ConfigError, MctsConfig, RootNoise, Selection};
+use super::config::{ConfigError, ForcedLegs, MctsConfig, RootNoise, Selection};
 use super::gumbel::{GumbelRoot, Sigma};
 use super::policy::add_root_noise;
 use super::select::Puct;
@@ -213,6 +213,23 @@ impl<G: Game> Search<G> {
                         self.finish(returns);
                         return None;
                     }
+                    if let [only] = legal[..]
+                        && id != NodeId::ROOT
+                        && self.config.forced_legs == ForcedLegs::Pass
+                    {
+                        // A forced leg (a compulsory capture, the only way on): nothing is
+                        // chosen here, so the simulation passes through without spending an
+                        // evaluation and the node takes the value found below it (`finish`).
+                        // Capture chains are then searched as deep as the budget reaches.
+                        let to_move = state.to_move();
+                        self.tree.expand(
+                            id,
+                            to_move,
+                            Values::default(),
+                            std::iter::once((only, 1.0)),
+                        );
+                        continue;
+                    }
                     self.serial += 1;
                     let leaf = Leaf { state, legal, node: id, serial: self.serial };
                     self.pending = Some(leaf.clone());
@@ -393,6 +410,15 @@ impl<G: Game> Search<G> {
     /// Backs `values` up the current path and counts the simulation (unless it only
     /// evaluated the root).
     fn finish(&mut self, values: Values) {
+        // Forced nodes passed through on the way (expanded, one child, never visited) take
+        // the values of the position below them as their own network values.
+        for &id in self.path.iter().rev().skip(1) {
+            let node = self.tree.node_mut(id);
+            if node.n > 0 || node.num_children() != 1 {
+                break;
+            }
+            node.value = values;
+        }
         self.tree.backup(&self.path, values);
         if self.path.len() > 1 {
             self.done += 1;

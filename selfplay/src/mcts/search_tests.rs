@@ -230,6 +230,42 @@ fn forced_moves_are_reported() {
 }
 
 #[test]
+fn forced_legs_pass_through_without_an_evaluation() {
+    // O to move with cells 7 and 8 empty: 7 wins at once; after 8, X's only move is 7 and the
+    // board is full (a draw). Neither child needs the network: only the root is evaluated.
+    let state = ttt("XOX/OOX/X..");
+    assert_eq!(state.to_move(), Player(1));
+    let mut evaluated = Vec::new();
+    let mut evaluator = FnEvaluator(|g: &TicTacToe| {
+        evaluated.push(g.to_string());
+        Evaluation { policy: vec![0.5, 0.5], values: Values([0.5, 0.5, 0.0]) }
+    });
+    let config = MctsConfig { forced_legs: ForcedLegs::Pass, ..puct(40) };
+    let mut s = Search::new(state, config.clone()).unwrap();
+    let summary = s.run(&mut evaluator, &mut StdRng::seed_from_u64(4)).unwrap();
+    assert_eq!(evaluated, vec!["XOX/OOX/X.."], "only the root is evaluated");
+    assert_eq!(summary.simulations, 40);
+    assert_eq!(best(&summary), 7);
+    let q8 = summary.actions.iter().position(|&a| a == 8).map(|i| summary.q[i]);
+    assert_eq!(q8, Some(Some(0.5)), "after 8 the forced reply draws");
+    // The forced node holds the value found below it as its own.
+    let tree = s.tree();
+    let after8 = tree.children(NodeId::ROOT).find(|&c| tree.node(c).action == Some(8)).unwrap();
+    assert_eq!(tree.node(after8).num_children(), 1);
+    assert_eq!(tree.node(after8).value, Values([0.5, 0.5, 0.0]));
+    // Evaluated (the default), the forced position after 8 costs the network one call.
+    let mut calls = 0;
+    let mut evaluator = FnEvaluator(|g: &TicTacToe| {
+        calls += 1;
+        let empty = g.to_string().matches('.').count();
+        Evaluation { policy: vec![1.0; empty], values: Values([0.5, 0.5, 0.0]) }
+    });
+    let mut s = Search::new(state, puct(40)).unwrap();
+    s.run(&mut evaluator, &mut StdRng::seed_from_u64(4)).unwrap();
+    assert_eq!(calls, 2);
+}
+
+#[test]
 fn gather_and_apply_protocol() {
     let mut rng = StdRng::seed_from_u64(9);
     let mut s = Search::new(ttt(TTT_WIN), puct(30)).unwrap();

@@ -53,7 +53,7 @@ pub fn nearest_anchor(table: &AnchorTable, elo: f64) -> PlayerSpec {
 
 /// The anchor after `spec` in `table` (by Elo), above it (`up`) or below it.
 pub fn next_anchor(table: &AnchorTable, spec: &PlayerSpec, up: bool) -> Option<PlayerSpec> {
-    let i = table.anchor.iter().position(|a| a.spec.parse().ok().as_ref() == Some(spec))?;
+    let i = table.position(spec)?;
     let j = if up { i.checked_add(1)? } else { i.checked_sub(1)? };
     table.anchor.get(j)?.spec.parse().ok()
 }
@@ -74,10 +74,7 @@ pub fn absolute_elo(
     let mut names = Vec::new();
     let mut rated = Vec::new();
     for (spec, games) in matches {
-        let Some(anchor) = table.anchor.iter().find(|a| a.spec.parse().ok().as_ref() == Some(spec))
-        else {
-            continue;
-        };
+        let Some(anchor) = table.position(spec).map(|i| &table.anchor[i]) else { continue };
         let index = fixed.len() + 1;
         fixed.push((index, anchor.elo));
         names.push(anchor.spec.clone());

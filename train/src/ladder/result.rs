@@ -58,6 +58,10 @@ pub struct Versus {
     pub elo: f64,
     pub elo_low: f64,
     pub elo_high: f64,
+    /// The new model's score share in each seat (seat 0 first; NaN for a seat it never took),
+    /// which shows a model that wins only from one seat. Empty in files written before it existed.
+    #[serde(default)]
+    pub seat_shares: Vec<f64>,
 }
 
 impl Versus {
@@ -75,19 +79,35 @@ impl Versus {
             elo: e.elo.0 + 0.0,
             elo_low: e.low.0 + 0.0,
             elo_high: e.high.0 + 0.0,
+            seat_shares: line
+                .by_seat
+                .iter()
+                .map(|t| t.score(report.seat_names.len()).unwrap_or(f64::NAN))
+                .collect(),
         }
+    }
+
+    /// The seat shares as `0.62/0.50/0.38` (`-` for a seat not taken).
+    fn seats_shown(&self) -> String {
+        let shown: Vec<String> = self
+            .seat_shares
+            .iter()
+            .map(|s| if s.is_nan() { "-".into() } else { format!("{s:.2}") })
+            .collect();
+        shown.join("/")
     }
 
     fn shown(&self) -> String {
         format!(
-            "{}/{}/{} score {:.2} Elo {} [{}, {}]",
+            "{}/{}/{} score {:.2} Elo {} [{}, {}] by seat {}",
             self.wins,
             self.draws,
             self.losses,
             self.score,
             Elo(self.elo),
             Elo(self.elo_low),
-            Elo(self.elo_high)
+            Elo(self.elo_high),
+            self.seats_shown()
         )
     }
 }
@@ -105,7 +125,7 @@ fn first_player_scores(games: &[ArenaGame]) -> Vec<f64> {
 
 impl LadderResult {
     /// The `generations.csv` columns.
-    pub const CSV_HEADER: [&'static str; 16] = [
+    pub const CSV_HEADER: [&'static str; 17] = [
         "ladder_opponent",
         "score_vs_opponent",
         "elo_vs_opponent",
@@ -122,6 +142,7 @@ impl LadderResult {
         "abs_elo",
         "abs_elo_low",
         "abs_elo_high",
+        "seat_shares_vs_baseline",
     ];
 
     /// The columns' values; `None` (a generation without a ladder) gives empty cells.
@@ -147,6 +168,7 @@ impl LadderResult {
             Some(a) => [a.anchor.clone(), f(a.elo), f(a.elo - a.interval), f(a.elo + a.interval)],
             None => Default::default(),
         })
+        .chain([r.vs_baseline.seats_shown()])
         .collect()
     }
 
