@@ -407,17 +407,24 @@ impl<G: Game> Search<G> {
         }
     }
 
-    /// Backs `values` up the current path and counts the simulation (unless it only
-    /// evaluated the root).
-    fn finish(&mut self, values: Values) {
-        // Forced nodes passed through on the way (expanded, one child, never visited) take
-        // the values of the position below them as their own network values.
+    /// Gives the forced nodes this simulation passed through (expanded, one child, never
+    /// visited: they sit just above the leaf) `values`, the values of the position below them,
+    /// as their own network values.
+    fn value_forced_nodes(&mut self, values: Values) {
         for &id in self.path.iter().rev().skip(1) {
             let node = self.tree.node_mut(id);
             if node.n > 0 || node.num_children() != 1 {
                 break;
             }
             node.value = values;
+        }
+    }
+
+    /// Backs `values` up the current path and counts the simulation (unless it only
+    /// evaluated the root).
+    fn finish(&mut self, values: Values) {
+        if self.config.forced_legs == ForcedLegs::Pass {
+            self.value_forced_nodes(values);
         }
         self.tree.backup(&self.path, values);
         if self.path.len() > 1 {
