@@ -24,6 +24,7 @@ pub mod driver;
 pub mod engine;
 pub mod evaluator;
 pub mod figures;
+pub mod leaf_heuristic;
 mod lockstep;
 pub mod mcts;
 #[cfg(feature = "net")]
@@ -41,6 +42,7 @@ pub use driver::{
 };
 pub use evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values};
 pub use figures::SessionFigures;
+pub use leaf_heuristic::{HeuristicMix, LeafHeuristic};
 pub use lockstep::EvaluationError;
 pub use mcts::{
     Fpu, Leaf, MctsConfig, RootNoise, Search, SearchError, SearchKind, SearchSummary, Selection,

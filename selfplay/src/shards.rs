@@ -123,6 +123,11 @@ impl ShardWriter {
         }
     }
 
+    /// The generation of the games this writer records.
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+
     /// The game ids recorded in the folder when the writer was made.
     pub fn recorded(&self) -> &BTreeSet<u64> {
         &self.recorded

@@ -15,9 +15,10 @@
 //!
 //! A position is judged for one seat as its own score minus the mean of the other seats'
 //! ([`Heuristic::score_for`], the paranoid view of a multi-player search), or as score shares for
-//! every seat at once ([`Heuristic::values`], a softmax of the scores).
+//! every seat at once ([`Heuristic::values`], a softmax of the scores; [`Heuristic::board_values`]
+//! for a board with a move in progress, as self-play's `leaf_heuristic` mixes them in).
 
-use games::{GoalDistances, MAX_PLAYERS, PieceKind, Player, Position, Values, Variant};
+use games::{Board, GoalDistances, MAX_PLAYERS, PieceKind, Player, Position, Values, Variant};
 
 /// A Man, the unit of the scores.
 pub const MAN: i32 = 100;
@@ -47,8 +48,12 @@ impl Heuristic {
 
     /// Each seat's score (entries beyond `V::NUM_PLAYERS` are 0; a seat without pieces scores 0).
     pub fn seat_scores<V: Variant>(&self, pos: &Position<V>) -> [i32; MAX_PLAYERS] {
+        self.board_scores::<V>(pos.board())
+    }
+
+    /// Each seat's score on a board of variant `V` (as [`Heuristic::seat_scores`]).
+    fn board_scores<V: Variant>(&self, board: &Board) -> [i32; MAX_PLAYERS] {
         let tables = V::tables();
-        let board = pos.board();
         let mut scores = [0; MAX_PLAYERS];
         for (cell, piece) in board.pieces(tables.geometry.num_cells()) {
             let seat = piece.owner.index();
@@ -83,8 +88,15 @@ impl Heuristic {
     /// Score shares for every seat: a softmax of the seat scores over [`SOFTMAX_SCALE`], seats
     /// without pieces getting none. They sum to 1, as a finished game's do.
     pub fn values<V: Variant>(&self, pos: &Position<V>) -> Values {
-        let scores = self.seat_scores(pos);
-        let alive = |s: usize| pos.board().count(Player(s as u8)) > 0;
+        self.board_values::<V>(pos.board())
+    }
+
+    /// The score shares of [`Heuristic::values`] on a board of variant `V`: also a board with the
+    /// legs of a move in progress applied (captured pieces gone, the moving piece where it
+    /// landed).
+    pub fn board_values<V: Variant>(&self, board: &Board) -> Values {
+        let scores = self.board_scores::<V>(board);
+        let alive = |s: usize| board.count(Player(s as u8)) > 0;
         let top = (0..V::NUM_PLAYERS).filter(|&s| alive(s)).map(|s| scores[s]).max().unwrap_or(0);
         let mut v = [0.0; MAX_PLAYERS];
         for (s, x) in v.iter_mut().enumerate().take(V::NUM_PLAYERS) {

@@ -6,6 +6,7 @@ use thiserror::Error;
 use super::move_limit::MoveLimit;
 use super::start::Start;
 use crate::draw_score::DrawScore;
+use crate::leaf_heuristic::LeafHeuristic;
 
 /// How the self-play driver plays games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,6 +25,8 @@ pub struct SelfPlayConfig {
     /// What a draw is worth to each seat in the searches (the network's draw probability and
     /// drawn end positions); recorded results are unchanged.
     pub draw_score: DrawScore,
+    /// The classical heuristic mixed into the searches' leaf values, fading by generation.
+    pub leaf_heuristic: LeafHeuristic,
     /// Playout cap randomization (Wu 2019): which moves get the full search.
     pub playout_cap: PlayoutCap,
     /// Resignation (2-player games only).
@@ -41,6 +44,7 @@ impl Default for SelfPlayConfig {
             move_limit: MoveLimit::Draw,
             start: Start::Standard,
             draw_score: DrawScore::Share,
+            leaf_heuristic: LeafHeuristic::Off,
             playout_cap: PlayoutCap::Off,
             resign: Resign::Off,
             eval_cache: 100_000,
@@ -99,6 +103,9 @@ impl SelfPlayConfig {
             return err(key, problem);
         }
         if let Some((key, problem)) = self.draw_score.problem() {
+            return err(key, problem);
+        }
+        if let Some((key, problem)) = self.leaf_heuristic.problem() {
             return err(key, problem);
         }
         if let PlayoutCap::Randomized { full_fraction, fast_simulations } = self.playout_cap {

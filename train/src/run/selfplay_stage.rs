@@ -5,11 +5,11 @@ use std::sync::atomic::AtomicBool;
 
 use games::{Encode, State, Variant};
 use selfplay::driver::{Session, play};
-use selfplay::{SelfPlayStats, ShardPaths, ShardWriter};
+use selfplay::{HeuristicMix, SelfPlayStats, ShardPaths, ShardWriter};
 
 use super::error::RunError;
 use crate::RunConfig;
-use crate::evaluators::EvaluatorFactory;
+use crate::evaluators::{BoxedEvaluator, EvaluatorFactory};
 
 /// Plays games `ids` of the configured variant `V` with evaluators from `factory` and writes
 /// them with `writer` (the last, partial shard included). Game `id` is determined by
@@ -17,7 +17,8 @@ use crate::evaluators::EvaluatorFactory;
 /// it had never stopped. `stop` ends the session early (games in flight finish and are
 /// written); `on_progress` gets the running totals after every game or batch; `on_shard` gets
 /// every full shard once it is written (the last, partial one excepted), and an error it
-/// returns ends the session.
+/// returns ends the session. With `selfplay.leaf_heuristic` the searches mix the heuristic
+/// into their leaf values at the weight of the writer's generation.
 #[allow(clippy::too_many_arguments)]
 pub fn play_games<V: Variant>(
     config: &RunConfig,
@@ -42,11 +43,16 @@ where
         start: &start,
         stop,
     };
+    let heuristic = config.selfplay.leaf_heuristic.weight_at(writer.generation());
+    let make_evaluator = |_| -> BoxedEvaluator<State<V>> {
+        let net = factory.make::<State<V>>(config.selfplay.draw_score);
+        if heuristic > 0.0 { Box::new(HeuristicMix::<V, _>::new(net, heuristic)) } else { net }
+    };
     // The hook's error is kept whole; the driver only carries its message.
     let mut failed = None;
     let played = play(
         &session,
-        &|_| factory.make::<State<V>>(config.selfplay.draw_score),
+        &make_evaluator,
         |g, stats| {
             let Some(shard) = writer.push(&g, stats).map_err(|e| e.to_string())? else {
                 return Ok(());

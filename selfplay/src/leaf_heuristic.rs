@@ -1,0 +1,176 @@
+//! The classical evaluation mixed into the self-play searches' leaf values
+//! (`selfplay.leaf_heuristic`): AlphaGo's mixed leaf evaluation, with the alpha-beta players'
+//! [`Heuristic`] in place of rollouts, fading out as the network learns.
+//!
+//! A random network's values are noise, so the first generations' searches cannot tell a Man
+//! lost from a Man won, and their games teach little. Mixing in the heuristic's score shares
+//! (material, progress to the goal, castle occupancy) gives the early searches a sense of
+//! material at once; its weight falls linearly to 0 over the first generations, so the network's
+//! own values take over and the checkpoints stand alone (arena, ladder and export never see the
+//! heuristic). Recorded results and training targets are unchanged.
+
+use std::marker::PhantomData;
+
+use games::{Game, State, Variant};
+use serde::{Deserialize, Serialize};
+
+use crate::arena::heuristic::Heuristic;
+use crate::evaluator::{Evaluation, Evaluator};
+
+/// Whether and how much of the heuristic the self-play searches mix into their leaf values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum LeafHeuristic {
+    /// The network's values alone.
+    #[default]
+    Off,
+    /// Leaf values `(1 - w) x network + w x heuristic`, with `w = weight` in generation 0
+    /// falling linearly to 0 in generation `fade_generations` (and after it).
+    Mix { weight: f32, fade_generations: u32 },
+}
+
+impl LeafHeuristic {
+    /// The heuristic's weight in the searches of generation `generation`'s games, in `[0, 1]`.
+    pub fn weight_at(self, generation: u32) -> f32 {
+        match self {
+            LeafHeuristic::Off => 0.0,
+            LeafHeuristic::Mix { weight, fade_generations } => {
+                let left = 1.0 - generation as f32 / fade_generations.max(1) as f32;
+                weight * left.max(0.0)
+            }
+        }
+    }
+
+    /// Checks the values (None when the setting is valid).
+    pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            LeafHeuristic::Mix { weight, .. } if !(0.0..=1.0).contains(&weight) => {
+                Some(("leaf_heuristic.mix.weight", "must be between 0 and 1"))
+            }
+            LeafHeuristic::Mix { fade_generations: 0, .. } => {
+                Some(("leaf_heuristic.mix.fade_generations", "must be at least 1"))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// An evaluator of variant `V`'s states whose values are `inner`'s mixed with the heuristic's:
+/// `(1 - weight) x inner + weight x heuristic`, per seat; the policy is `inner`'s. A state with a
+/// move in progress is judged on its board as it stands (the legs played applied).
+pub struct HeuristicMix<V, E> {
+    inner: E,
+    weight: f32,
+    heuristic: Heuristic,
+    variant: PhantomData<V>,
+}
+
+impl<V: Variant, E> HeuristicMix<V, E> {
+    /// `inner` with the heuristic mixed in at `weight` (in `[0, 1]`).
+    pub fn new(inner: E, weight: f32) -> Self {
+        HeuristicMix { inner, weight, heuristic: Heuristic::new::<V>(), variant: PhantomData }
+    }
+}
+
+impl<V: Variant, E: Evaluator<State<V>>> Evaluator<State<V>> for HeuristicMix<V, E> {
+    fn evaluate(&mut self, states: &[State<V>]) -> Vec<Evaluation> {
+        let mut evaluations = self.inner.evaluate(states);
+        let w = self.weight;
+        for (e, s) in evaluations.iter_mut().zip(states) {
+            let h = self.heuristic.board_values::<V>(s.board());
+            for (v, h) in e.values.0.iter_mut().zip(h.0).take(State::<V>::NUM_PLAYERS) {
+                *v = (1.0 - w) * *v + w * h;
+            }
+        }
+        evaluations
+    }
+
+    fn cache_stats(&self) -> Option<crate::CacheStats> {
+        self.inner.cache_stats()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::UniformEvaluator;
+    use games::{Camelot, CamelotRules, TriCamelot, TriCamelotRules};
+
+    #[test]
+    fn the_weight_fades_linearly_to_zero() {
+        let mix = LeafHeuristic::Mix { weight: 0.5, fade_generations: 4 };
+        let w: Vec<f32> = (0..6).map(|g| mix.weight_at(g)).collect();
+        assert_eq!(w, [0.5, 0.375, 0.25, 0.125, 0.0, 0.0]);
+        assert_eq!(LeafHeuristic::Off.weight_at(0), 0.0);
+        assert_eq!(mix.problem(), None);
+        let bad = LeafHeuristic::Mix { weight: 1.5, fade_generations: 4 };
+        assert_eq!(bad.problem().unwrap().0, "leaf_heuristic.mix.weight");
+        let never = LeafHeuristic::Mix { weight: 0.5, fade_generations: 0 };
+        assert_eq!(never.problem().unwrap().0, "leaf_heuristic.mix.fade_generations");
+    }
+
+    #[test]
+    fn values_are_mixed_per_seat_and_the_policy_is_kept() {
+        // White a Knight and a Man up: the heuristic favours White, the uniform evaluator
+        // says a draw; half and half lies halfway, and the shares still sum to 1.
+        let s: Camelot = "camelot W W:KA4,KB4,MF6 B:KL13,ML12 cm=0,0".parse().unwrap();
+        let h = Heuristic::new::<CamelotRules>().values(s.position());
+        assert!(h.0[0] > 0.7, "{h:?}");
+        let plain = UniformEvaluator.evaluate(std::slice::from_ref(&s));
+        let mut mix = HeuristicMix::<CamelotRules, _>::new(UniformEvaluator, 0.5);
+        let mixed = mix.evaluate(std::slice::from_ref(&s));
+        assert_eq!(mixed[0].policy, plain[0].policy);
+        assert!((mixed[0].values.0[0] - (0.25 + 0.5 * h.0[0])).abs() < 1e-6, "{mixed:?}");
+        assert!((mixed[0].values.0[0] + mixed[0].values.0[1] - 1.0).abs() < 1e-6);
+        // Weight 0 is the inner evaluator; weight 1 the heuristic alone.
+        let mut none = HeuristicMix::<CamelotRules, _>::new(UniformEvaluator, 0.0);
+        assert_eq!(none.evaluate(std::slice::from_ref(&s)), plain);
+        let mut all = HeuristicMix::<CamelotRules, _>::new(UniformEvaluator, 1.0);
+        assert!((all.evaluate(std::slice::from_ref(&s))[0].values.0[0] - h.0[0]).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_move_in_progress_is_judged_on_the_board_as_it_stands() {
+        // White must jump the Black Men on F7 and F9 (F6-F8-F10). After the first leg the move
+        // is in progress and the board already lacks the first Man, so the mixed value counts
+        // the capture that the position at the turn's start does not.
+        let s: Camelot = "camelot W W:KA4,MF6 B:KL13,MF7,MF9 cm=0,0".parse().unwrap();
+        let mut legal = Vec::new();
+        s.legal_actions(&mut legal);
+        let before = HeuristicMix::<CamelotRules, _>::new(UniformEvaluator, 1.0)
+            .evaluate(std::slice::from_ref(&s))[0]
+            .values;
+        let mut jumped = s.clone();
+        jumped.play(legal[0]);
+        assert!(!jumped.landed().is_empty(), "the chain goes on");
+        assert_eq!(jumped.position(), s.position());
+        assert!(jumped.board().count(games::Player(1)) < s.board().count(games::Player(1)));
+        let after = HeuristicMix::<CamelotRules, _>::new(UniformEvaluator, 1.0)
+            .evaluate(std::slice::from_ref(&jumped))[0]
+            .values;
+        assert!(after.0[0] > before.0[0] + 0.1, "{before:?} -> {after:?}");
+    }
+
+    #[test]
+    fn tri_camelot_values_are_mixed_for_three_seats() {
+        let start = TriCamelot::initial();
+        let mut mix = HeuristicMix::<TriCamelotRules, _>::new(UniformEvaluator, 0.3);
+        let v = mix.evaluate(std::slice::from_ref(&start))[0].values;
+        assert!(v.0.iter().all(|&x| (x - 1.0 / 3.0).abs() < 1e-6), "{v:?}");
+    }
+
+    #[test]
+    fn the_setting_reads_from_toml() {
+        #[derive(serde::Deserialize)]
+        struct T {
+            leaf_heuristic: LeafHeuristic,
+        }
+        let read = |s: &str| toml::from_str::<T>(s).map(|t| t.leaf_heuristic);
+        assert_eq!(read("leaf_heuristic = \"off\"").unwrap(), LeafHeuristic::Off);
+        assert_eq!(
+            read("leaf_heuristic = { mix = { weight = 0.5, fade_generations = 20 } }").unwrap(),
+            LeafHeuristic::Mix { weight: 0.5, fade_generations: 20 }
+        );
+        assert!(read("leaf_heuristic = { mix = { weight = 0.5 } }").is_err());
+    }
+}
