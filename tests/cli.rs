@@ -159,6 +159,48 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
 }
 
 #[test]
+fn selfplay_mixes_the_heuristic_into_its_searches_when_configured() {
+    let tmp = std::env::temp_dir().join(format!("cz-cli-leaf-heuristic-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let smoke =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke-camelot.toml"))
+            .unwrap();
+    // The smoke config with one more `[selfplay]` key; uniform priors and draw values, so that
+    // any difference between the games comes from the heuristic.
+    let play = |name: &str, key: &str| {
+        let config = tmp.join(format!("{name}.toml"));
+        std::fs::write(&config, smoke.replace("[selfplay]\n", &format!("[selfplay]\n{key}\n")))
+            .unwrap();
+        let out = tmp.join(name);
+        let o = run(&[
+            "selfplay",
+            "--config",
+            config.to_str().unwrap(),
+            "--uniform",
+            "--games",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        (o, out)
+    };
+    let (o, off) = play("off", "leaf_heuristic = \"off\"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mix = "leaf_heuristic = { mix = { weight = 1.0, fade_generations = 5 } }";
+    let (o, mixed) = play("mix", mix);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (off, mixed) = (read_games(&off), read_games(&mixed));
+    assert_eq!((off.len(), mixed.len()), (2, 2));
+    assert_ne!(off, mixed, "the heuristic's values change the searches' moves");
+    // An out-of-range weight is bad input naming the key.
+    let (o, _) = play("bad", "leaf_heuristic = { mix = { weight = 2.0, fade_generations = 5 } }");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("leaf_heuristic.mix.weight"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
 fn analyze_prints_the_search_and_the_raw_network_output() {
     let o = run(&["analyze", "start", "--variant", "camelot", "--sims", "50", "--top", "3"]);
     assert!(o.status.success(), "{}", stderr(&o));
