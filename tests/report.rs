@@ -53,6 +53,12 @@ fn check_chart(out: &Path, stem: &str, page: &str) {
     assert!(figure.contains(&format!("{stem}.png")), "{stem} links its PNG");
 }
 
+/// The columns of `generations.csv`.
+fn header_of(run_dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(run_dir.join("generations.csv")).unwrap();
+    text.lines().next().unwrap().split(',').map(String::from).collect()
+}
+
 /// Rewrites `generations.csv` with `edit(header, rows)`.
 fn edit_generations(run_dir: &Path, edit: impl Fn(&mut Vec<String>, &mut Vec<Vec<String>>)) {
     let path = run_dir.join("generations.csv");
@@ -128,6 +134,10 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     check_chart(&out, "elo", &page);
+    // The run's clock came with the run; with the absolute Elo it gives Elo per CPU-hour.
+    assert!(header_of(&run_dir).contains(&"run_seconds".to_string()));
+    check_chart(&out, "elo_time", &page);
+    assert!(page.contains("Absolute Elo against run time"));
     assert!(page.contains("rating (chained Elo)") && page.contains("Elo vs baseline, 95% low"));
     assert!(page.contains("absolute Elo (anchors, random = 0)"), "the absolute Elo's line");
     assert!(!page.contains("no Elo recorded"));
@@ -147,6 +157,8 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(page.contains("no Elo recorded for this run"));
     assert!(!out.join("elo.png").exists());
+    assert!(page.contains("no model with both an absolute Elo and a run time"));
+    assert!(!out.join("elo_time.png").exists() && !out.join("elo_time.svg").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

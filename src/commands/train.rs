@@ -45,12 +45,14 @@ where
         StepMetrics::CSV_HEADER,
         g,
     )?;
+    let clock = train::run::RunClock::resume(&models, g)?;
     let mut view = RunView::new::<V>(args.run_dir.display().to_string());
     let s = train_stage::<V>(
         &args.run_dir,
         config,
         g,
         &mut steps,
+        &clock,
         Some(interrupt::stop_flag()),
         &mut |e| view.show(e),
     );

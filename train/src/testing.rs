@@ -9,7 +9,7 @@ use selfplay::{GameRecord, PositionRow, list_shards, read_games, read_positions}
 /// The columns of `metrics.csv` and `generations.csv` that depend on wall time or on how a
 /// generation's self-play was split into sessions (each session's evaluation cache starts
 /// empty).
-pub const TIMED: [&str; 7] = [
+pub const TIMED: [&str; 8] = [
     "samples_per_sec",
     "seconds",
     "evaluations_per_sec",
@@ -17,6 +17,7 @@ pub const TIMED: [&str; 7] = [
     "selfplay_seconds",
     "train_seconds",
     "selfplay_share",
+    "run_seconds",
 ];
 
 /// Every game and position of a shard folder (none if it does not exist), in game id (and

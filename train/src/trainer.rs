@@ -158,6 +158,9 @@ pub struct GenerationJob<'a> {
     /// Seconds the caller spent loading the window, recorded in the summary (the training
     /// stage's wall time is this plus the steps').
     pub window_seconds: f64,
+    /// The wall time the run had used before the window was loaded ([`crate::run::RunClock`]);
+    /// the summary's `run_seconds` adds the window's and the steps' time. `None` when unknown.
+    pub run_seconds: Option<f64>,
 }
 
 /// What one step did, for a progress bar and `metrics.csv`.
@@ -208,6 +211,11 @@ pub struct GenerationSummary {
     /// Wall time of loading the replay window before the steps.
     #[serde(default)]
     pub window_seconds: f64,
+    /// The wall time the run had used when this checkpoint was saved, over all its
+    /// invocations ([`crate::run::RunClock`]): the x axis of Elo per CPU-hour. `None` for a
+    /// checkpoint of an older version, or of a run whose earlier time is unknown.
+    #[serde(default)]
+    pub run_seconds: Option<f64>,
     /// The window trained on.
     pub window_positions: usize,
     pub window_generations: Vec<u32>,
@@ -226,7 +234,16 @@ pub fn train_generation<G: TrainGame>(
     config: &TrainConfig,
     mut on_step: impl FnMut(&StepMetrics),
 ) -> Result<GenerationSummary, TrainError> {
-    let GenerationJob { start, out_dir, generation, seed, device, stop, window_seconds } = job;
+    let GenerationJob {
+        start,
+        out_dir,
+        generation,
+        seed,
+        device,
+        stop,
+        window_seconds,
+        run_seconds,
+    } = job;
     let out_dir = out_dir.as_path();
     if out_dir.exists() {
         return Err(TrainError::CheckpointExists { path: out_dir.to_path_buf() });
@@ -317,6 +334,7 @@ pub fn train_generation<G: TrainGame>(
         samples_per_sec: f64::from(steps) * config.batch_size as f64 / seconds.max(1e-9),
         seconds,
         window_seconds,
+        run_seconds: run_seconds.map(|t| t + window_seconds + seconds),
         window_positions: window.len(),
         window_generations: window.generations().to_vec(),
         counters,

@@ -180,6 +180,51 @@ fn a_finished_run_is_only_reported() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 16, item 3: the run's clock (`run_seconds`, the x axis of Elo per CPU-hour) goes on
+/// from where the newest model left it when a run is resumed, without the pause between the two
+/// invocations, and `generations.csv` shows it.
+#[test]
+fn a_resumed_run_continues_its_clock_from_its_newest_model() {
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("clock");
+    let mut config = smoke_config(&dir);
+    config.run.games_per_generation = 4;
+    config.ladder.games = 0;
+    let never = AtomicBool::new(false);
+    let run_dir = dir.join("run");
+    let one = RunJob { generations: 1, ..job(&run_dir, &config, &never) };
+    let first = std::time::Instant::now();
+    run_generations::<CamelotRules>(one, |_| {}).unwrap();
+    let first = first.elapsed().as_secs_f64();
+    let summary = |g: u32| {
+        train::GenerationSummary::read(&run_dir.join(format!("models/gen-{g:04}")))
+            .unwrap()
+            .unwrap()
+    };
+    let gen1 = summary(1).run_seconds.expect("a new run knows its time");
+    assert!(gen1 > summary(1).seconds && gen1 <= first, "{gen1} of {first} s");
+
+    // As if the first invocation had run for an hour: the second starts its clock there.
+    let path = run_dir.join("models/gen-0001/summary.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = text.lines().find(|l| l.starts_with("run_seconds = ")).unwrap();
+    std::fs::write(&path, text.replace(line, "run_seconds = 3600.0")).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let second = std::time::Instant::now();
+    run_generations::<CamelotRules>(job(&run_dir, &config, &never), |_| {}).unwrap();
+    let second = second.elapsed().as_secs_f64();
+    let gen2 = summary(2).run_seconds.unwrap();
+    assert!((3600.0 + summary(2).seconds..=3600.0 + second).contains(&gen2), "{gen2}, {second} s");
+
+    let csv = std::fs::read_to_string(run_dir.join("generations.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = header.iter().position(|h| *h == "run_seconds").expect("a run_seconds column");
+    let cells: Vec<String> =
+        csv.lines().skip(1).map(|l| l.split(',').nth(col).unwrap().to_string()).collect();
+    assert_eq!(cells, [format!("{gen1:.1}"), format!("{gen2:.1}")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Issue 15, defect 1: a process killed during the ladder (the new model is written, its
 /// `ladder.toml` and its generation's row are not) lost the row for good.
 #[test]

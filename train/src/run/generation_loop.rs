@@ -25,6 +25,7 @@ use selfplay::net::random_net;
 
 use super::error::{RunError, Stage, io};
 use super::event::RunEvent;
+use super::run_clock::RunClock;
 use super::run_dir::{self, GenerationRow, ProgramInfo};
 use super::selfplay_stage::play_games;
 use crate::distributed::{WantedGames, WorkerHub};
@@ -102,6 +103,7 @@ where
             0
         }
     };
+    let clock = RunClock::resume(&models, newest)?;
     let mut steps_log = CsvLog::open_resuming(
         &run_dir.join(crate::STEP_METRICS_FILE),
         StepMetrics::CSV_HEADER,
@@ -179,7 +181,8 @@ where
         }
 
         // Training on the replay window.
-        let summary = train_stage::<V>(run_dir, config, g, &mut steps_log, stop, &mut on_event)?;
+        let summary =
+            train_stage::<V>(run_dir, config, g, &mut steps_log, &clock, stop, &mut on_event)?;
 
         // The ladder of the new model.
         let ladder = if config.ladder.measures(g + 1, generations) {
@@ -316,6 +319,7 @@ pub fn train_stage<V: Variant>(
     config: &RunConfig,
     g: u32,
     steps_log: &mut CsvLog,
+    clock: &RunClock,
     stop: Option<&AtomicBool>,
     on_event: &mut impl FnMut(RunEvent<'_>),
 ) -> Result<GenerationSummary, RunError>
@@ -323,6 +327,7 @@ where
     State<V>: Encode + TrainGame,
 {
     let models = run_dir.join("models");
+    let run_seconds = clock.now();
     let loading = Instant::now();
     let window = ReplayWindow::<State<V>>::load(
         run_dir,
@@ -344,6 +349,7 @@ where
             device: config.net.device,
             stop,
             window_seconds: loading.elapsed().as_secs_f64(),
+            run_seconds,
         },
         &window,
         &config.train,

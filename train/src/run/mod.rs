@@ -5,6 +5,7 @@
 //!
 //! * [`generation_loop`]: [`run_generations`] and the stages it is made of ([`train_stage`]).
 //! * [`selfplay_stage`]: [`play_games`], self-play of a set of game ids into shards.
+//! * [`run_clock`]: [`RunClock`], the wall time a run has used over all its invocations.
 //! * [`run_dir`]: the run directory's configuration snapshot, `run-info.toml`, the rows of
 //!   `generations.csv` and the closing report.
 //! * [`event`]: [`RunEvent`], what the loop reports while it runs.
@@ -13,11 +14,13 @@
 pub mod error;
 pub mod event;
 pub mod generation_loop;
+pub mod run_clock;
 pub mod run_dir;
 pub mod selfplay_stage;
 
 pub use error::{RunError, Stage};
 pub use event::RunEvent;
 pub use generation_loop::{GamesSource, RunJob, run_generations, train_stage};
+pub use run_clock::RunClock;
 pub use run_dir::{CONFIG_FILE, GenerationRow, LOCK_FILE, ProgramInfo, RUN_INFO_FILE};
 pub use selfplay_stage::play_games;

@@ -180,6 +180,8 @@ impl GenerationRow {
         h.extend(
             times.iter().chain(training).chain(&LadderResult::CSV_HEADER).map(|c| c.to_string()),
         );
+        // Last, so that a file of the version before it gets it when its run is resumed.
+        h.push("run_seconds".into());
         h
     }
 
@@ -248,6 +250,7 @@ impl GenerationRow {
         r.push(self.selfplay_share().map_or(String::new(), |s| format!("{s:.3}")));
         r.extend(training.into_iter().skip(1));
         r.extend(LadderResult::csv_cells(ladder));
+        r.push(summary.run_seconds.map_or(String::new(), |t| format!("{t:.1}")));
         r
     }
 

@@ -62,6 +62,7 @@ pub fn figures(run: &RunData) -> Result<Vec<Figure>, RunDataError> {
         losses(run.steps.as_ref())?,
         entropy(run.steps.as_ref())?,
         elo(run)?,
+        elo_time(run)?,
         lengths(run),
         terminations(run),
         speed(run)?,
@@ -191,6 +192,55 @@ fn elo(run: &RunData) -> Result<Figure, RunDataError> {
             }
         ),
         content: non_empty(series, NO_ELO),
+    })
+}
+
+/// The text shown instead of the Elo-against-time chart when no row has both an absolute Elo
+/// and a run time.
+pub const NO_ELO_TIME: &str = "no model with both an absolute Elo and a run time (abs_elo needs \
+     the ladder against the anchors; run_seconds is recorded for models trained by a version \
+     that draws this chart)";
+
+/// Elo per CPU-hour (issue #16, item 3): each measured model's absolute Elo with its 95%
+/// interval against the run's wall time when the model was saved (`run_seconds`, in minutes).
+fn elo_time(run: &RunData) -> Result<Figure, RunDataError> {
+    let mut series = Vec::new();
+    let mut infinite = 0;
+    if let Some(t) = &run.generations
+        && t.column("run_seconds").is_some()
+        && t.column("abs_elo").is_some()
+    {
+        let minutes = |column: &str| -> Result<Vec<(f64, f64)>, RunDataError> {
+            Ok(points(t, "run_seconds", column)?.into_iter().map(|(s, y)| (s / 60.0, y)).collect())
+        };
+        series.push(Series::new("absolute Elo", minutes("abs_elo")?));
+        for (end, name) in [("low", "95% low"), ("high", "95% high")] {
+            let bound = format!("abs_elo_{end}");
+            if t.column(&bound).is_some() {
+                let points = minutes(&bound)?;
+                infinite += points.iter().filter(|(_, y)| y.is_infinite()).count();
+                series.push(Series::new(name, points));
+            }
+        }
+    }
+    Ok(Figure {
+        stem: "elo_time",
+        title: "Absolute Elo against run time",
+        x_label: "run time (minutes)",
+        y_label: "Elo (random = 0)",
+        caption: format!(
+            "Each measured model's absolute Elo (generations.csv, abs_elo with its 95% interval) \
+             against the wall time the run had used when the model was saved (run_seconds, over \
+             all the invocations that trained it): Elo per CPU-hour.{}",
+            if infinite == 0 {
+                String::new()
+            } else {
+                format!(
+                    " Not drawn: {infinite} infinite interval bounds (a match won or lost outright)."
+                )
+            }
+        ),
+        content: non_empty(series, NO_ELO_TIME),
     })
 }
 
@@ -334,7 +384,42 @@ mod tests {
         let figs = figures(&run("generation,evaluations_per_sec\n")).unwrap();
         let missing: Vec<&str> =
             figs.iter().filter(|f| f.content.is_err()).map(|f| f.stem).collect();
-        assert_eq!(missing, ["losses", "entropy", "elo", "game_length", "terminations", "speed"]);
+        assert_eq!(
+            missing,
+            ["losses", "entropy", "elo", "elo_time", "game_length", "terminations", "speed"]
+        );
+    }
+
+    #[test]
+    fn elo_against_time_takes_the_rows_with_both_a_time_and_an_absolute_elo() {
+        let chart = |generations: &str| {
+            figures(&run(generations)).unwrap().into_iter().find(|f| f.stem == "elo_time").unwrap()
+        };
+        let f = chart(
+            "generation,evaluations_per_sec,abs_elo,abs_elo_low,abs_elo_high,run_seconds\n\
+             0,5,,,,90\n1,5,120,60,180,150\n2,5,300,250,inf,\n3,5,410,350,470,600\n",
+        );
+        let series = f.content.unwrap();
+        let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["absolute Elo", "95% low", "95% high"]);
+        // Minutes; the row without a time (an older version's) and the one without an Elo
+        // are left out.
+        assert_eq!(series[0].points, [(2.5, 120.0), (10.0, 410.0)]);
+        assert_eq!(series[2].points, [(2.5, 180.0), (10.0, 470.0)]);
+        assert!(!f.caption.contains("Not drawn"), "{}", f.caption);
+        let f = chart(
+            "generation,evaluations_per_sec,abs_elo,abs_elo_high,run_seconds\n0,5,300,inf,60\n",
+        );
+        assert!(f.caption.contains("Not drawn: 1 infinite"), "{}", f.caption);
+        // Without either column: the note.
+        let note = Err(NO_ELO_TIME.to_string());
+        for generations in [
+            "generation,evaluations_per_sec,abs_elo\n0,5,300\n",
+            "generation,evaluations_per_sec,run_seconds\n0,5,60\n",
+            "generation,evaluations_per_sec,abs_elo,run_seconds\n0,5,,60\n",
+        ] {
+            assert_eq!(chart(generations).content, note, "{generations}");
+        }
     }
 
     #[test]

@@ -112,7 +112,8 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
         seed: 5,
         device: DeviceKind::Cpu,
         stop: None,
-        window_seconds: 0.0,
+        window_seconds: 0.25,
+        run_seconds: Some(100.0),
     };
 
     let mut seen = Vec::new();
@@ -129,6 +130,9 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     assert!(seen[2].net_entropy.is_some_and(|e| e > 0.0));
     assert!(seen.iter().all(|m| m.loss_total.is_finite() && m.samples_per_sec > 0.0));
     assert_eq!(first.counters, Counters { generation: Some(0), total_steps: 3, total_samples: 24 });
+    // The run's clock when the model was saved: the time before, the window's, the steps'.
+    assert_eq!(first.run_seconds, Some(100.0 + 0.25 + first.seconds));
+    assert_eq!(GenerationSummary::read(&models.join("gen-0001")).unwrap(), Some(first.clone()));
 
     let gen1 = models.join("gen-0001");
     let loaded = checkpoint::load(&gen1, "camelot", ENCODING_VERSION).unwrap();
@@ -192,6 +196,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
         device: DeviceKind::Cpu,
         stop: None,
         window_seconds: 0.0,
+        run_seconds: None,
     };
     let e = train_generation(tri_job, &write_tri_window(), &config, |_| {}).unwrap_err();
     assert!(
@@ -219,6 +224,7 @@ fn an_interrupted_generation_writes_nothing() {
         device: DeviceKind::Cpu,
         stop: Some(&stop),
         window_seconds: 0.0,
+        run_seconds: None,
     };
     let e = train_generation(job, &window, &small_config(), |_| {}).unwrap_err();
     assert!(matches!(e, TrainError::Interrupted { step: 0, .. }), "{e}");
@@ -253,6 +259,7 @@ fn throughput() {
                 device: DeviceKind::Cpu,
                 stop: None,
                 window_seconds: 0.0,
+                run_seconds: None,
             };
             let mut rates = Vec::new();
             train_generation(job, &window, &config, |m| rates.push(m.samples_per_sec)).unwrap();
