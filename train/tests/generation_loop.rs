@@ -46,6 +46,15 @@ fn smoke_config(dir: &Path) -> RunConfig {
     RunConfig::load(&cfg).unwrap()
 }
 
+/// A scratch folder and the smoke configuration cut to 4 games per generation and no ladder.
+fn short_run(name: &str) -> (PathBuf, RunConfig) {
+    let dir = scratch(name);
+    let mut config = smoke_config(&dir);
+    config.run.games_per_generation = 4;
+    config.ladder.games = 0;
+    (dir, config)
+}
+
 /// Every game and position of generation `g`, in game id (and ply) order.
 fn records(run_dir: &Path, g: u32) -> (Vec<GameRecord>, Vec<PositionRow>) {
     testing::records(&run_dir.join(format!("games/gen-{g:04}")))
@@ -165,10 +174,7 @@ fn a_run_stopped_in_self_play_and_in_training_resumes_to_the_same_files() {
 #[test]
 fn a_finished_run_is_only_reported() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = scratch("done");
-    let mut config = smoke_config(&dir);
-    config.run.games_per_generation = 4;
-    config.ladder.games = 0;
+    let (dir, config) = short_run("done");
     let never = AtomicBool::new(false);
     let run_dir = dir.join("run");
     let one = RunJob { generations: 1, ..job(&run_dir, &config, &never) };
@@ -186,10 +192,7 @@ fn a_finished_run_is_only_reported() {
 #[test]
 fn a_resumed_run_continues_its_clock_from_its_newest_model() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = scratch("clock");
-    let mut config = smoke_config(&dir);
-    config.run.games_per_generation = 4;
-    config.ladder.games = 0;
+    let (dir, config) = short_run("clock");
     let never = AtomicBool::new(false);
     let run_dir = dir.join("run");
     let one = RunJob { generations: 1, ..job(&run_dir, &config, &never) };
