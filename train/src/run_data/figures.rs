@@ -156,18 +156,10 @@ fn elo(run: &RunData) -> Result<Figure, RunDataError> {
             if !interval {
                 continue;
             }
-            for (end, which) in [("low", "95% low"), ("high", "95% high")] {
-                let bound = format!("{column}_{end}");
-                if t.column(&bound).is_some() {
-                    series.push(Series::new(format!("{name}, {which}"), by_model(t, &bound)?));
-                    let models = by_model(t, &bound)?;
-                    infinite.extend(models.iter().filter(|(_, y)| y.is_infinite()).map(
-                        |&(g, y)| {
-                            let sign = if y > 0.0 { "+inf" } else { "-inf" };
-                            (g as u32, format!("gen-{g} {which} {sign}"))
-                        },
-                    ));
-                }
+            let legend = format!("{name}, ");
+            for (g, which, y) in push_bounds(t, column, &legend, &mut series, by_model)? {
+                let sign = if y > 0.0 { "+inf" } else { "-inf" };
+                infinite.push((g as u32, format!("gen-{g} {which} {sign}")));
             }
         }
     }
@@ -195,6 +187,31 @@ fn elo(run: &RunData) -> Result<Figure, RunDataError> {
     })
 }
 
+/// Pushes onto `series` the 95% bounds of `column` that `t` has (`<column>_low`,
+/// `<column>_high`), named `<legend>95% low` and `<legend>95% high`, their points from
+/// `points_of(t, bound)`; returns the infinite bounds among them, `(x, "95% low" | "95% high",
+/// y)`: a match won or lost outright, not drawable, to be said in the caption.
+fn push_bounds(
+    t: &Table,
+    column: &str,
+    legend: &str,
+    series: &mut Vec<Series>,
+    points_of: impl Fn(&Table, &str) -> Result<Vec<(f64, f64)>, RunDataError>,
+) -> Result<Vec<(f64, &'static str, f64)>, RunDataError> {
+    let mut infinite = Vec::new();
+    for (end, which) in [("low", "95% low"), ("high", "95% high")] {
+        let bound = format!("{column}_{end}");
+        if t.column(&bound).is_some() {
+            let points = points_of(t, &bound)?;
+            infinite.extend(
+                points.iter().filter(|(_, y)| y.is_infinite()).map(|&(x, y)| (x, which, y)),
+            );
+            series.push(Series::new(format!("{legend}{which}"), points));
+        }
+    }
+    Ok(infinite)
+}
+
 /// The text shown instead of the Elo-against-time chart when no row has both an absolute Elo
 /// and a run time.
 pub const NO_ELO_TIME: &str = "no model with both an absolute Elo and a run time (abs_elo needs \
@@ -210,18 +227,11 @@ fn elo_time(run: &RunData) -> Result<Figure, RunDataError> {
         && t.column("run_seconds").is_some()
         && t.column("abs_elo").is_some()
     {
-        let minutes = |column: &str| -> Result<Vec<(f64, f64)>, RunDataError> {
+        let minutes = |t: &Table, column: &str| -> Result<Vec<(f64, f64)>, RunDataError> {
             Ok(points(t, "run_seconds", column)?.into_iter().map(|(s, y)| (s / 60.0, y)).collect())
         };
-        series.push(Series::new("absolute Elo", minutes("abs_elo")?));
-        for (end, name) in [("low", "95% low"), ("high", "95% high")] {
-            let bound = format!("abs_elo_{end}");
-            if t.column(&bound).is_some() {
-                let points = minutes(&bound)?;
-                infinite += points.iter().filter(|(_, y)| y.is_infinite()).count();
-                series.push(Series::new(name, points));
-            }
-        }
+        series.push(Series::new("absolute Elo", minutes(t, "abs_elo")?));
+        infinite = push_bounds(t, "abs_elo", "", &mut series, minutes)?.len();
     }
     Ok(Figure {
         stem: "elo_time",
