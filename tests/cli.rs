@@ -190,13 +190,23 @@ fn selfplay_mixes_the_heuristic_into_its_searches_when_configured() {
     let mix = "leaf_heuristic = { mix = { weight = 1.0, fade_generations = 5 } }";
     let (o, mixed) = play("mix", mix);
     assert!(o.status.success(), "{}", stderr(&o));
-    let (off, mixed) = (read_games(&off), read_games(&mixed));
-    assert_eq!((off.len(), mixed.len()), (2, 2));
+    let judged =
+        "leaf_heuristic = { mix = { weight = 1.0, fade_generations = 5, judge = \"quiescence\" } }";
+    let (o, quiet) = play("quiet", judged);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (off, mixed, quiet) = (read_games(&off), read_games(&mixed), read_games(&quiet));
+    assert_eq!((off.len(), mixed.len(), quiet.len()), (2, 2, 2));
     assert_ne!(off, mixed, "the heuristic's values change the searches' moves");
+    assert_ne!(mixed, quiet, "judging leaves after their captures changes them again");
     // An out-of-range weight is bad input naming the key.
     let (o, _) = play("bad", "leaf_heuristic = { mix = { weight = 2.0, fade_generations = 5 } }");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("leaf_heuristic.mix.weight"), "{}", stderr(&o));
+    let unknown =
+        "leaf_heuristic = { mix = { weight = 0.5, fade_generations = 5, judge = \"deep\" } }";
+    let (o, _) = play("unknown", unknown);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("deep"), "{}", stderr(&o));
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 

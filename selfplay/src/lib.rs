@@ -42,7 +42,7 @@ pub use driver::{
 };
 pub use evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values};
 pub use figures::SessionFigures;
-pub use leaf_heuristic::{HeuristicMix, LeafHeuristic};
+pub use leaf_heuristic::{HeuristicMix, Judge, LeafHeuristic};
 pub use lockstep::EvaluationError;
 pub use mcts::{
     Fpu, Leaf, MctsConfig, RootNoise, Search, SearchError, SearchKind, SearchSummary, Selection,

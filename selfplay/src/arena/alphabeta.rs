@@ -19,7 +19,7 @@
 
 use std::time::{Duration, Instant};
 
-use games::{MAX_PLAYERS, Move, Player, Position, Variant};
+use games::{MAX_PLAYERS, Move, Player, Position, State, Variant};
 
 use super::heuristic::Heuristic;
 
@@ -88,6 +88,8 @@ pub struct AlphaBeta<V: Variant> {
     /// The seat the current search plays for.
     root: Player,
     deadline: Option<Instant>,
+    /// The search stops (as at the deadline) after this many positions.
+    node_limit: u64,
     nodes: u64,
     _variant: std::marker::PhantomData<V>,
 }
@@ -103,6 +105,7 @@ impl<V: Variant> AlphaBeta<V> {
             history: vec![0; cells * cells],
             root: Player(0),
             deadline: None,
+            node_limit: u64::MAX,
             nodes: 0,
             _variant: std::marker::PhantomData,
         }
@@ -140,6 +143,57 @@ impl<V: Variant> AlphaBeta<V> {
             f.nodes = self.nodes;
         }
         found
+    }
+
+    /// The quiescence score of `state` for its player to move (as the search scores its
+    /// horizon): between moves, the captures and goal entries of its position played out; with
+    /// a move in progress, the best of the moves that complete it (it cannot stand), each
+    /// followed by the replies' captures and entries. None when that took more than
+    /// `node_limit` positions or the game is over. Self-play's `leaf_heuristic` judges its
+    /// leaves so: a static score cannot see the chain that the next reply must jump.
+    pub fn quiet_score(&mut self, state: &State<V>, node_limit: u64) -> Option<i32> {
+        let pos = state.position();
+        if state.moves().is_empty() {
+            return None;
+        }
+        self.root = pos.to_move();
+        self.deadline = None;
+        self.nodes = 0;
+        self.node_limit = node_limit;
+        let (alpha, beta) = (-WIN - 1, WIN + 1);
+        let score = if state.landed().is_empty() {
+            self.quiesce(pos, state.moves().to_vec(), alpha, beta, 0, QUIESCENCE_PLIES)
+        } else {
+            self.complete(pos, state.continuations(), alpha, beta)
+        };
+        self.node_limit = u64::MAX;
+        score.ok()
+    }
+
+    /// The best of `moves` (a move in progress's completions) for the root seat, each child
+    /// judged by its replies' quiescence.
+    fn complete<'m>(
+        &mut self,
+        pos: &Position<V>,
+        moves: impl Iterator<Item = &'m Move>,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Timeout> {
+        let mut best = -WIN - 1;
+        for m in moves {
+            self.tick()?;
+            let mut child = pos.clone();
+            child.play(m);
+            let replies = child.legal_moves();
+            let v = if replies.is_empty() {
+                self.terminal(&child, 1)
+            } else {
+                self.quiesce(&child, replies, alpha, beta, 1, QUIESCENCE_PLIES - 1)?
+            };
+            best = best.max(v);
+            alpha = alpha.max(v);
+        }
+        Ok(best)
     }
 
     /// One iteration at the root: the index of the best move and its score.
@@ -374,9 +428,13 @@ impl<V: Variant> AlphaBeta<V> {
         }
     }
 
-    /// Counts a node; past the deadline (checked every 256 nodes) the search stops.
+    /// Counts a node; past the node limit or the deadline (checked every 256 nodes) the search
+    /// stops.
     fn tick(&mut self) -> Result<(), Timeout> {
         self.nodes += 1;
+        if self.nodes > self.node_limit {
+            return Err(Timeout);
+        }
         match self.deadline {
             Some(d) if self.nodes.is_multiple_of(256) && Instant::now() >= d => Err(Timeout),
             _ => Ok(()),
@@ -497,6 +555,35 @@ mod tests {
         after.play(&greedy);
         let (reply, r) = best(&after, 1);
         assert_eq!((reply.as_str(), r.score), ("F15-F16", WIN - 1));
+    }
+
+    #[test]
+    fn the_quiet_score_sees_the_chain_that_the_reply_must_jump() {
+        // After F7-F8 the material is even, but Black must take the Man (F9xF7) and White's
+        // E6 then jumps three (E6xG8xI8xI10): two Men down for the side to move.
+        let pos: CamelotPosition =
+            "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0".parse().unwrap();
+        let offered = State::new(pos.clone()).after_move("F7-F8").unwrap();
+        let black = Player(1);
+        let h = Heuristic::new::<CamelotRules>();
+        let stand = h.score_for(offered.position(), black);
+        assert!(stand.abs() < MAN / 2, "{stand}");
+        let mut ab = AlphaBeta::<CamelotRules>::new(depth(1));
+        let q = ab.quiet_score(&offered, 10_000).unwrap();
+        assert!(q <= stand - 3 * MAN / 2, "static {stand}, quiet {q}");
+        // Too small a node budget gives no score rather than a wrong one.
+        assert_eq!(ab.quiet_score(&offered, 1), None);
+        // With White's chain begun (E6xG8), its completion is judged, not the board mid-move.
+        let replied = offered.after_move("F9xF7").unwrap();
+        let mut jumping = replied.clone();
+        jumping.try_play(replied.parse_action("E6>G8").unwrap()).unwrap();
+        assert!(!jumping.landed().is_empty(), "the chain goes on");
+        let whole = ab.quiet_score(&replied, 10_000).unwrap();
+        assert_eq!(ab.quiet_score(&jumping, 10_000), Some(whole));
+        assert!(whole >= 3 * MAN / 2, "{whole}");
+        // A finished game has no quiet score.
+        let over: CamelotPosition = "camelot W W:KA4,MF16,MG16 B:KA13 cm=0,0".parse().unwrap();
+        assert_eq!(ab.quiet_score(&State::new(over), 10_000), None);
     }
 
     #[test]

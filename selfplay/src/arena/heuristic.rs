@@ -95,23 +95,41 @@ impl Heuristic {
     /// legs of a move in progress applied (captured pieces gone, the moving piece where it
     /// landed).
     pub fn board_values<V: Variant>(&self, board: &Board) -> Values {
-        let scores = self.board_scores::<V>(board);
-        let alive = |s: usize| board.count(Player(s as u8)) > 0;
-        let top = (0..V::NUM_PLAYERS).filter(|&s| alive(s)).map(|s| scores[s]).max().unwrap_or(0);
-        let mut v = [0.0; MAX_PLAYERS];
-        for (s, x) in v.iter_mut().enumerate().take(V::NUM_PLAYERS) {
-            if alive(s) {
-                *x = ((scores[s] - top) as f32 / SOFTMAX_SCALE).exp();
-            }
-        }
-        let total: f32 = v.iter().sum();
-        if total > 0.0 {
-            v.iter_mut().for_each(|x| *x /= total);
-        } else {
-            v[..V::NUM_PLAYERS].fill(1.0 / V::NUM_PLAYERS as f32);
-        }
-        Values(v)
+        shares::<V>(board, self.board_scores::<V>(board))
     }
+
+    /// The score shares of [`Heuristic::board_values`] when `seat`'s score against the others
+    /// is `judged` (as [`Heuristic::score_for`] counts it, e.g. a quiescence search's result)
+    /// instead of the board's static one: the seat's own score is moved by the difference. For
+    /// two seats that is exactly the logistic share of `judged`.
+    pub fn judged_values<V: Variant>(&self, board: &Board, seat: Player, judged: i32) -> Values {
+        let mut scores = self.board_scores::<V>(board);
+        let n = V::NUM_PLAYERS as i32;
+        let others: i32 =
+            (0..V::NUM_PLAYERS).filter(|&s| s != seat.index()).map(|s| scores[s]).sum();
+        scores[seat.index()] = judged + others / (n - 1);
+        shares::<V>(board, scores)
+    }
+}
+
+/// A softmax of the seat scores over [`SOFTMAX_SCALE`], seats without pieces on `board` getting
+/// none (all equal when none has pieces).
+fn shares<V: Variant>(board: &Board, scores: [i32; MAX_PLAYERS]) -> Values {
+    let alive = |s: usize| board.count(Player(s as u8)) > 0;
+    let top = (0..V::NUM_PLAYERS).filter(|&s| alive(s)).map(|s| scores[s]).max().unwrap_or(0);
+    let mut v = [0.0; MAX_PLAYERS];
+    for (s, x) in v.iter_mut().enumerate().take(V::NUM_PLAYERS) {
+        if alive(s) {
+            *x = ((scores[s] - top) as f32 / SOFTMAX_SCALE).exp();
+        }
+    }
+    let total: f32 = v.iter().sum();
+    if total > 0.0 {
+        v.iter_mut().for_each(|x| *x /= total);
+    } else {
+        v[..V::NUM_PLAYERS].fill(1.0 / V::NUM_PLAYERS as f32);
+    }
+    Values(v)
 }
 
 #[cfg(test)]
@@ -142,6 +160,25 @@ mod tests {
         assert!(h.score_for(&castle, Player(0)) >= d - PROGRESS + IN_CASTLE);
         let v = h.values(&up);
         assert!(v.0[0] > 0.6 && (v.0[0] + v.0[1] - 1.0).abs() < 1e-6, "{v:?}");
+    }
+
+    #[test]
+    fn a_judged_score_moves_the_seats_share() {
+        let h = Heuristic::new::<CamelotRules>();
+        let up: CamelotPosition = "camelot W W:KA4,MF8,ME6 B:KL13,MF11 cm=0,0".parse().unwrap();
+        let board = up.board();
+        // Judged as the static score, the shares are the board's.
+        let stand = h.score_for(&up, Player(1));
+        let same = h.judged_values::<CamelotRules>(board, Player(1), stand);
+        let plain = h.values(&up);
+        assert!((same.0[1] - plain.0[1]).abs() < 1e-5, "{same:?} {plain:?}");
+        // Two seats: the share is the logistic of the judged score.
+        for judged in [-300, 0, 150] {
+            let v = h.judged_values::<CamelotRules>(board, Player(1), judged);
+            let logistic = 1.0 / (1.0 + (-(judged as f32) / SOFTMAX_SCALE).exp());
+            assert!((v.0[1] - logistic).abs() < 1e-3, "{judged}: {v:?}");
+            assert!((v.0[0] + v.0[1] - 1.0).abs() < 1e-6);
+        }
     }
 
     #[test]

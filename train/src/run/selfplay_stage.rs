@@ -43,10 +43,14 @@ where
         start: &start,
         stop,
     };
-    let heuristic = config.selfplay.leaf_heuristic.weight_at(writer.generation());
+    let leaf = config.selfplay.leaf_heuristic;
+    let heuristic = leaf.weight_at(writer.generation());
     let make_evaluator = |_| -> BoxedEvaluator<State<V>> {
         let net = factory.make::<State<V>>(config.selfplay.draw_score);
-        if heuristic > 0.0 { Box::new(HeuristicMix::<V, _>::new(net, heuristic)) } else { net }
+        if heuristic <= 0.0 {
+            return net;
+        }
+        Box::new(HeuristicMix::<V, _>::new(net, heuristic, leaf.judge()))
     };
     // The hook's error is kept whole; the driver only carries its message.
     let mut failed = None;
