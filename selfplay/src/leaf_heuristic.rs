@@ -17,7 +17,7 @@
 
 use std::marker::PhantomData;
 
-use games::{Game, State, Variant};
+use games::{Game, MAX_PLAYERS, Outcome, State, Values, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits, WIN};
@@ -120,27 +120,19 @@ impl<V: Variant, E> HeuristicMix<V, E> {
     }
 
     /// The heuristic's score shares for `state`.
-    fn judge(&mut self, state: &State<V>) -> games::Values {
-        let static_values = |h: &Heuristic| h.board_values::<V>(state.board());
-        let Some(search) = self.quiescence.as_mut() else { return static_values(&self.heuristic) };
-        let Some(score) = search.quiet_score(state, QUIESCENCE_NODES) else {
-            return static_values(&self.heuristic);
-        };
-        let seat = state.position().to_move();
-        let n = State::<V>::NUM_PLAYERS;
-        if score.abs() >= WIN - 1000 {
-            // A forced result inside the quiescence: the seat wins, or the others share.
-            let mut v = [0.0; games::MAX_PLAYERS];
-            for (s, x) in v.iter_mut().enumerate().take(n) {
-                let mine = s == seat.index();
-                *x = match (score > 0, mine) {
-                    (true, true) => 1.0,
-                    (true, false) => 0.0,
-                    (false, true) => 0.0,
-                    (false, false) => 1.0 / (n - 1) as f32,
-                };
-            }
-            return games::Values(v);
+    fn judge(&mut self, state: &State<V>) -> Values {
+        let judged = self.quiescence.as_mut().and_then(|q| q.quiet_score(state, QUIESCENCE_NODES));
+        let Some(score) = judged else { return self.heuristic.board_values::<V>(state.board()) };
+        let (seat, n) = (state.position().to_move(), State::<V>::NUM_PLAYERS);
+        // A forced result inside the quiescence: the seat wins, or the others share.
+        if score >= WIN - 1000 {
+            return Outcome::Win(seat).values(n);
+        }
+        if score <= -WIN + 1000 {
+            let mut v = [1.0 / (n - 1) as f32; MAX_PLAYERS];
+            v[seat.index()] = 0.0;
+            v[n..].fill(0.0);
+            return Values(v);
         }
         self.heuristic.judged_values::<V>(state.position().board(), seat, score)
     }
@@ -251,7 +243,7 @@ mod tests {
         assert!((tri.0.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{tri:?}");
     }
 
-    fn judge_tri(s: &TriCamelot) -> games::Values {
+    fn judge_tri(s: &TriCamelot) -> Values {
         HeuristicMix::<TriCamelotRules, _>::new(UniformEvaluator, 1.0, Judge::Quiescence)
             .evaluate(std::slice::from_ref(s))[0]
             .values

@@ -182,14 +182,7 @@ impl<V: Variant> AlphaBeta<V> {
         let mut best = -WIN - 1;
         for m in moves {
             self.tick()?;
-            let mut child = pos.clone();
-            child.play(m);
-            let replies = child.legal_moves();
-            let v = if replies.is_empty() {
-                self.terminal(&child, 1)
-            } else {
-                self.quiesce(&child, replies, alpha, beta, 1, QUIESCENCE_PLIES - 1)?
-            };
+            let v = self.quiet_reply(pos, m, alpha, beta, 0, QUIESCENCE_PLIES - 1)?;
             best = best.max(v);
             alpha = alpha.max(v);
         }
@@ -323,14 +316,7 @@ impl<V: Variant> AlphaBeta<V> {
         self.order(pos, &mut moves, None, ply as usize);
         for m in &moves {
             self.tick()?;
-            let mut child = pos.clone();
-            child.play(m);
-            let replies = child.legal_moves();
-            let v = if replies.is_empty() {
-                self.terminal(&child, ply + 1)
-            } else {
-                self.quiesce(&child, replies, alpha, beta, ply + 1, left - 1)?
-            };
+            let v = self.quiet_reply(pos, m, alpha, beta, ply, left - 1)?;
             if maximising {
                 best = best.max(v);
                 alpha = alpha.max(v);
@@ -343,6 +329,26 @@ impl<V: Variant> AlphaBeta<V> {
             }
         }
         Ok(best)
+    }
+
+    /// `m` played in `pos` (at `ply`), then the replies' captures and entries searched for
+    /// `left` more plies (a finished game scored as such).
+    fn quiet_reply(
+        &mut self,
+        pos: &Position<V>,
+        m: &Move,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+        left: i32,
+    ) -> Result<i32, Timeout> {
+        let mut child = pos.clone();
+        child.play(m);
+        let replies = child.legal_moves();
+        if replies.is_empty() {
+            return Ok(self.terminal(&child, ply + 1));
+        }
+        self.quiesce(&child, replies, alpha, beta, ply + 1, left)
     }
 
     /// The score of a finished game for the root seat, `ply` plies from the root.
