@@ -20,7 +20,7 @@ use std::marker::PhantomData;
 use games::{Game, MAX_PLAYERS, Outcome, State, Values, Variant};
 use serde::{Deserialize, Serialize};
 
-use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits, WIN};
+use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits, FORCED};
 use crate::arena::heuristic::Heuristic;
 use crate::evaluator::{Evaluation, Evaluator};
 
@@ -125,10 +125,10 @@ impl<V: Variant, E> HeuristicMix<V, E> {
         let Some(score) = judged else { return self.heuristic.board_values::<V>(state.board()) };
         let (seat, n) = (state.position().to_move(), State::<V>::NUM_PLAYERS);
         // A forced result inside the quiescence: the seat wins, or the others share.
-        if score >= WIN - 1000 {
+        if score >= FORCED {
             return Outcome::Win(seat).values(n);
         }
-        if score <= -WIN + 1000 {
+        if score <= -FORCED {
             let mut v = [1.0 / (n - 1) as f32; MAX_PLAYERS];
             v[seat.index()] = 0.0;
             v[n..].fill(0.0);

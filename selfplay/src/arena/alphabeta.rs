@@ -25,6 +25,9 @@ use super::heuristic::Heuristic;
 
 /// The score of a won game (less the plies to it); losses score its negation.
 pub const WIN: i32 = 1_000_000;
+/// Scores at or beyond ±`FORCED` are forced results (a win or a loss within 1,000 plies), not
+/// evaluations: the static score stays far below it.
+pub const FORCED: i32 = WIN - 1000;
 /// Plies of captures and castle entries searched past the horizon.
 pub const QUIESCENCE_PLIES: i32 = 8;
 /// Entries of the transposition table (a power of two; 24 bytes each).
@@ -463,9 +466,9 @@ fn move_key(m: &Move) -> u32 {
 /// Win scores are stored relative to the node, so a win found through a transposition keeps
 /// its distance right.
 fn to_table(score: i32, ply: i32) -> i32 {
-    if score >= WIN - 1000 {
+    if score >= FORCED {
         score + ply
-    } else if score <= -WIN + 1000 {
+    } else if score <= -FORCED {
         score - ply
     } else {
         score
@@ -473,9 +476,9 @@ fn to_table(score: i32, ply: i32) -> i32 {
 }
 
 fn from_table(score: i32, ply: i32) -> i32 {
-    if score >= WIN - 1000 {
+    if score >= FORCED {
         score - ply
-    } else if score <= -WIN + 1000 {
+    } else if score <= -FORCED {
         score + ply
     } else {
         score
