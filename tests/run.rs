@@ -240,7 +240,20 @@ fn broken_configs_and_checkpoints_are_named() {
     let err = text(&o.stderr);
     assert!(err.contains("gen-0001") && err.lines().count() <= 2, "{err}");
 
-    // Another config on an existing run directory is refused.
+    // Another config on an existing run directory is refused, naming the sections that differ.
+    let other_play = dir.join("other-play.toml");
+    let text_of = std::fs::read_to_string(config("smoke-camelot.toml")).unwrap();
+    std::fs::write(&other_play, format!("{text_of}\n[play]\nforced_legs = \"evaluate\"\n"))
+        .unwrap();
+    let o = run(&[
+        "run",
+        "--config",
+        other_play.to_str().unwrap(),
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("(sections differ: play)"), "{}", text(&o.stderr));
     let o = run(&[
         "run",
         "--config",

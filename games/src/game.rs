@@ -154,6 +154,21 @@ pub trait Game: Clone + Send + Sync + fmt::Display + fmt::Debug + 'static {
         v.contains(&action)
     }
 
+    /// Whether the mover must capture here: every legal action belongs to a capturing move (a
+    /// compulsory capture, or a chain that must go on). A static judgement of such a position
+    /// is least sure of it (the material is about to change), so a search may pass through it
+    /// (`mcts.forced_legs = "pass_captures"`). False (the default) for games without captures.
+    fn must_capture(&self) -> bool {
+        false
+    }
+
+    /// The next action of a move that wins the game at once for the mover, if there is one (a
+    /// search may then score this position a win without evaluating it, and play the action at
+    /// its root: `mcts.win_check = "in_one"`). None (the default) for games without such a check.
+    fn winning_action(&self) -> Option<Self::Action> {
+        None
+    }
+
     /// Each seat's material (Camelot and Tri-Camelot: the pieces it has on the board), for
     /// adjudicating games cut short by a move limit; None (the default) for games without one.
     /// Entries beyond `NUM_PLAYERS` are 0.

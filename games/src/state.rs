@@ -15,12 +15,13 @@ use smallvec::SmallVec;
 use crate::action::{Action, LegKind};
 use crate::board::Board;
 use crate::error::{ActionError, MoveError, PositionError};
-use crate::game::{Game, GameOver, MAX_PLAYERS, Player};
+use crate::game::{Game, GameOver, MAX_PLAYERS, Outcome, Player};
 use crate::geometry::Cell;
 use crate::goal_distance::GoalDistances;
 use crate::mv::Move;
 use crate::options::RuleOptions;
 use crate::position::Position;
+use crate::variant::Landing;
 use crate::variant::Variant;
 use crate::zobrist;
 
@@ -124,6 +125,13 @@ impl<V: Variant> State<V> {
         self.moves.iter().filter(move |m| m.path().len() >= k && m.path()[..k] == self.landed[..])
     }
 
+    /// The action that takes `m` on from the legs played so far: its next leg, or end-move
+    /// when those legs already are the whole of `m`.
+    fn next_action(&self, m: &Move) -> Action {
+        let k = self.landed.len();
+        if m.path().len() == k { Action::EndMove } else { Self::leg_of(m, k.saturating_sub(1)) }
+    }
+
     /// The action of leg `i` of `m`.
     fn leg_of(m: &Move, i: usize) -> Action {
         let geo = &V::tables().geometry;
@@ -205,14 +213,7 @@ impl<V: Variant> Game for State<V> {
         if self.over.is_some() {
             return;
         }
-        let k = self.landed.len();
-        for m in self.candidates() {
-            if m.path().len() == k {
-                out.push(Action::EndMove);
-            } else {
-                out.push(Self::leg_of(m, k.saturating_sub(1)));
-            }
-        }
+        out.extend(self.candidates().map(|m| self.next_action(m)));
         out.sort_by_key(|&a| self.action_index(a));
         out.dedup();
     }
@@ -299,6 +300,41 @@ impl<V: Variant> Game for State<V> {
 
     fn last_move(&self) -> Option<String> {
         self.last.as_ref().map(|m| m.notation(&V::tables().geometry))
+    }
+
+    /// Every move that continues the legs played so far captures (a jump sequence or a
+    /// Charge); false when the game is over.
+    fn must_capture(&self) -> bool {
+        let mut moves = self.continuations().peekable();
+        moves.peek().is_some() && moves.all(Move::is_capture)
+    }
+
+    /// The next action of a move (continuing the legs played) that ends the game at once with
+    /// the mover winning: into the goal castle (Camelot: its last empty square) or capturing
+    /// every opposing piece. A win because the opponent is left without a legal move is not
+    /// looked for (it needs the opponent's move generation).
+    fn winning_action(&self) -> Option<Action> {
+        if self.over.is_some() {
+            return None;
+        }
+        let t = V::tables();
+        let me = self.pos.to_move;
+        let opposing: usize = (0..V::NUM_PLAYERS as u8)
+            .filter(|&p| p != me.0)
+            .map(|p| self.pos.board.count(Player(p)))
+            .sum();
+        // Only a move into the goal or one that takes as many pieces as are left can win, so
+        // the others are not played out.
+        let may_win = |m: &&Move| {
+            t.landing[me.index()][m.to() as usize] == Landing::Goal
+                || m.captures(&t.geometry).count() >= opposing
+        };
+        let wins = |m: &&Move| {
+            let mut pos = self.pos.clone();
+            pos.play(m);
+            matches!(pos.outcome_given(true), Some(GameOver { outcome: Outcome::Win(w), .. }) if w == me)
+        };
+        self.candidates().filter(may_win).find(wins).map(|m| self.next_action(m))
     }
 
     /// Pieces on the board per seat (Knights and Men alike, as the end-of-game rules count them),

@@ -326,3 +326,35 @@ fn material_counts_pieces_per_seat_between_legs() {
     assert_eq!(s.last_move(), None, "the move goes on");
     assert_eq!(s.material(), Some([2, 1, 0]));
 }
+
+/// Wins in one (for the search's `win_check`): G15-G16 fills White's goal castle; with the
+/// castle empty a single entry does not win; the capture of Black's last piece wins, and after
+/// its first leg the next leg is the winning action.
+#[test]
+fn winning_action_finds_castle_and_capture_wins_in_one() {
+    let castle: Camelot = "camelot W W:MD4,MF16,MG15 B:MK14,ML13 cm=0,0".parse().unwrap();
+    assert_eq!(castle.winning_action(), Some(castle.parse_action("G15>G16").unwrap()));
+    let empty: Camelot = "camelot W W:MD4,MF15,MG14 B:MK14,ML13 cm=0,0".parse().unwrap();
+    assert_eq!(empty.winning_action(), None, "one piece in the castle is no win");
+    let mut chain: Camelot = "camelot W W:MD6,KA4 B:MD7,MD9 cm=0,0".parse().unwrap();
+    let first = chain.parse_action("D6>D8").unwrap();
+    assert_eq!(chain.winning_action(), Some(first));
+    chain.play(first);
+    assert_eq!(chain.winning_action(), Some(chain.parse_action("D8>D10").unwrap()));
+    chain.play(chain.winning_action().unwrap());
+    assert_eq!(chain.outcome().map(|o| o.outcome), Some(Outcome::Win(WHITE)));
+    assert_eq!(chain.winning_action(), None, "the game is over");
+}
+
+/// Positions where the mover must capture (for the search's `forced_legs = "pass_captures"`):
+/// a compulsory jump, the chain's second leg; not a quiet position or a finished game.
+#[test]
+fn must_capture_holds_while_every_continuation_captures() {
+    let mut chain: Camelot = "camelot W W:MD6,KA4 B:MD7,MD9 cm=0,0".parse().unwrap();
+    assert!(chain.must_capture());
+    chain.play(chain.parse_action("D6>D8").unwrap());
+    assert!(chain.must_capture(), "the chain must go on");
+    chain.play(chain.parse_action("D8>D10").unwrap());
+    assert!(!chain.must_capture(), "the game is over");
+    assert!(!Camelot::initial().must_capture());
+}

@@ -9,7 +9,7 @@ use games::{Encode, Game, RuleOptions, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
 use selfplay::mcts::Analysis;
-use selfplay::{DrawScore, Evaluator, MctsConfig, Search};
+use selfplay::{DrawScore, Evaluator, PlaySearch, Search};
 use train::{EvaluatorFactory, Source};
 
 use crate::input::{BadInput, PositionArgs};
@@ -77,7 +77,7 @@ where
         }
         return Ok(());
     }
-    let config = MctsConfig::analysis(args.sims);
+    let config = PlaySearch::default().mcts(args.sims);
     let mut search = Search::new(state.clone(), config)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
     let summary = search.run(&mut evaluator, &mut rng)?;

@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use games::{Encode, State, Variant, VariantKind};
 use model::DeviceKind;
-use selfplay::MctsConfig;
+use selfplay::PlaySearch;
 use selfplay::arena::{
     ArenaPlayer, DEFAULT_OPENING_MOVES, MatchConfig, MatchReport, PlayerSpec, play_match,
     write_games,
@@ -63,8 +63,9 @@ pub struct MatchArgs {
     /// a checkpoint: the checkpoint's).
     #[arg(long, value_parser = names(VariantKind::ALL, VariantKind::as_str))]
     pub variant: Option<VariantKind>,
-    /// A run configuration (TOML): its [game] variant and rule options, [net] device, [mcts]
-    /// search options (simulations come from the player specs) and [selfplay] eval_cache.
+    /// A run configuration (TOML): its [game] variant and rule options, [net] device, [play]
+    /// search of the checkpoint players (simulations come from the player specs) and
+    /// [selfplay] eval_cache. Without it the checkpoints search with the [play] defaults.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Seed of the openings and of every random choice (of the first match, where a command
@@ -135,7 +136,7 @@ where
         opening_moves: args.opening_moves,
         max_moves: args.max_moves.max(1),
         games_in_flight: args.play.games_in_flight.max(1),
-        mcts: config.map_or_else(MctsConfig::default, |c| c.mcts.clone()),
+        play: config.map_or_else(PlaySearch::default, |c| c.play),
         options: config.map_or_else(Default::default, |c| c.game.rule_options()),
         ..MatchConfig::default()
     };

@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use selfplay::engine::{EngineClient, Limits};
 use selfplay::mcts::complete_move;
-use selfplay::{DrawScore, Evaluator, MctsConfig};
+use selfplay::{DrawScore, Evaluator, MctsConfig, PlaySearch};
 use train::{EvaluatorFactory, Source};
 
 use super::show::render;
@@ -69,7 +69,7 @@ where
                 .map_err(|e| BadInput(train::error_chain(&e)))?;
             Opponent::Search {
                 evaluator: factory.make::<State<V>>(DrawScore::Share),
-                config: MctsConfig::analysis(args.sims),
+                config: PlaySearch::default().mcts(args.sims),
                 rng: rand::rngs::StdRng::seed_from_u64(0),
             }
         }

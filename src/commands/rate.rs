@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use games::{Encode, State, Variant, VariantKind};
-use selfplay::MctsConfig;
+use selfplay::PlaySearch;
 use selfplay::arena::anchors::{
     AnchorError, AnchorTable, DEFAULT_ANCHORS, RateConfig, rate, round_robin,
 };
@@ -94,7 +94,7 @@ where
         games,
         seed,
         games_in_flight: args.games_in_flight.max(1),
-        mcts: config.map_or_else(MctsConfig::default, |c| c.mcts.clone()),
+        play: config.map_or_else(PlaySearch::default, |c| c.play),
         options: config.map_or_else(Default::default, |c| c.game.rule_options()),
         ..MatchConfig::default()
     };

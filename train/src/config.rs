@@ -1,5 +1,5 @@
 //! The run configuration: one commented TOML file per run (see `configs/`), with sections
-//! `[game]`, `[net]`, `[mcts]`, `[selfplay]`, `[train]`, `[run]` and `[ladder]`. Unknown keys are errors
+//! `[game]`, `[net]`, `[mcts]`, `[play]`, `[selfplay]`, `[train]`, `[run]` and `[ladder]`. Unknown keys are errors
 //! (serde's `deny_unknown_fields`, reported by the TOML parser with the key and line), and every
 //! value is range-checked by [`RunConfig::validate`], whose errors name `section.key`.
 
@@ -7,7 +7,7 @@ use std::path::Path;
 
 use games::{KnightCanter, RuleOptions, VariantKind};
 use model::{DeviceKind, OptimizerConfig, Preset};
-use selfplay::{MctsConfig, SelfPlayConfig};
+use selfplay::{MctsConfig, PlaySearch, SelfPlayConfig};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -21,8 +21,12 @@ use crate::value_target::ValueTarget;
 pub struct RunConfig {
     pub game: GameConfig,
     pub net: NetSection,
+    /// Self-play's search.
     #[serde(default)]
     pub mcts: MctsConfig,
+    /// How the models search when they play: the ladder, and `arena`/`rate` given this config.
+    #[serde(default)]
+    pub play: PlaySearch,
     #[serde(default)]
     pub selfplay: SelfPlayConfig,
     #[serde(default)]
@@ -218,6 +222,7 @@ impl RunConfig {
             return bad("net.device", "`gpu` needs a build with `--features gpu` (see README)");
         }
         self.mcts.validate().map_err(|e| ("mcts".to_string(), e.to_string()))?;
+        self.play.validate().map_err(|e| ("play".to_string(), e.to_string()))?;
         let players = self.game.variant.num_players();
         self.selfplay.validate(players).map_err(|e| (format!("selfplay.{}", e.key), e.problem))?;
         self.train.validate()?;

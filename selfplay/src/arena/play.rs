@@ -20,7 +20,7 @@ use super::rollout::MoveRollouts;
 use super::slot::{Slot, Table};
 use crate::evaluator::Evaluator;
 use crate::lockstep::Lockstep;
-use crate::mcts::MctsConfig;
+use crate::mcts::PlaySearch;
 
 /// How a match is played.
 #[derive(Clone, Debug)]
@@ -36,9 +36,10 @@ pub struct MatchConfig {
     pub max_moves: u32,
     /// Games played at once: the largest batch a network player evaluates.
     pub games_in_flight: usize,
-    /// Search options of the searching players; `simulations` comes from each player's spec,
-    /// root noise is off and the temperature is 0.
-    pub mcts: MctsConfig,
+    /// How the checkpoint players search (their simulations come from their specs). The
+    /// rollout players (`mcts:sims=N[,cutoff=K]`) always search as the anchors were rated:
+    /// [`MctsConfig::analysis`](crate::mcts::MctsConfig::analysis).
+    pub play: PlaySearch,
     /// Complete moves per random playout of the `mcts` players ([`MoveRollouts`]; a playout
     /// cut off is a draw).
     pub rollout_moves: usize,
@@ -57,7 +58,7 @@ impl Default for MatchConfig {
             opening_moves: DEFAULT_OPENING_MOVES,
             max_moves: 400,
             games_in_flight: 64,
-            mcts: MctsConfig::default(),
+            play: PlaySearch::default(),
             rollout_moves: 1000,
             options: RuleOptions::default(),
         }
@@ -94,7 +95,7 @@ pub fn play_match<V: Variant>(
     if config.games == 0 {
         return Err(ArenaError::NoGames);
     }
-    config.mcts.validate().map_err(|e| ArenaError::Search(e.into()))?;
+    config.play.validate().map_err(|e| ArenaError::Search(e.into()))?;
     let started = Instant::now();
     let kinds: Vec<Kind> = players.iter().map(ArenaPlayer::kind).collect();
     let distances = GoalDistances::new::<V>();
@@ -113,7 +114,7 @@ pub fn play_match<V: Variant>(
     let table = Table {
         kinds: &kinds,
         engines: &engines,
-        mcts: &config.mcts,
+        play: &config.play,
         distances: &distances,
         max_moves: config.max_moves,
         rollout_moves: config.rollout_moves,

@@ -18,7 +18,7 @@ use crate::engine::{EngineClient, Limits};
 use crate::evaluator::{Evaluation, draw_values};
 use crate::lockstep::{self, Step};
 use crate::mcts::choose_action;
-use crate::mcts::{Leaf, MctsConfig, RootNoise, Search, SearchError, TemperatureSchedule};
+use crate::mcts::{Leaf, MctsConfig, PlaySearch, Search, SearchError};
 use games::GoalDistances;
 
 /// What the slots of a match share.
@@ -27,9 +27,8 @@ pub(crate) struct Table<'a> {
     pub kinds: &'a [Kind],
     /// The engine process of each engine player, by player index.
     pub engines: &'a [Option<&'a Mutex<EngineClient>>],
-    /// The search options every searching player starts from (simulations, root noise and
-    /// temperature are replaced: fixed count, none, 0).
-    pub mcts: &'a MctsConfig,
+    /// How the checkpoint players search.
+    pub play: &'a PlaySearch,
     pub distances: &'a GoalDistances,
     pub max_moves: u32,
     /// Complete moves per random playout of the `mcts` players (a playout cut off is a draw).
@@ -192,11 +191,11 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
                 }
                 Kind::Search { sims, leaves, draw } => {
                     if self.search.is_none() {
-                        let config = MctsConfig {
-                            simulations: sims,
-                            root_noise: RootNoise::None,
-                            temperature: TemperatureSchedule::Constant(0.0),
-                            ..table.mcts.clone()
+                        // The rollout players search as the anchors were rated, whatever
+                        // the checkpoints' play search.
+                        let config = match leaves {
+                            Leaves::Rollouts { .. } => MctsConfig::analysis(sims),
+                            Leaves::Network => table.play.mcts(sims),
                         };
                         let mut search = Search::new(self.state.clone(), config)?;
                         search.set_draw_score(draw);

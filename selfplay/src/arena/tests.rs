@@ -73,6 +73,24 @@ fn a_match_is_reproducible_from_its_seed() {
 }
 
 #[test]
+fn the_play_search_is_the_checkpoints_and_the_rollout_players_keep_theirs() {
+    // Only the checkpoint players search with `play`: the rollout players (the anchors) play
+    // the same games under any play search, as they were rated; a checkpoint's games change.
+    let config = MatchConfig { games: 2, seed: 4, max_moves: 30, ..MatchConfig::default() };
+    let gumbel = crate::mcts::PlaySearch {
+        selection: crate::mcts::Selection::gumbel(4),
+        forced_legs: crate::mcts::ForcedLegs::Evaluate,
+        ..crate::mcts::PlaySearch::default()
+    };
+    let other = MatchConfig { play: gumbel, ..config.clone() };
+    let rollouts = ["mcts:sims=16,cutoff=4", "mcts:sims=8"];
+    assert_eq!(run::<CamelotRules>(&rollouts, &config).0, run::<CamelotRules>(&rollouts, &other).0);
+    let net = format!("{}:sims=16", here());
+    let specs = [net.as_str(), "mcts:sims=8"];
+    assert_ne!(run::<CamelotRules>(&specs, &config).0, run::<CamelotRules>(&specs, &other).0);
+}
+
+#[test]
 fn network_leaves_are_batched_one_call_per_player_per_step() {
     let config = MatchConfig { games: 6, seed: 2, max_moves: 10, ..MatchConfig::default() };
     let net = format!("{}:sims=8", here());

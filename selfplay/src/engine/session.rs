@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::protocol::{AnalysisRequest, Limits, Start};
 use crate::evaluator::Evaluator;
 use crate::mcts::analysis::principal_line;
-use crate::mcts::{Analysis, MctsConfig, NodeId, Search, choose_action};
+use crate::mcts::{Analysis, NodeId, PlaySearch, Search, choose_action};
 
 /// Simulations a leg gets at least when a `go` is stopped or out of time (so the move played is
 /// a searched one, not the first legal leg).
@@ -91,8 +91,8 @@ impl<V: Variant> Session<V> {
             _ => default_sims,
         };
         let mut state = self.current.clone();
-        let mut search =
-            Search::new(state.clone(), MctsConfig::analysis(sims)).map_err(|e| e.to_string())?;
+        let mut search = Search::new(state.clone(), PlaySearch::default().mcts(sims))
+            .map_err(|e| e.to_string())?;
         let mut stopped = false;
         for leg in 1.. {
             let action = match search.forced_action() {
@@ -209,7 +209,7 @@ pub fn analyze_batch<V: Variant>(
             }
             let sims = r.sims.unwrap_or(default_sims).clamp(1, super::protocol::MAX_SIMS);
             let search =
-                Search::new(state, MctsConfig::analysis(sims)).map_err(|e| e.to_string())?;
+                Search::new(state, PlaySearch::default().mcts(sims)).map_err(|e| e.to_string())?;
             Ok(Job { search, rng: StdRng::seed_from_u64(0) })
         })
         .collect();

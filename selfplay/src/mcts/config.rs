@@ -40,6 +40,8 @@ pub struct MctsConfig {
     pub temperature: TemperatureSchedule,
     /// What a simulation does at a position inside the tree with a single legal action.
     pub forced_legs: ForcedLegs,
+    /// Whether a position whose mover can win at once is recognised without an evaluation.
+    pub win_check: WinCheck,
 }
 
 impl Default for MctsConfig {
@@ -53,12 +55,30 @@ impl Default for MctsConfig {
             selection: Selection::Puct,
             temperature: TemperatureSchedule::Step { initial: 1.0, moves: 30, after: 0.0 },
             forced_legs: ForcedLegs::Evaluate,
+            win_check: WinCheck::Off,
         }
     }
 }
 
-/// Positions inside the tree with a single legal action (a compulsory capture, the only
-/// continuation of a chain). At the root the driver plays such an action without searching.
+/// Wins in one move, found by the rules rather than by the evaluator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WinCheck {
+    /// Every position is searched and evaluated alike.
+    #[default]
+    Off,
+    /// A position inside the tree whose mover has a move that wins at once
+    /// ([`games::Game::winning_action`]: into the goal castle, or taking every opposing piece)
+    /// is a win for that mover, scored without an evaluation (so the move before it is seen
+    /// to lose, a defence found at the cost of one simulation); at the root the winning
+    /// action is played without a search ([`Search::forced_action`](super::Search::forced_action)).
+    InOne,
+}
+
+/// Positions inside the tree that a simulation passes through without an evaluation: those with
+/// a single legal action (a compulsory capture, the only continuation of a chain), and with
+/// `PassCaptures` those where the mover must capture. At the root the driver plays a single
+/// action without searching, and a root is always evaluated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ForcedLegs {
@@ -70,6 +90,23 @@ pub enum ForcedLegs {
     /// searches avoid losing their pieces far better, half the games end at the move cap, and
     /// learning per hour did not improve (README, "Learning three times faster").
     Pass,
+    /// As `Pass`, and positions where the mover must capture ([`games::Game::must_capture`])
+    /// are passed through too, their capture legs given equal priors: a simulation only stops
+    /// at a position whose material is settled (a quiescence search inside MCTS), so the network
+    /// never judges a position in the middle of an exchange.
+    PassCaptures,
+}
+
+impl ForcedLegs {
+    /// Whether a simulation passes through a position inside the tree (not the root) whose
+    /// legal actions are `legal`, without evaluating it.
+    pub fn passes<G: games::Game>(self, state: &G, legal: &[G::Action]) -> bool {
+        match self {
+            ForcedLegs::Evaluate => false,
+            ForcedLegs::Pass => legal.len() == 1,
+            ForcedLegs::PassCaptures => legal.len() == 1 || state.must_capture(),
+        }
+    }
 }
 
 /// First-play urgency: the Q used for a child with no visits yet.
@@ -200,8 +237,10 @@ pub enum ConfigError {
 }
 
 impl MctsConfig {
-    /// Settings for analysing or playing a position rather than generating training data:
-    /// `simulations` of PUCT, no root noise, the most visited action (temperature 0).
+    /// The plain PUCT search of `simulations`: no root noise, the most visited action
+    /// (temperature 0), every leaf evaluated. The rollout players (`mcts:sims=N`, among them
+    /// the anchors) search with it, as they were rated; a playing model uses
+    /// [`PlaySearch`](super::PlaySearch).
     pub fn analysis(simulations: u32) -> Self {
         MctsConfig {
             simulations: simulations.max(1),

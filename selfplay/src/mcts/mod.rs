@@ -11,12 +11,14 @@
 //! - [`gumbel`] is Gumbel root search with sequential halving;
 //! - [`search`] has [`Search`], split into `gather` and `apply` for batching;
 //! - [`policy`] adds root noise and chooses the action to play;
-//! - [`config`] has [`MctsConfig`], and [`summary`] the [`SearchSummary`];
+//! - [`config`] has [`MctsConfig`], [`play_search`] the [`PlaySearch`] of a playing model, and
+//!   [`summary`] the [`SearchSummary`];
 //! - [`analysis`] turns a finished search into an [`Analysis`] for a reader.
 
 pub mod analysis;
 pub mod config;
 pub mod gumbel;
+pub mod play_search;
 pub mod policy;
 mod sample;
 pub mod search;
@@ -29,8 +31,9 @@ mod search_tests;
 
 pub use analysis::{ActionLine, Analysis, complete_move};
 pub use config::{
-    ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule,
+    ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
+pub use play_search::PlaySearch;
 pub use policy::{add_root_noise, choose_action, choose_by_visits};
 pub use search::{Leaf, Search, SearchError};
 pub use summary::{SearchKind, SearchSummary};

@@ -8,11 +8,11 @@
 //! everywhere** (max^n): every node on the path adds the same absolute per-seat values, and each
 //! node's selection maximises the Q of the player to move at that node.
 
-use games::{Game, Values};
+use games::{Game, Outcome, Values};
 use rand::Rng;
 use thiserror::Error;
 
-use super::config::{ConfigError, ForcedLegs, MctsConfig, RootNoise, Selection};
+use super::config::{ConfigError, ForcedLegs, MctsConfig, RootNoise, Selection, WinCheck};
 use super::gumbel::{GumbelRoot, Sigma};
 use super::policy::add_root_noise;
 use super::select::Puct;
@@ -146,10 +146,13 @@ impl<G: Game> Search<G> {
         self.done
     }
 
-    /// The only legal action at the root, when there is exactly one: play it without search.
+    /// The action to play at the root without a search: the only legal one, or with
+    /// `win_check = "in_one"` the next action of a move that wins at once.
     pub fn forced_action(&self) -> Option<G::Action> {
         match self.root_legal.as_slice() {
+            [] => None,
             [only] => Some(*only),
+            _ if self.config.win_check == WinCheck::InOne => self.root_state.winning_action(),
             _ => None,
         }
     }
@@ -188,7 +191,7 @@ impl<G: Game> Search<G> {
         let mut id = NodeId::ROOT;
         loop {
             match self.tree.node(id).kind {
-                NodeKind::Expanded => {
+                NodeKind::Expanded | NodeKind::Passed => {
                     let i = self.select(id);
                     let child = self.tree.child(id, i);
                     if let Some(a) = self.tree.node(child).action {
@@ -213,21 +216,24 @@ impl<G: Game> Search<G> {
                         self.finish(returns);
                         return None;
                     }
-                    if let [only] = legal[..]
-                        && id != NodeId::ROOT
-                        && self.config.forced_legs == ForcedLegs::Pass
+                    if id != NodeId::ROOT
+                        && self.config.win_check == WinCheck::InOne
+                        && state.winning_action().is_some()
                     {
-                        // A forced leg (a compulsory capture, the only way on): nothing is
-                        // chosen here, so the simulation passes through without spending an
-                        // evaluation and the node takes the value found below it (`finish`).
-                        // Capture chains are then searched as deep as the budget reaches.
-                        let to_move = state.to_move();
-                        self.tree.expand(
-                            id,
-                            to_move,
-                            Values::default(),
-                            std::iter::once((only, 1.0)),
-                        );
+                        // The mover wins with its next move: a win, whatever the evaluator
+                        // would say, and the move that allowed it is seen to lose.
+                        let returns = Outcome::Win(state.to_move()).values(G::NUM_PLAYERS);
+                        self.tree.set_terminal(id, returns);
+                        self.finish(returns);
+                        return None;
+                    }
+                    if id != NodeId::ROOT && self.config.forced_legs.passes(&state, &legal) {
+                        // A forced leg (a compulsory capture, the only way on), or with
+                        // `PassCaptures` any capture: the simulation passes through without
+                        // spending an evaluation and the node takes the value found below it
+                        // (`finish`). Capture chains are then searched as deep as the budget
+                        // reaches, and the network judges positions whose material is settled.
+                        self.tree.pass(id, state.to_move(), &legal);
                         continue;
                     }
                     self.serial += 1;
@@ -300,9 +306,15 @@ impl<G: Game> Search<G> {
         self.root_state.legal_actions(&mut self.root_legal);
         let root = NodeId::ROOT;
         let child = self.tree.children(root).find(|&c| self.tree.node(c).action == Some(action));
+        // A passed node's priors are not the evaluator's: as a root with a choice to make it is
+        // evaluated afresh (with a single action the driver plays it without a search).
+        let passed = |c: NodeId| {
+            let node = self.tree.node(c);
+            node.kind == NodeKind::Passed && node.num_children() > 1
+        };
         self.tree = match child {
-            Some(c) => self.tree.subtree(c),
-            None => Tree::new(),
+            Some(c) if !passed(c) => self.tree.subtree(c),
+            _ => Tree::new(),
         };
         self.budget = self.config.simulations;
         self.kind = SearchKind::Full;
@@ -407,13 +419,13 @@ impl<G: Game> Search<G> {
         }
     }
 
-    /// Gives the forced nodes this simulation passed through (expanded, one child, never
+    /// Gives the nodes this simulation passed through for the first time (passed, never
     /// visited: they sit just above the leaf) `values`, the values of the position below them,
-    /// as their own network values.
-    fn value_forced_nodes(&mut self, values: Values) {
+    /// as their own evaluator values.
+    fn value_passed_nodes(&mut self, values: Values) {
         for &id in self.path.iter().rev().skip(1) {
             let node = self.tree.node_mut(id);
-            if node.n > 0 || node.num_children() != 1 {
+            if node.n > 0 || node.kind != NodeKind::Passed {
                 break;
             }
             node.value = values;
@@ -423,8 +435,8 @@ impl<G: Game> Search<G> {
     /// Backs `values` up the current path and counts the simulation (unless it only
     /// evaluated the root).
     fn finish(&mut self, values: Values) {
-        if self.config.forced_legs == ForcedLegs::Pass {
-            self.value_forced_nodes(values);
+        if self.config.forced_legs != ForcedLegs::Evaluate {
+            self.value_passed_nodes(values);
         }
         self.tree.backup(&self.path, values);
         if self.path.len() > 1 {

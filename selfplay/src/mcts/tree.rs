@@ -28,6 +28,9 @@ pub enum NodeKind {
     Unexpanded,
     /// Evaluated; its children (one per legal action, in `legal_actions` order) exist.
     Expanded,
+    /// Expanded without an evaluation (`mcts.forced_legs` passes through it): its children
+    /// exist with uniform priors, and `value` is that of the first leaf found below it.
+    Passed,
     /// The game is over here; `value` holds the returns.
     Terminal,
 }
@@ -132,6 +135,14 @@ impl<A: Copy> Tree<A> {
     /// The `i`-th child of `id`.
     pub fn child(&self, id: NodeId, i: usize) -> NodeId {
         NodeId(self.node(id).first_child + i as u32)
+    }
+
+    /// Expands an unexpanded node without an evaluation ([`NodeKind::Passed`]): one child per
+    /// action, all with the same prior; the value is set later ([`Tree::node_mut`]).
+    pub(crate) fn pass(&mut self, id: NodeId, to_move: Player, actions: &[A]) {
+        let prior = 1.0 / actions.len() as f32;
+        self.expand(id, to_move, Values::default(), actions.iter().map(|&a| (a, prior)));
+        self.node_mut(id).kind = NodeKind::Passed;
     }
 
     /// Expands an unexpanded node: records its mover and evaluator values and appends one child

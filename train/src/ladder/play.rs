@@ -131,7 +131,7 @@ where
         opening_moves: ladder.opening_moves,
         max_moves: ladder.max_moves,
         games_in_flight: (ladder.games as usize).clamp(1, 64),
-        mcts: config.mcts.clone(),
+        play: config.play,
         rollout_moves: ladder.max_moves as usize,
         options: config.game.rule_options(),
     };

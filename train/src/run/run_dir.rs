@@ -84,6 +84,7 @@ pub fn prepare(
                 ("game", saved.game != normalised.game),
                 ("net", saved.net != normalised.net),
                 ("mcts", saved.mcts != normalised.mcts),
+                ("play", saved.play != normalised.play),
                 ("selfplay", saved.selfplay != normalised.selfplay),
                 ("train", saved.train != normalised.train),
                 ("run", saved.run != normalised.run),
