@@ -114,6 +114,10 @@ pub struct TrainConfig {
     /// What the value head learns: `{ kind = "outcome" }` (default) or
     /// `{ kind = "discounted", per_move = 0.98 }` (see [`crate::value_target`]).
     pub value_target: ValueTarget,
+    /// The weight of the search's root value in the value target, the rest from the game's
+    /// result (`value_target`): 0 (the default) trains on results alone (see
+    /// [`crate::targets::search_value_target`]).
+    pub search_value_weight: f32,
     /// Apply a random board symmetry to each sample (Camelot's mirror; Tri-Camelot has none).
     pub augment: bool,
     /// Measure the value accuracy and the network's policy entropy on the batch every this
@@ -138,6 +142,9 @@ impl TrainConfig {
         if !(self.value_weight >= 0.0 && self.value_weight.is_finite()) {
             return bad("value_weight", "must be a finite number, at least 0");
         }
+        if !(0.0..=1.0).contains(&self.search_value_weight) {
+            return bad("search_value_weight", "must be between 0 and 1");
+        }
         self.value_target
             .validate()
             .map_err(|(key, problem)| (format!("train.value_target.{key}"), problem))?;
@@ -157,6 +164,7 @@ impl Default for TrainConfig {
             lr_schedule: LrSchedule::Constant,
             value_weight: 1.0,
             value_target: ValueTarget::Outcome,
+            search_value_weight: 0.0,
             augment: true,
             probe_every: 10,
             optimizer: OptimizerConfig::default(),
@@ -325,6 +333,19 @@ mod tests {
         let ok = RunConfig::parse(&format!("{MINIMAL}[run]\ntime_budget = \"1h30m\"\n"), "t.toml")
             .unwrap();
         assert_eq!(ok.run.time_budget, Some("90m".parse().unwrap()));
+        let e = RunConfig::parse(&format!("{MINIMAL}[train]\nsearch_value_weight = 1.5\n"), "t.toml")
+            .unwrap_err();
+        assert!(e.to_string().contains("train.search_value_weight"), "{e}");
+        let e = RunConfig::parse(&format!("{MINIMAL}[play]\nc_puct_init = -1.0\n"), "t.toml")
+            .unwrap_err();
+        assert!(e.to_string().contains("play"), "{e}");
+        let e = RunConfig::parse(&format!("{MINIMAL}[play]\nsimulations = 64\n"), "t.toml")
+            .unwrap_err();
+        assert!(e.to_string().contains("simulations"), "{e}");
+        let ok = RunConfig::parse(&format!("{MINIMAL}[play]\nforced_legs = \"pass\"\n"), "t.toml")
+            .unwrap();
+        assert_eq!(ok.play.forced_legs, selfplay::ForcedLegs::Pass);
+        assert_eq!(ok.play.win_check, selfplay::WinCheck::InOne, "the rest are the defaults");
         let e = RunConfig::load(Path::new("/nonexistent/run.toml")).unwrap_err();
         assert!(e.to_string().contains("/nonexistent/run.toml"), "{e}");
     }

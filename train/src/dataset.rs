@@ -176,6 +176,14 @@ impl<G: TrainGame> ReplayWindow<G> {
         &self.records[i]
     }
 
+    /// Mixes the search's values into every row's value target at `weight` in `[0, 1]`
+    /// ([`Record::search_weight`]; `train.search_value_weight`).
+    pub fn set_search_weight(&mut self, weight: f32) {
+        for r in &mut self.records {
+            r.search_weight = weight;
+        }
+    }
+
     /// Draws `batch_size` rows uniformly (with replacement) and, when `augment` and the game has
     /// symmetries, a uniform random symmetry for each, then encodes them. The same RNG state
     /// and window give the same batch.

@@ -74,6 +74,38 @@ pub fn value_target(
     Ok(())
 }
 
+/// Mixes the search's values of a position (`root_values`, score shares per seat in absolute
+/// seat order) into a value target `out` (`[players + 1]`, mover first, draw class last):
+/// `(1 - weight) x out + weight x classes`, where seat `s`'s class gets its share and the draw
+/// class what the shares leave of 1 (a search that sees a draw, or scores drawn ends below the
+/// fair share, leaves some). Shares summing past 1 are scaled to 1. The result sums to 1.
+///
+/// The game's result says who won from here only once, at the end of a noisy game; the search's
+/// value is an estimate for this very position (with `leaf_heuristic`, informed by the classical
+/// evaluation), so mixing it in gives the value head a denser signal (Lc0's q-ratio).
+pub fn search_value_target(
+    root_values: &[f32],
+    mover: usize,
+    weight: f32,
+    out: &mut [f32],
+) -> Result<(), SampleError> {
+    let players = out.len() - 1;
+    let bad = || SampleError::BadResult { result: root_values.to_vec(), seats: players };
+    if root_values.len() != players || root_values.iter().any(|v| !v.is_finite() || *v < 0.0) {
+        return Err(bad());
+    }
+    let total: f32 = root_values.iter().sum();
+    let scale = if total > 1.0 { 1.0 / total } else { 1.0 };
+    for o in out.iter_mut() {
+        *o *= 1.0 - weight;
+    }
+    for (seat, &share) in root_values.iter().enumerate() {
+        out[(seat + players - mover) % players] += weight * share * scale;
+    }
+    out[players] += weight * (1.0 - total * scale);
+    Ok(())
+}
+
 /// One recorded decision, as much of a `PositionRow` as training needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
@@ -88,10 +120,17 @@ pub struct Record {
     pub policy_target: Box<[f32]>,
     /// Final result per seat (absolute seat order).
     pub result: Box<[f32]>,
+    /// The search's value of the position per seat (absolute seat order): the root's mean
+    /// backed-up value, as recorded.
+    pub root_values: Box<[f32]>,
     /// The weight of `result` in the value target, the rest going to the draw class (see
     /// [`crate::value_target`]): 1 from a bare row; the replay window sets it from the
     /// distance to the game's end.
     pub outcome_weight: f32,
+    /// The weight of `root_values` in the value target, the rest coming from `result` (see
+    /// [`search_value_target`]): 0 from a bare row; the replay window sets it from
+    /// `train.search_value_weight`.
+    pub search_weight: f32,
 }
 
 impl From<selfplay::record::PositionRow> for Record {
@@ -103,7 +142,9 @@ impl From<selfplay::record::PositionRow> for Record {
             policy_actions: row.policy_actions.into_boxed_slice(),
             policy_target: row.policy_target.into_boxed_slice(),
             result: row.result.into_boxed_slice(),
+            root_values: row.root_values.into_boxed_slice(),
             outcome_weight: 1.0,
+            search_weight: 0.0,
         }
     }
 }
@@ -162,6 +203,14 @@ pub fn encode_record<G: TrainGame>(
     }
     value_target(&record.result, record.mover as usize, G::NUM_PLAYERS, slot.value)?;
     discount_towards_draw(slot.value, record.outcome_weight);
+    if record.search_weight > 0.0 {
+        search_value_target(
+            &record.root_values,
+            record.mover as usize,
+            record.search_weight,
+            slot.value,
+        )?;
+    }
     Ok(())
 }
 
@@ -225,6 +274,50 @@ mod tests {
         assert!(value_target(&[1.0, 0.0], 0, 3, &mut out).is_err());
         assert!(value_target(&[1.0, -1.0, 0.0], 0, 3, &mut out).is_err());
         assert!(value_target(&[f32::NAN, 0.0, 0.0], 0, 3, &mut out).is_err());
+    }
+
+    #[test]
+    fn search_values_mix_into_the_value_classes() {
+        let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+        // Two seats, Black (1) to move, White won the game; the search gave Black 0.8.
+        let mut out = classes(&[1.0, 0.0], 1);
+        search_value_target(&[0.2, 0.8], 1, 0.25, &mut out).unwrap();
+        assert!(close(&out, &[0.2, 0.8, 0.0]), "{out:?}");
+        // Weight 1 is the search's value alone; shares below 1 leave the rest to the draw
+        // class (drawn ends scored 0.25 each), shares above 1 are scaled down.
+        let mut out = classes(&[0.5, 0.5], 0);
+        search_value_target(&[0.3, 0.2], 0, 1.0, &mut out).unwrap();
+        assert!(close(&out, &[0.3, 0.2, 0.5]), "{out:?}");
+        let mut out = classes(&[1.0, 0.0], 0);
+        search_value_target(&[1.0, 1.0], 0, 0.5, &mut out).unwrap();
+        assert!(close(&out, &[0.75, 0.25, 0.0]), "{out:?}");
+        // Three seats: classes from the mover on.
+        let mut out = classes(&[0.0, 0.0, 1.0], 1);
+        search_value_target(&[0.1, 0.6, 0.3], 1, 0.5, &mut out).unwrap();
+        assert!(close(&out, &[0.3, 0.65, 0.05, 0.0]), "{out:?}");
+        assert!((out.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        let mut out = [0.0; 3];
+        assert!(search_value_target(&[0.5], 0, 0.5, &mut out).is_err());
+        assert!(search_value_target(&[0.5, f32::NAN], 0, 0.5, &mut out).is_err());
+        // In a record: weight 0 leaves the result's target, a weight mixes the root values.
+        let mut record = uniform_record(&Camelot::initial(), vec![1.0, 0.0], true);
+        record.root_values = vec![0.4, 0.6].into();
+        let l = Camelot::layout();
+        let mut value_of = |r: &Record| {
+            let (mut planes, mut value) = (vec![0.0; l.input_len()], vec![0.0; 3]);
+            let (mut policy, mut legal) = (vec![0.0; l.num_actions()], vec![false; l.num_actions()]);
+            let slot = SampleSlot {
+                planes: &mut planes,
+                policy: &mut policy,
+                legal: &mut legal,
+                value: &mut value,
+            };
+            encode_record::<Camelot>(r, 0, RuleOptions::default(), slot).unwrap();
+            value
+        };
+        assert_eq!(value_of(&record), [1.0, 0.0, 0.0]);
+        record.search_weight = 0.5;
+        assert!(close(&value_of(&record), &[0.7, 0.3, 0.0]));
     }
 
     /// Encodes `record` under every symmetry and checks the mirrored targets are exactly the

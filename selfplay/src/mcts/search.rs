@@ -306,14 +306,19 @@ impl<G: Game> Search<G> {
         self.root_state.legal_actions(&mut self.root_legal);
         let root = NodeId::ROOT;
         let child = self.tree.children(root).find(|&c| self.tree.node(c).action == Some(action));
-        // A passed node's priors are not the evaluator's: as a root with a choice to make it is
-        // evaluated afresh (with a single action the driver plays it without a search).
-        let passed = |c: NodeId| {
+        // The subtree is kept only under a root the evaluator judged: a passed node's priors
+        // are not the evaluator's (with a single action it may stay: the driver plays that
+        // without a search), and a node the win check scored was never expanded.
+        let judged = |c: NodeId| {
             let node = self.tree.node(c);
-            node.kind == NodeKind::Passed && node.num_children() > 1
+            match node.kind {
+                NodeKind::Passed => node.num_children() <= 1,
+                NodeKind::Terminal => false,
+                NodeKind::Expanded | NodeKind::Unexpanded => true,
+            }
         };
         self.tree = match child {
-            Some(c) if !passed(c) => self.tree.subtree(c),
+            Some(c) if judged(c) => self.tree.subtree(c),
             _ => Tree::new(),
         };
         self.budget = self.config.simulations;

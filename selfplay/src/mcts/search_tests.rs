@@ -354,9 +354,10 @@ fn win_check_scores_a_win_in_one_without_the_evaluator_and_plays_it_at_the_root(
     let entry = pos.parse_action("F15>F16").unwrap();
     let config = MctsConfig { win_check: WinCheck::InOne, ..puct(200) };
     let mut evaluated = Vec::new();
-    let mut s = Search::new(pos.clone(), config.clone()).unwrap();
-    assert_eq!(s.forced_action(), None, "no win at the root");
-    let summary = s.run(&mut material_evaluator(&mut evaluated), &mut StdRng::seed_from_u64(2));
+    let mut checked = Search::new(pos.clone(), config.clone()).unwrap();
+    assert_eq!(checked.forced_action(), None, "no win at the root");
+    let mut rng = StdRng::seed_from_u64(2);
+    let summary = checked.run(&mut material_evaluator(&mut evaluated), &mut rng);
     let summary = summary.unwrap();
     assert!(evaluated.iter().all(|g| g.winning_action().is_none()), "a win was evaluated");
     let i = summary.actions.iter().position(|&a| a == entry).unwrap();
@@ -364,17 +365,28 @@ fn win_check_scores_a_win_in_one_without_the_evaluator_and_plays_it_at_the_root(
     assert!(summary.q[i].unwrap() > 0.99, "{:?}", summary.q[i]);
     assert_eq!(best(&summary), entry);
     let mut evaluated = Vec::new();
-    let mut s = Search::new(pos.clone(), puct(200)).unwrap();
-    let summary = s.run(&mut material_evaluator(&mut evaluated), &mut StdRng::seed_from_u64(2));
+    let mut plain = Search::new(pos.clone(), puct(200)).unwrap();
+    let summary = plain.run(&mut material_evaluator(&mut evaluated), &mut StdRng::seed_from_u64(2));
     let q = summary.unwrap().q[i].unwrap();
     assert!(q < 0.9, "without the check the win is only found where the search plays it: {q}");
     // Once the castle holds one Man, the winning leg is played at the root without a search.
     let mut after = pos;
     after.play(entry);
-    after.play(after.parse_action("K14>K13").unwrap());
-    let s = Search::new(after.clone(), config).unwrap();
-    assert_eq!(s.forced_action(), Some(after.parse_action("G15>G16").unwrap()));
-    assert_eq!(Search::new(after, puct(10)).unwrap().forced_action(), None);
+    let reply = after.parse_action("K14>K13").unwrap();
+    after.play(reply);
+    let win = after.parse_action("G15>G16").unwrap();
+    assert_eq!(Search::new(after.clone(), config).unwrap().forced_action(), Some(win));
+    assert_eq!(Search::new(after.clone(), puct(10)).unwrap().forced_action(), None);
+    // Reached by tree reuse, the scored node is no root to keep: a fresh tree, searchable.
+    checked.advance(entry).unwrap();
+    let tree = checked.tree();
+    let scored = tree.children(NodeId::ROOT).find(|&c| tree.node(c).action == Some(reply));
+    assert_eq!(tree.node(scored.unwrap()).kind, NodeKind::Terminal);
+    checked.advance(reply).unwrap();
+    assert_eq!(checked.tree().len(), 1);
+    assert_eq!(checked.forced_action(), Some(win));
+    let summary = checked.run(&mut material_evaluator(&mut evaluated), &mut rng);
+    assert_eq!(best(&summary.unwrap()), win);
 }
 
 #[test]

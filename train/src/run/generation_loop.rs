@@ -329,12 +329,13 @@ where
     let models = run_dir.join("models");
     let run_seconds = clock.now();
     let loading = Instant::now();
-    let window = ReplayWindow::<State<V>>::load(
+    let mut window = ReplayWindow::<State<V>>::load(
         run_dir,
         config.train.window_generations,
         config.game.rule_options(),
         config.train.value_target,
     )?;
+    window.set_search_weight(config.train.search_value_weight);
     on_event(RunEvent::StageStarted {
         stage: Stage::Training,
         len: u64::from(config.train.steps_per_generation),
