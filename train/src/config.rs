@@ -333,8 +333,9 @@ mod tests {
         let ok = RunConfig::parse(&format!("{MINIMAL}[run]\ntime_budget = \"1h30m\"\n"), "t.toml")
             .unwrap();
         assert_eq!(ok.run.time_budget, Some("90m".parse().unwrap()));
-        let e = RunConfig::parse(&format!("{MINIMAL}[train]\nsearch_value_weight = 1.5\n"), "t.toml")
-            .unwrap_err();
+        let e =
+            RunConfig::parse(&format!("{MINIMAL}[train]\nsearch_value_weight = 1.5\n"), "t.toml")
+                .unwrap_err();
         assert!(e.to_string().contains("train.search_value_weight"), "{e}");
         let e = RunConfig::parse(&format!("{MINIMAL}[play]\nc_puct_init = -1.0\n"), "t.toml")
             .unwrap_err();

@@ -305,7 +305,8 @@ mod tests {
         let l = Camelot::layout();
         let mut value_of = |r: &Record| {
             let (mut planes, mut value) = (vec![0.0; l.input_len()], vec![0.0; 3]);
-            let (mut policy, mut legal) = (vec![0.0; l.num_actions()], vec![false; l.num_actions()]);
+            let (mut policy, mut legal) =
+                (vec![0.0; l.num_actions()], vec![false; l.num_actions()]);
             let slot = SampleSlot {
                 planes: &mut planes,
                 policy: &mut policy,
