@@ -303,7 +303,7 @@ mod tests {
         let mut record = uniform_record(&Camelot::initial(), vec![1.0, 0.0], true);
         record.root_values = vec![0.4, 0.6].into();
         let l = Camelot::layout();
-        let mut value_of = |r: &Record| {
+        let value_of = |r: &Record| {
             let (mut planes, mut value) = (vec![0.0; l.input_len()], vec![0.0; 3]);
             let (mut policy, mut legal) =
                 (vec![0.0; l.num_actions()], vec![false; l.num_actions()]);
