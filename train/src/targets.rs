@@ -54,13 +54,9 @@ pub fn value_target(
     players: usize,
     out: &mut [f32],
 ) -> Result<(), SampleError> {
-    let bad = || SampleError::BadResult { result: result.to_vec(), seats: players };
-    if result.len() != players
-        || out.len() != players + 1
-        || mover >= players
-        || result.iter().any(|v| !v.is_finite() || *v < 0.0)
-    {
-        return Err(bad());
+    check_shares(result, players)?;
+    if out.len() != players + 1 || mover >= players {
+        return Err(SampleError::BadResult { result: result.to_vec(), seats: players });
     }
     out.fill(0.0);
     if result.iter().all(|&v| v == result[0]) {
@@ -70,6 +66,15 @@ pub fn value_target(
     let total: f32 = result.iter().sum();
     for (seat, &share) in result.iter().enumerate() {
         out[(seat + players - mover) % players] = share / total;
+    }
+    Ok(())
+}
+
+/// Checks that `shares` are score shares per seat: one for each of `players` seats, each finite
+/// and at least 0 (a game's result or a search's root values).
+fn check_shares(shares: &[f32], players: usize) -> Result<(), SampleError> {
+    if shares.len() != players || shares.iter().any(|v| !v.is_finite() || *v < 0.0) {
+        return Err(SampleError::BadResult { result: shares.to_vec(), seats: players });
     }
     Ok(())
 }
@@ -89,10 +94,10 @@ pub fn search_value_target(
     weight: f32,
     out: &mut [f32],
 ) -> Result<(), SampleError> {
-    let players = out.len() - 1;
-    let bad = || SampleError::BadResult { result: root_values.to_vec(), seats: players };
-    if root_values.len() != players || root_values.iter().any(|v| !v.is_finite() || *v < 0.0) {
-        return Err(bad());
+    let players = out.len().saturating_sub(1);
+    check_shares(root_values, players)?;
+    if mover >= players {
+        return Err(SampleError::BadResult { result: root_values.to_vec(), seats: players });
     }
     let total: f32 = root_values.iter().sum();
     let scale = if total > 1.0 { 1.0 / total } else { 1.0 };
@@ -299,6 +304,8 @@ mod tests {
         let mut out = [0.0; 3];
         assert!(search_value_target(&[0.5], 0, 0.5, &mut out).is_err());
         assert!(search_value_target(&[0.5, f32::NAN], 0, 0.5, &mut out).is_err());
+        assert!(search_value_target(&[0.5, 0.5], 2, 0.5, &mut out).is_err(), "no seat 2");
+        assert!(search_value_target(&[], 0, 0.5, &mut []).is_err(), "no classes");
         // In a record: weight 0 leaves the result's target, a weight mixes the root values.
         let mut record = uniform_record(&Camelot::initial(), vec![1.0, 0.0], true);
         record.root_values = vec![0.4, 0.6].into();
