@@ -135,7 +135,7 @@ where
                 legal: &mut legal[n * actions..],
                 value: &mut value[n * classes..],
             };
-            encode_record::<State<V>>(&record, 0, options, slot).map_err(|e| {
+            encode_record::<State<V>>(&record, 0, options, 0.0, slot).map_err(|e| {
                 PyValueError::new_err(format!("{} row {row_index}: {e}", positions.display()))
             })?;
             mover.push(row_mover);

@@ -79,6 +79,8 @@ pub struct ReplayWindow<G> {
     files: Vec<PathBuf>,
     generations: Vec<u32>,
     options: RuleOptions,
+    /// The share of every value target from the search's root values (`set_search_weight`).
+    search_weight: f32,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -143,7 +145,15 @@ impl<G: TrainGame> ReplayWindow<G> {
             });
         }
         let files = files.into_iter().map(|(_, path)| path).collect();
-        Ok(ReplayWindow { records, sources, files, generations, options, _game: PhantomData })
+        Ok(ReplayWindow {
+            records,
+            sources,
+            files,
+            generations,
+            options,
+            search_weight: 0.0,
+            _game: PhantomData,
+        })
     }
 
     /// Positions in the window.
@@ -176,12 +186,11 @@ impl<G: TrainGame> ReplayWindow<G> {
         &self.records[i]
     }
 
-    /// Mixes the search's values into every row's value target at `weight` in `[0, 1]`
-    /// ([`Record::search_weight`]; `train.search_value_weight`).
+    /// Mixes the search's root values into every row's value target at `weight` in `[0, 1]`
+    /// (`train.search_value_weight`; see [`crate::targets::search_value_target`]); 0 after
+    /// `load`.
     pub fn set_search_weight(&mut self, weight: f32) {
-        for r in &mut self.records {
-            r.search_weight = weight;
-        }
+        self.search_weight = weight;
     }
 
     /// Draws `batch_size` rows uniformly (with replacement) and, when `augment` and the game has
@@ -209,7 +218,7 @@ impl<G: TrainGame> ReplayWindow<G> {
     /// Encodes the given window rows under the given symmetries (one per row).
     pub fn encode_batch(&self, rows: Vec<usize>, syms: Vec<usize>) -> Result<Batch, DatasetError> {
         let records: Vec<&Record> = rows.iter().map(|&r| &self.records[r]).collect();
-        let mut batch = Batch::encode::<G>(&records, &syms, self.options)
+        let mut batch = Batch::encode::<G>(&records, &syms, self.options, self.search_weight)
             .map_err(|(i, source)| self.bad_row(rows[i], source))?;
         batch.rows = rows;
         Ok(batch)
@@ -270,13 +279,14 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Encodes `records`, record `i` under symmetry `syms[i]`, and sets the policy weights (see
-    /// the module docs). `rows` is left empty. A record that cannot be encoded is an error with
+    /// Encodes `records`, record `i` under symmetry `syms[i]` and with `search_weight` of its
+    /// value target from its root values, and sets the policy weights (see the module docs). `rows` is left empty. A record that cannot be encoded is an error with
     /// its index.
     pub fn encode<G: TrainGame>(
         records: &[&Record],
         syms: &[usize],
         options: RuleOptions,
+        search_weight: f32,
     ) -> Result<Batch, (usize, SampleError)> {
         assert_eq!(records.len(), syms.len(), "one symmetry per record");
         let l = G::layout();
@@ -301,7 +311,7 @@ impl Batch {
             .zip(records.par_iter().zip(syms.par_iter()).enumerate())
             .try_for_each(|((((planes, policy), legal), value), (i, (record, &sym)))| {
                 let slot = SampleSlot { planes, policy, legal, value };
-                encode_record::<G>(record, sym, options, slot).map_err(|e| (i, e))
+                encode_record::<G>(record, sym, options, search_weight, slot).map_err(|e| (i, e))
             })?;
         let full = records.iter().filter(|r| r.full_search).count();
         let weight = if full == 0 { 0.0 } else { b as f32 / full as f32 };
@@ -479,5 +489,34 @@ mod tests {
         let plain = ReplayWindow::<Camelot>::load(&run, 1, options, ValueTarget::Outcome).unwrap();
         let batch = plain.encode_batch((0..5).collect(), vec![0; 5]).unwrap();
         assert!(batch.value_target.chunks(3).all(|v| v[2] == 0.0 && v[0] + v[1] == 1.0));
+    }
+
+    #[test]
+    fn the_search_weight_mixes_every_rows_root_values_into_its_value_target() {
+        let run = scratch_dir("search-weight");
+        let mut rows = random_rows::<Camelot>(12, 4);
+        for r in &mut rows {
+            r.result = vec![1.0, 0.0];
+            r.root_values = vec![0.2, 0.6];
+        }
+        write_generation::<Camelot>(&run, 0, rows);
+        let options = RuleOptions::default();
+        let mut w = ReplayWindow::<Camelot>::load(&run, 1, options, ValueTarget::Outcome).unwrap();
+        let alone = w.encode_batch((0..4).collect(), vec![0; 4]).unwrap();
+        w.set_search_weight(0.5);
+        let mixed = w.encode_batch((0..4).collect(), vec![0; 4]).unwrap();
+        for (i, (a, m)) in
+            alone.value_target.chunks(3).zip(mixed.value_target.chunks(3)).enumerate()
+        {
+            // [mover, other, draw]: half the result, half the root values (the 0.2 they leave
+            // of 1 to the draw class).
+            let mover = w.record(i).mover as usize;
+            let (won, root) = ([1.0, 0.0][mover], [0.2, 0.6][mover]);
+            assert_eq!(a, [won, 1.0 - won, 0.0], "row {i}");
+            let expected = [0.5 * won + 0.5 * root, 0.5 * (1.0 - won) + 0.5 * (0.8 - root), 0.1];
+            assert!(m.iter().zip(expected).all(|(x, y)| (x - y).abs() < 1e-6), "row {i}: {m:?}");
+        }
+        w.set_search_weight(0.0);
+        assert_eq!(w.encode_batch((0..4).collect(), vec![0; 4]).unwrap(), alone);
     }
 }

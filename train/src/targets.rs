@@ -132,10 +132,6 @@ pub struct Record {
     /// [`crate::value_target`]): 1 from a bare row; the replay window sets it from the
     /// distance to the game's end.
     pub outcome_weight: f32,
-    /// The weight of `root_values` in the value target, the rest coming from `result` (see
-    /// [`search_value_target`]): 0 from a bare row; the replay window sets it from
-    /// `train.search_value_weight`.
-    pub search_weight: f32,
 }
 
 impl From<selfplay::record::PositionRow> for Record {
@@ -149,7 +145,6 @@ impl From<selfplay::record::PositionRow> for Record {
             result: row.result.into_boxed_slice(),
             root_values: row.root_values.into_boxed_slice(),
             outcome_weight: 1.0,
-            search_weight: 0.0,
         }
     }
 }
@@ -166,7 +161,9 @@ pub struct SampleSlot<'a> {
     pub value: &'a mut [f32],
 }
 
-/// Encodes `record` under symmetry `sym` (0 = identity) into `slot`.
+/// Encodes `record` under symmetry `sym` (0 = identity) into `slot`, with `search_weight` of
+/// the value target from the record's root values (see [`search_value_target`]; 0 = the game's
+/// result alone; `train.search_value_weight`, one number for a whole replay window).
 ///
 /// Under a symmetry, planes go through `G::transform_planes` and every action index (legal mask
 /// and policy target alike) through `G::transform_action`; the value target is unchanged.
@@ -174,6 +171,7 @@ pub fn encode_record<G: TrainGame>(
     record: &Record,
     sym: usize,
     options: RuleOptions,
+    search_weight: f32,
     slot: SampleSlot<'_>,
 ) -> Result<(), SampleError> {
     let state = G::parse_position(&record.position, options).map_err(|e| SampleError::Parse {
@@ -208,13 +206,8 @@ pub fn encode_record<G: TrainGame>(
     }
     value_target(&record.result, record.mover as usize, G::NUM_PLAYERS, slot.value)?;
     discount_towards_draw(slot.value, record.outcome_weight);
-    if record.search_weight > 0.0 {
-        search_value_target(
-            &record.root_values,
-            record.mover as usize,
-            record.search_weight,
-            slot.value,
-        )?;
+    if search_weight > 0.0 {
+        search_value_target(&record.root_values, record.mover as usize, search_weight, slot.value)?;
     }
     Ok(())
 }
@@ -310,7 +303,7 @@ mod tests {
         let mut record = uniform_record(&Camelot::initial(), vec![1.0, 0.0], true);
         record.root_values = vec![0.4, 0.6].into();
         let l = Camelot::layout();
-        let value_of = |r: &Record| {
+        let value_of = |r: &Record, search_weight: f32| {
             let (mut planes, mut value) = (vec![0.0; l.input_len()], vec![0.0; 3]);
             let (mut policy, mut legal) =
                 (vec![0.0; l.num_actions()], vec![false; l.num_actions()]);
@@ -320,12 +313,11 @@ mod tests {
                 legal: &mut legal,
                 value: &mut value,
             };
-            encode_record::<Camelot>(r, 0, RuleOptions::default(), slot).unwrap();
+            encode_record::<Camelot>(r, 0, RuleOptions::default(), search_weight, slot).unwrap();
             value
         };
-        assert_eq!(value_of(&record), [1.0, 0.0, 0.0]);
-        record.search_weight = 0.5;
-        assert!(close(&value_of(&record), &[0.7, 0.3, 0.0]));
+        assert_eq!(value_of(&record, 0.0), [1.0, 0.0, 0.0]);
+        assert!(close(&value_of(&record, 0.5), &[0.7, 0.3, 0.0]));
     }
 
     /// Encodes `record` under every symmetry and checks the mirrored targets are exactly the
@@ -346,7 +338,7 @@ mod tests {
                 legal: &mut legal,
                 value: &mut value,
             };
-            encode_record::<G>(record, sym, RuleOptions::default(), slot).unwrap();
+            encode_record::<G>(record, sym, RuleOptions::default(), 0.0, slot).unwrap();
             (planes, policy, legal, value)
         };
         let (planes0, policy0, legal0, value0) = encode(0);
@@ -399,7 +391,7 @@ mod tests {
                 legal: &mut legal,
                 value: &mut value,
             };
-            encode_record::<Camelot>(r, 1, RuleOptions::default(), slot)
+            encode_record::<Camelot>(r, 1, RuleOptions::default(), 0.0, slot)
         };
         assert_eq!(run(&good), Ok(()));
         let wrong_mover = Record { mover: 1, ..good.clone() };

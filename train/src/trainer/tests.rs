@@ -29,7 +29,7 @@ fn fixed_batch<G: TrainGame>(n: usize, seed: u64) -> Batch {
         r.full_search = true;
     }
     let refs: Vec<&Record> = records.iter().collect();
-    Batch::encode::<G>(&refs, &vec![0; n], RuleOptions::default()).unwrap()
+    Batch::encode::<G>(&refs, &vec![0; n], RuleOptions::default(), 0.0).unwrap()
 }
 
 fn trainer<G: TrainGame>() -> Trainer {
