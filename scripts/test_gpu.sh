@@ -7,6 +7,9 @@
 #   scripts/test_gpu.sh          # builds --features gpu first: ~30 minutes cold on 2 cores; the
 #                                # checks then take ~30 minutes on the software device
 #   KEEP=1 scripts/test_gpu.sh   # keep the runs and logs (printed at the end)
+#   BIN=path/to/camelot-zero scripts/test_gpu.sh
+#                                # a binary built with --features gpu elsewhere (no build here: a
+#                                # GPU machine without the toolchain or without network)
 #
 # Checks, one line each with its figure (a failed check stops the script with exit 1):
 #   adapter           which device wgpu picked (name, API, type, software or not), and the
@@ -25,9 +28,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { printf '== %s\n' "$*"; }
 
-# 1. The Vulkan loader and lavapipe (a software device that is always there to fall back on;
-#    wgpu prefers a real GPU when one has a driver).
-if ! ldconfig -p | grep -q 'libvulkan.so.1' || ! ls /usr/share/vulkan/icd.d/lvp_icd.*.json > /dev/null 2>&1; then
+# 1. The Vulkan loader and a driver: the GPU's own where one is installed (a manifest in the
+#    loader's folders, or named by VK_DRIVER_FILES / VK_ICD_FILENAMES), else lavapipe, a
+#    software device (wgpu prefers a real GPU when one has a driver).
+has_driver() {
+    [ -n "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ] \
+        || ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json > /dev/null 2>&1
+}
+if ! ldconfig -p | grep -q 'libvulkan.so.1' || ! has_driver; then
     if command -v apt-get > /dev/null; then
         say "installing mesa-vulkan-drivers (lavapipe) and the Vulkan loader"
         sudo_=""
@@ -41,10 +49,15 @@ if ! ldconfig -p | grep -q 'libvulkan.so.1' || ! ls /usr/share/vulkan/icd.d/lvp_
 fi
 
 # 2. The GPU build, in its own target directory so that the default build stays as it is.
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target/gpu}"
-say "building --features gpu into $CARGO_TARGET_DIR (~30 minutes cold on 2 cores, minutes after)"
-cargo build --release --features gpu --bin camelot-zero
-bin="$CARGO_TARGET_DIR/release/camelot-zero"
+if [ -n "${BIN:-}" ]; then
+    bin="$(realpath "$BIN")"
+    say "using $bin (BIN): no build"
+else
+    export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target/gpu}"
+    say "building --features gpu into $CARGO_TARGET_DIR (~30 minutes cold on 2 cores, minutes after)"
+    cargo build --release --features gpu --bin camelot-zero
+    bin="$CARGO_TARGET_DIR/release/camelot-zero"
+fi
 
 work="${WORK:-$(mktemp -d)}"
 # Mesa complains on every start without it.
@@ -56,7 +69,8 @@ trap '[ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"' EXIT
 say "adapter"
 "$bin" device info
 # With every Vulkan driver and EGL vendor hidden, wgpu finds nothing: the error names the driver.
-if VK_ICD_FILENAMES=/nonexistent.json __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json \
+if VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json \
+    __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json \
     "$bin" device info > /dev/null 2> "$work/no-adapter.err"; then
     echo "device info succeeded with every driver hidden"; exit 1
 fi
