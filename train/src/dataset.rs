@@ -280,8 +280,8 @@ pub struct Batch {
 
 impl Batch {
     /// Encodes `records`, record `i` under symmetry `syms[i]` and with `search_weight` of its
-    /// value target from its root values, and sets the policy weights (see the module docs). `rows` is left empty. A record that cannot be encoded is an error with
-    /// its index.
+    /// value target from its root values, and sets the policy weights (see the module docs).
+    /// `rows` is left empty. A record that cannot be encoded is an error with its index.
     pub fn encode<G: TrainGame>(
         records: &[&Record],
         syms: &[usize],

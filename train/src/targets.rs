@@ -54,8 +54,8 @@ pub fn value_target(
     players: usize,
     out: &mut [f32],
 ) -> Result<(), SampleError> {
-    check_shares(result, players)?;
-    if out.len() != players + 1 || mover >= players {
+    check_shares(result, players, mover)?;
+    if out.len() != players + 1 {
         return Err(SampleError::BadResult { result: result.to_vec(), seats: players });
     }
     out.fill(0.0);
@@ -70,10 +70,14 @@ pub fn value_target(
     Ok(())
 }
 
-/// Checks that `shares` are score shares per seat: one for each of `players` seats, each finite
-/// and at least 0 (a game's result or a search's root values).
-fn check_shares(shares: &[f32], players: usize) -> Result<(), SampleError> {
-    if shares.len() != players || shares.iter().any(|v| !v.is_finite() || *v < 0.0) {
+/// Checks that `shares` are score shares per seat (a game's result or a search's root values):
+/// one for each of `players` seats, each finite and at least 0, and that `mover` is one of
+/// those seats.
+fn check_shares(shares: &[f32], players: usize, mover: usize) -> Result<(), SampleError> {
+    if shares.len() != players
+        || mover >= players
+        || shares.iter().any(|v| !v.is_finite() || *v < 0.0)
+    {
         return Err(SampleError::BadResult { result: shares.to_vec(), seats: players });
     }
     Ok(())
@@ -95,10 +99,7 @@ pub fn search_value_target(
     out: &mut [f32],
 ) -> Result<(), SampleError> {
     let players = out.len().saturating_sub(1);
-    check_shares(root_values, players)?;
-    if mover >= players {
-        return Err(SampleError::BadResult { result: root_values.to_vec(), seats: players });
-    }
+    check_shares(root_values, players, mover)?;
     let total: f32 = root_values.iter().sum();
     let scale = if total > 1.0 { 1.0 / total } else { 1.0 };
     for o in out.iter_mut() {
