@@ -27,6 +27,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { printf '== %s\n' "$*"; }
+if [ -n "${BIN:-}" ] && { [ ! -f "$BIN" ] || [ ! -x "$BIN" ]; }; then
+    echo "BIN=$BIN is not an executable file"; exit 1
+fi
 
 # 1. The Vulkan loader and a driver: the GPU's own where one is installed (a manifest in the
 #    loader's folders, or named by VK_DRIVER_FILES / VK_ICD_FILENAMES), else lavapipe, a
