@@ -98,7 +98,9 @@ pub enum ModelError {
 
     /// The checkpoint was made with another input encoding version.
     #[error(
-        "checkpoint {} uses encoding version {found}, expected {expected}",
+        "checkpoint {} uses encoding version {found}, expected {expected}: another version of \
+         camelot-zero made it, and this one's network input is different (train a new run, or use \
+         the version that made it)",
         path.display()
     )]
     WrongEncodingVersion {
