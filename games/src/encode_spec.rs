@@ -109,27 +109,23 @@ pub fn plane_specs<V: Variant>() -> Vec<PlaneSpec> {
             );
         }
     }
-    for k in 0..p {
-        let whose = relative_seat_name(k, p);
-        push(
-            format!("{}_jump_targets", whose.replace(' ', "_")),
-            format!(
-                "1 on the {whose}'s pieces that an enemy piece could capture with one jump now \
-                 (whoever is to move)"
-            ),
-            PlaneFill::JumpTargets { relative_seat: k },
-        );
-    }
-    for k in 0..p {
-        let whose = relative_seat_name(k, p);
-        push(
-            format!("{}_jumpers", whose.replace(' ', "_")),
-            format!(
-                "1 on the {whose}'s pieces that could capture an enemy piece with one jump now \
-                 (whoever is to move)"
-            ),
-            PlaneFill::Jumpers { relative_seat: k },
-        );
+    let jump_planes: [(&str, &str, fn(usize) -> PlaneFill); 2] = [
+        ("jump_targets", "that an enemy piece could capture", |k| PlaneFill::JumpTargets {
+            relative_seat: k,
+        }),
+        ("jumpers", "that could capture an enemy piece", |k| PlaneFill::Jumpers {
+            relative_seat: k,
+        }),
+    ];
+    for (name, what, fill) in jump_planes {
+        for k in 0..p {
+            let whose = relative_seat_name(k, p);
+            push(
+                format!("{}_{name}", whose.replace(' ', "_")),
+                format!("1 on the {whose}'s pieces {what} with one jump now (whoever is to move)"),
+                fill(k),
+            );
+        }
     }
     planes
 }
