@@ -86,14 +86,6 @@ class Sidecar:
             pieces[landed[-1]] = piece
         captured = any(jumps)
         n = len(self.players)
-        # Every direct jump on the board, whoever is to move: (jumper, jumped) squares.
-        direct = []
-        for (a, b), over in self.over.items():
-            if a in pieces and over in pieces and b not in pieces:
-                seat = pieces[a][0]
-                if (pieces[over][0] != seat and b not in self.players[seat]["forbidden"]
-                        and a not in self.players[seat]["goal"]):
-                    direct.append((a, over))
         sets = self.players[mover]
         out = np.zeros((len(self.planes), self.rows, self.cols), dtype=np.float32)
         for square in self.grid:
@@ -117,11 +109,6 @@ class Sidecar:
                     v = True
                 elif kind == "castle_moves":
                     v = castle_moves[(mover + f["relative_seat"]) % 2] * f["scale"]
-                elif kind in ("jump_targets", "jumpers"):
-                    seat = (mover + f["relative_seat"]) % n
-                    end = 1 if kind == "jump_targets" else 0
-                    v = (square in pieces and pieces[square][0] == seat
-                         and any(j[end] == square for j in direct))
                 else:
                     raise ValueError(f"unknown plane kind {kind}")
                 out[i, row, col] = float(v)

@@ -16,13 +16,8 @@
 //! | `2P+5` | constant 1 when the move in progress has captured (it is in its jump part) |
 //! | `2P+6` | on-board cells (1), so padding is told apart from the board |
 //! | `2P+7`, `2P+8` | Camelot only: castle moves used by the mover, by the opponent (0, ½, 1) |
-//! | `J+k` for `k < P` | pieces of relative seat `k` that an enemy piece could jump now |
-//! | `J+P+k` for `k < P` | pieces of relative seat `k` that could jump an enemy piece now |
 //!
-//! where `J` is `2P+9` in Camelot and `2P+7` in Tri-Camelot; the jumps are
-//! [`direct_jumps`](crate::direct_jumps), whoever is to move.
-//!
-//! Camelot: 17 planes on 16 × 12; Tri-Camelot: 19 planes on 11 × 11.
+//! Camelot: 13 planes on 16 × 12; Tri-Camelot: 13 planes on 11 × 11.
 
 use std::sync::LazyLock;
 
@@ -31,7 +26,6 @@ use ndarray::Array3;
 use crate::board::PieceKind;
 use crate::camelot::{CamelotRules, MIRROR};
 use crate::game::{Game, Player};
-use crate::jumps::direct_jumps;
 use crate::layout::Layout;
 use crate::state::State;
 use crate::tricamelot::TriCamelotRules;
@@ -39,8 +33,7 @@ use crate::variant::{Landing, Variant};
 
 /// Version of the encoding and the action layout; recorded with every checkpoint. Bump it when
 /// either changes.
-/// Version 2 added the direct-jump planes.
-pub const ENCODING_VERSION: u32 = 2;
+pub const ENCODING_VERSION: u32 = 1;
 
 /// A game the network can see: planes, policy layout and symmetries.
 pub trait Encode: Game {
@@ -81,7 +74,7 @@ fn layout_of<V: Variant>() -> Layout {
         .collect();
     let extra = if V::CASTLE_MOVES { 2 } else { 0 };
     Layout {
-        planes: 4 * V::NUM_PLAYERS + 7 + extra,
+        planes: 2 * V::NUM_PLAYERS + 7 + extra,
         height,
         width,
         policy_channels: 2 * t.geometry.num_dirs(),
@@ -140,16 +133,6 @@ fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) 
             set(base + 8, c, cm[other] as f32 / 2.0);
         }
     }
-    let jumps = base + 7 + if V::CASTLE_MOVES { 2 } else { 0 };
-    let board = state.board();
-    let rel = |c: u8| {
-        let owner = board.owner(c).expect("a jump is between two pieces");
-        (owner.index() + n_players - me.index()) % n_players
-    };
-    direct_jumps::<V>(board, |jumper, over| {
-        set(jumps + rel(over), over, 1.0);
-        set(jumps + n_players + rel(jumper), jumper, 1.0);
-    });
 }
 
 impl Encode for State<CamelotRules> {

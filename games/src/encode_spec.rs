@@ -30,13 +30,6 @@ pub enum PlaneFill {
     /// Camelot: every board cell holds the castle moves used by `relative_seat` (0 = the mover),
     /// divided by 2 (so 0, ½ or 1).
     CastleMoves { relative_seat: usize },
-    /// The cells holding a piece of `relative_seat` that a piece of another seat could capture
-    /// with one jump now, whoever is to move: the enemy piece stands beside it, the cell beyond
-    /// is empty and not `Landing::Forbidden` to the enemy, and the enemy is not on its own goal.
-    JumpTargets { relative_seat: usize },
-    /// The cells holding a piece of `relative_seat` that could capture a piece of another seat
-    /// with one jump now (the same jumps as `JumpTargets`, marked on the jumper).
-    Jumpers { relative_seat: usize },
 }
 
 /// One input plane: a short name, a sentence saying what it holds, and its fill rule.
@@ -109,24 +102,6 @@ pub fn plane_specs<V: Variant>() -> Vec<PlaneSpec> {
             );
         }
     }
-    let jump_planes: [(&str, &str, fn(usize) -> PlaneFill); 2] = [
-        ("jump_targets", "that an enemy piece could capture", |k| PlaneFill::JumpTargets {
-            relative_seat: k,
-        }),
-        ("jumpers", "that could capture an enemy piece", |k| PlaneFill::Jumpers {
-            relative_seat: k,
-        }),
-    ];
-    for (name, what, fill) in jump_planes {
-        for k in 0..p {
-            let whose = relative_seat_name(k, p);
-            push(
-                format!("{}_{name}", whose.replace(' ', "_")),
-                format!("1 on the {whose}'s pieces {what} with one jump now (whoever is to move)"),
-                fill(k),
-            );
-        }
-    }
     planes
 }
 
@@ -195,45 +170,11 @@ mod tests {
                     PlaneFill::CastleMoves { relative_seat } => {
                         state.position().castle_moves()[(me + relative_seat) % 2] as f32 / 2.0
                     }
-                    PlaneFill::JumpTargets { relative_seat } => {
-                        let seat = (me + relative_seat) % p;
-                        let found = (0..t.geometry.num_cells() as u8)
-                            .any(|a| jumps_over(state, a, c) && owner(state, c) == Some(seat));
-                        found as u8 as f32
-                    }
-                    PlaneFill::Jumpers { relative_seat } => {
-                        let seat = (me + relative_seat) % p;
-                        let found = (0..t.geometry.num_cells() as u8)
-                            .any(|b| jumps_over(state, c, b) && owner(state, c) == Some(seat));
-                        found as u8 as f32
-                    }
                 };
                 out[i * area + l.cells[t.frame_cell[me][c as usize] as usize] as usize] = v;
             }
         }
         out
-    }
-
-    fn owner<V: Variant>(state: &State<V>, c: u8) -> Option<usize> {
-        state.board().get(c).map(|q| q.owner.index())
-    }
-
-    /// Whether the piece on `a` could jump the piece on `b`, as `PlaneFill::JumpTargets` says.
-    fn jumps_over<V: Variant>(state: &State<V>, a: u8, b: u8) -> bool {
-        let (t, board) = (V::tables(), state.board());
-        let (Some(jumper), Some(victim)) = (owner(state, a), owner(state, b)) else {
-            return false;
-        };
-        let g = &t.geometry;
-        (0..g.num_dirs() as u8).any(|d| {
-            let land = g.leap(a, d);
-            g.step(a, d) == b
-                && jumper != victim
-                && land != crate::NO_CELL
-                && board.is_empty(land)
-                && t.landing[jumper][land as usize] != Landing::Forbidden
-                && t.landing[jumper][a as usize] != Landing::Goal
-        })
     }
 
     fn check<V: Variant>(seed: u64)

@@ -98,9 +98,7 @@ pub enum ModelError {
 
     /// The checkpoint was made with another input encoding version.
     #[error(
-        "checkpoint {} uses encoding version {found}, expected {expected}: another version of \
-         camelot-zero made it, and this one's network input is different (train a new run, or use \
-         the version that made it)",
+        "checkpoint {} uses encoding version {found}, expected {expected}",
         path.display()
     )]
     WrongEncodingVersion {

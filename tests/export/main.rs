@@ -138,7 +138,7 @@ fn onnx_inputs_and_outputs_are_as_the_sidecar_says() {
             assert_eq!(b.dims, dims(&s["shape"]), "{}", b.name);
             assert_eq!((b.elem_type, s["dtype"].as_str().unwrap()), (1, "float32"));
         }
-        assert_eq!(dims(&input["shape"]), [batch, Dim::Fixed(19), Dim::Fixed(11), Dim::Fixed(11)]);
+        assert_eq!(dims(&input["shape"]), [batch, Dim::Fixed(13), Dim::Fixed(11), Dim::Fixed(11)]);
         assert_eq!(dims(&policy["shape"])[1], Dim::Fixed(877));
         assert_eq!(value["classes"].as_array().unwrap().len(), 4);
     }
@@ -177,7 +177,7 @@ fn safetensors_hold_the_checkpoints_weights_under_the_sidecars_names() {
         assert_eq!(values, want.values, "{name}");
     }
     let shape = |name: &str| header[name]["shape"].clone();
-    assert_eq!(shape("trunk.input.conv.weight"), serde_json::json!([32, 17, 3, 3]));
+    assert_eq!(shape("trunk.input.conv.weight"), serde_json::json!([32, 13, 3, 3]));
     assert_eq!(shape("trunk.block0.conv2.weight"), serde_json::json!([32, 32, 3, 3]));
     assert_eq!(shape("value.fc2.weight"), serde_json::json!([3, 32]));
     let arch = &sidecar["architecture"];

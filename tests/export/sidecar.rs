@@ -127,21 +127,6 @@ impl Spec {
             }
             pieces.insert(p.landed.last().unwrap().clone(), piece);
         }
-        // Every direct jump on the board, whoever is to move: (jumper, jumped) squares.
-        let jumps: Vec<(&String, &String)> = self
-            .over
-            .iter()
-            .filter(|((from, to), over)| {
-                let (Some((a, _)), Some((b, _))) = (pieces.get(from), pieces.get(*over)) else {
-                    return false;
-                };
-                a != b
-                    && !pieces.contains_key(to)
-                    && !self.sets[*a]["forbidden"].contains(to)
-                    && !self.sets[*a]["goal"].contains(from)
-            })
-            .map(|((from, _), over)| (from, over))
-            .collect();
         let me = p.mover;
         let mut out = vec![0.0; self.fills.len() * self.area];
         for square in self.grid.keys() {
@@ -162,12 +147,6 @@ impl Spec {
                     "castle_moves" => {
                         let seat = (me + num(&fill["relative_seat"])) % 2;
                         p.castle_moves[seat] as f32 * fill["scale"].as_f64().unwrap() as f32
-                    }
-                    "jump_targets" | "jumpers" => {
-                        let seat = relative(&fill["relative_seat"]);
-                        let target = fill["kind"] == "jump_targets";
-                        yes(pieces.get(square).is_some_and(|(s, _)| *s == seat)
-                            && jumps.iter().any(|&(j, o)| if target { o } else { j } == square))
                     }
                     other => panic!("unknown plane kind {other}"),
                 };

@@ -237,12 +237,6 @@ fn fill_json(fill: PlaneFill) -> serde_json::Value {
         PlaneFill::CastleMoves { relative_seat } => {
             json!({"kind": "castle_moves", "relative_seat": relative_seat, "scale": 0.5})
         }
-        PlaneFill::JumpTargets { relative_seat } => {
-            json!({"kind": "jump_targets", "relative_seat": relative_seat})
-        }
-        PlaneFill::Jumpers { relative_seat } => {
-            json!({"kind": "jumpers", "relative_seat": relative_seat})
-        }
     }
 }
 
