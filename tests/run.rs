@@ -167,6 +167,66 @@ fn smoke_runs_complete_for_both_variants_and_rerunning_only_reports() {
     }
 }
 
+/// The `model` of every game recorded in generation `g`, in game-id order.
+fn players_of(run_dir: &Path, g: u32) -> Vec<String> {
+    let dir = run_dir.join("games").join(format!("gen-{g:04}"));
+    let mut games: Vec<selfplay::GameRecord> = selfplay::list_shards(&dir)
+        .unwrap()
+        .iter()
+        .flat_map(|s| selfplay::read_games(&s.games).unwrap())
+        .collect();
+    games.sort_by_key(|g| g.game_id);
+    games.into_iter().map(|g| g.model).collect()
+}
+
+#[test]
+fn a_teacher_plays_its_share_of_the_first_generations_and_selfplay_plays_the_model() {
+    let dir = scratch("teacher");
+    let teacher = "teacher = { alpha_beta = { depth = 1, fraction = 1.0, fade_generations = 2, \
+                   explore = 0.1 } }";
+    let max_moves = "max_moves = 30               # complete moves before a game is adjudicated";
+    let with = format!("{teacher}\n{max_moves}");
+    let cfg = smoke_camelot_with(&dir, "teacher", &[(max_moves, &with)]);
+    let run_dir = dir.join("run");
+    let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
+    let o = run(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    check_finished(&run_dir, 2, 8);
+    // Generation 0: all the teacher's; generation 1 (half the share): both players.
+    assert_eq!(players_of(&run_dir, 0), vec!["alphabeta:depth=1"; 8]);
+    let second = players_of(&run_dir, 1);
+    assert!(second.iter().any(|p| p == "alphabeta:depth=1"), "{second:?}");
+    assert!(second.iter().any(|p| p == "gen-0001"), "{second:?}");
+    // Its rows are ordinary training rows: a third generation trains on them.
+    let more = run(&[&args[..], &["--generations", "3"]].concat());
+    assert!(more.status.success(), "{}", text(&more.stderr));
+    assert_eq!(players_of(&run_dir, 2), vec!["gen-0002"; 8], "the share is 0 from generation 2");
+    // The `selfplay` command plays the model it is given, whatever the config's teacher.
+    let out = dir.join("games");
+    let model = run_dir.join("models/gen-0000");
+    let o = run(&[
+        "selfplay",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--model",
+        model.to_str().unwrap(),
+        "--games",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let played: Vec<String> = selfplay::list_shards(&out)
+        .unwrap()
+        .iter()
+        .flat_map(|s| selfplay::read_games(&s.games).unwrap())
+        .map(|g| g.model)
+        .collect();
+    assert_eq!(played.len(), 2);
+    assert!(played.iter().all(|m| !m.starts_with("alphabeta")), "{played:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_killed_run_resumes_without_losing_or_duplicating_shards() {
     // Larger generations than the smoke config so that the kill lands inside one.

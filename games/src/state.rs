@@ -126,8 +126,9 @@ impl<V: Variant> State<V> {
     }
 
     /// The action that takes `m` on from the legs played so far: its next leg, or end-move
-    /// when those legs already are the whole of `m`.
-    fn next_action(&self, m: &Move) -> Action {
+    /// when those legs already are the whole of `m` (`m` must be one of
+    /// [`State::continuations`]). Playing these actions until the turn passes plays `m`.
+    pub fn next_action(&self, m: &Move) -> Action {
         let k = self.landed.len();
         if m.path().len() == k { Action::EndMove } else { Self::leg_of(m, k.saturating_sub(1)) }
     }

@@ -17,10 +17,10 @@
 
 use std::marker::PhantomData;
 
-use games::{Game, MAX_PLAYERS, Outcome, State, Values, Variant};
+use games::{Game, State, Values, Variant};
 use serde::{Deserialize, Serialize};
 
-use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits, FORCED};
+use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
 use crate::arena::heuristic::Heuristic;
 use crate::evaluator::{Evaluation, Evaluator};
 
@@ -123,18 +123,9 @@ impl<V: Variant, E> HeuristicMix<V, E> {
     fn judge(&mut self, state: &State<V>) -> Values {
         let judged = self.quiescence.as_mut().and_then(|q| q.quiet_score(state, QUIESCENCE_NODES));
         let Some(score) = judged else { return self.heuristic.board_values::<V>(state.board()) };
-        let (seat, n) = (state.position().to_move(), State::<V>::NUM_PLAYERS);
+        let seat = state.position().to_move();
         // A forced result inside the quiescence: the seat wins, or the others share.
-        if score >= FORCED {
-            return Outcome::Win(seat).values(n);
-        }
-        if score <= -FORCED {
-            let mut v = [1.0 / (n - 1) as f32; MAX_PLAYERS];
-            v[seat.index()] = 0.0;
-            v[n..].fill(0.0);
-            return Values(v);
-        }
-        self.heuristic.judged_values::<V>(state.position().board(), seat, score)
+        self.heuristic.searched_values::<V>(state.position().board(), seat, score)
     }
 }
 

@@ -32,6 +32,7 @@ pub mod net;
 pub mod record;
 pub mod shards;
 pub mod stats;
+pub mod teacher;
 pub mod testing;
 
 pub use cache::{CacheStats, CachedEvaluator};
@@ -54,3 +55,4 @@ pub use record::{
     scan_shards, write_shard,
 };
 pub use shards::ShardWriter;
+pub use teacher::Teacher;

@@ -80,8 +80,9 @@ impl ShardWriter {
         })
     }
 
-    /// Adds a game under this writer's run, generation, variant and model, with the session's
-    /// running totals that count it; writes a shard when `games_per_shard` games are waiting.
+    /// Adds a game under this writer's run, generation, variant and model (a game that names its
+    /// player keeps that name), with the session's running totals that count it; writes a shard
+    /// when `games_per_shard` games are waiting.
     pub fn push(
         &mut self,
         game: &PlayedGame,
@@ -92,7 +93,12 @@ impl ShardWriter {
             run: self.run.clone(),
             generation: self.generation,
             variant: self.variant.clone(),
-            model: self.model.clone(),
+            // A game played by another player than the session's (a teacher's) keeps its name.
+            model: if game.game.model.is_empty() {
+                self.model.clone()
+            } else {
+                game.game.model.clone()
+            },
             ..game.game.clone()
         };
         self.buffer.games.push(record);

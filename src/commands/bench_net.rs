@@ -79,7 +79,9 @@ pub fn net(
 }
 
 pub fn selfplay(config_path: &Path, games: u64, seconds: f64) -> Result<()> {
-    let config = load_config(config_path)?;
+    let mut config = load_config(config_path)?;
+    // The network's self-play speed: a run's teacher games use no network.
+    config.selfplay.teacher = selfplay::Teacher::Off;
     games::with_variant!(config.game.variant, V => measure::<V>(&config, games, seconds))
 }
 

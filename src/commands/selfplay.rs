@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 use games::{Encode, State, Variant};
-use selfplay::{SelfPlayStats, ShardWriter};
+use selfplay::{SelfPlayStats, ShardWriter, Teacher};
 use train::run::play_games;
 use train::{EvaluatorFactory, RunConfig, Source};
 
@@ -50,7 +50,9 @@ pub struct SelfPlayArgs {
 }
 
 pub fn run(args: SelfPlayArgs) -> Result<()> {
-    let config = load_config(&args.config)?;
+    let mut config = load_config(&args.config)?;
+    // The games of the player asked for: a run's teacher plays only inside its generations.
+    config.selfplay.teacher = Teacher::Off;
     games::with_variant!(config.game.variant, V => run_variant::<V>(&args, &config))
 }
 

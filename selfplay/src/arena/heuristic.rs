@@ -18,7 +18,11 @@
 //! every seat at once ([`Heuristic::values`], a softmax of the scores; [`Heuristic::board_values`]
 //! for a board with a move in progress, as self-play's `leaf_heuristic` mixes them in).
 
-use games::{Board, GoalDistances, MAX_PLAYERS, PieceKind, Player, Position, Values, Variant};
+use games::{
+    Board, GoalDistances, MAX_PLAYERS, Outcome, PieceKind, Player, Position, Values, Variant,
+};
+
+use super::alphabeta::FORCED;
 
 /// A Man, the unit of the scores.
 pub const MAN: i32 = 100;
@@ -109,6 +113,25 @@ impl Heuristic {
             (0..V::NUM_PLAYERS).filter(|&s| s != seat.index()).map(|s| scores[s]).sum();
         scores[seat.index()] = judged + others / (n - 1);
         shares::<V>(board, scores)
+    }
+
+    /// The score shares of a search's result `score` for `seat` (an [`AlphaBeta`] score): a
+    /// forced win is the seat's whole share, a forced loss leaves it none (the others share),
+    /// and anything else is [`Heuristic::judged_values`].
+    ///
+    /// [`AlphaBeta`]: super::alphabeta::AlphaBeta
+    pub fn searched_values<V: Variant>(&self, board: &Board, seat: Player, score: i32) -> Values {
+        let n = V::NUM_PLAYERS;
+        if score >= FORCED {
+            return Outcome::Win(seat).values(n);
+        }
+        if score <= -FORCED {
+            let mut v = [1.0 / (n - 1) as f32; MAX_PLAYERS];
+            v[seat.index()] = 0.0;
+            v[n..].fill(0.0);
+            return Values(v);
+        }
+        self.judged_values::<V>(board, seat, score)
     }
 }
 

@@ -7,6 +7,7 @@ use super::move_limit::MoveLimit;
 use super::start::Start;
 use crate::draw_score::DrawScore;
 use crate::leaf_heuristic::LeafHeuristic;
+use crate::teacher::Teacher;
 
 /// How the self-play driver plays games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,6 +28,8 @@ pub struct SelfPlayConfig {
     pub draw_score: DrawScore,
     /// The classical heuristic mixed into the searches' leaf values, fading by generation.
     pub leaf_heuristic: LeafHeuristic,
+    /// A classical player that plays a share of the games, fading by generation.
+    pub teacher: Teacher,
     /// Playout cap randomization (Wu 2019): which moves get the full search.
     pub playout_cap: PlayoutCap,
     /// Resignation (2-player games only).
@@ -45,6 +48,7 @@ impl Default for SelfPlayConfig {
             start: Start::Standard,
             draw_score: DrawScore::Share,
             leaf_heuristic: LeafHeuristic::Off,
+            teacher: Teacher::Off,
             playout_cap: PlayoutCap::Off,
             resign: Resign::Off,
             eval_cache: 100_000,
@@ -106,6 +110,9 @@ impl SelfPlayConfig {
             return err(key, problem);
         }
         if let Some((key, problem)) = self.leaf_heuristic.problem() {
+            return err(key, problem);
+        }
+        if let Some((key, problem)) = self.teacher.problem() {
             return err(key, problem);
         }
         if let PlayoutCap::Randomized { full_fraction, fast_simulations } = self.playout_cap {

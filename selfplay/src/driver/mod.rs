@@ -33,6 +33,7 @@ use crate::evaluator::Evaluator;
 use crate::lockstep::{EvaluationError, Lockstep};
 use crate::mcts::{MctsConfig, SearchError};
 use slot::Slot;
+pub(crate) use slot::game_seed;
 
 /// The most games one session (a generation's self-play, a `selfplay` or `arena` command)
 /// plays: a bound, so a mistyped count is refused instead of allocating its game ids (8 bytes

@@ -9,7 +9,8 @@ use crate::record::{GameRecord, PositionRow};
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayedGame {
     /// The `games` row, complete but for the session's names, which the driver does not know:
-    /// `run`, `variant` and `model` are empty and `generation` is 0 until
+    /// `run`, `variant` and `model` are empty (`model` names the player of a
+    /// [teacher's](crate::Teacher) game) and `generation` is 0 until
     /// [`ShardWriter`](crate::ShardWriter) sets them. `result` is adjudicated for `move-limit`
     /// and `resign`.
     pub game: GameRecord,

@@ -4,8 +4,9 @@
 use std::sync::atomic::AtomicBool;
 
 use games::{Encode, State, Variant};
-use selfplay::driver::{Session, play};
-use selfplay::{HeuristicMix, SelfPlayStats, ShardPaths, ShardWriter};
+use selfplay::driver::{DriverError, Session, play};
+use selfplay::teacher::play_teacher_games;
+use selfplay::{HeuristicMix, PlayedGame, SelfPlayStats, ShardPaths, ShardWriter};
 
 use super::error::RunError;
 use crate::RunConfig;
@@ -18,7 +19,9 @@ use crate::evaluators::{BoxedEvaluator, EvaluatorFactory};
 /// written); `on_progress` gets the running totals after every game or batch; `on_shard` gets
 /// every full shard once it is written (the last, partial one excepted), and an error it
 /// returns ends the session. With `selfplay.leaf_heuristic` the searches mix the heuristic
-/// into their leaf values at the weight of the writer's generation.
+/// into their leaf values at the weight of the writer's generation; with `selfplay.teacher` the
+/// teacher plays its share of the ids (at the writer's generation) before the searches play the
+/// rest.
 #[allow(clippy::too_many_arguments)]
 pub fn play_games<V: Variant>(
     config: &RunConfig,
@@ -35,6 +38,39 @@ where
 {
     let options = config.game.rule_options();
     let start = move |_: u64| State::<V>::start_with(options);
+    // The teacher's games first (a share of the ids, fading by generation), then the searches'.
+    let (teacher, generation) = (config.selfplay.teacher, writer.generation());
+    let (taught, ids): (Vec<u64>, Vec<u64>) =
+        ids.into_iter().partition(|&id| teacher.plays(generation, seed, id));
+    let mut failed = None;
+    let mut push = |g: &PlayedGame, stats: &SelfPlayStats| -> Result<(), String> {
+        let Some(shard) = writer.push(g, stats).map_err(|e| e.to_string())? else {
+            return Ok(());
+        };
+        on_shard(&shard).map_err(|e| {
+            let message = e.to_string();
+            failed = Some(e);
+            message
+        })
+    };
+    let mut on_progress = on_progress;
+    let taught = play_teacher_games::<V>(
+        teacher,
+        &config.selfplay,
+        &taught,
+        seed,
+        &start,
+        stop,
+        |g, stats| {
+            let pushed = push(&g, stats);
+            on_progress(stats);
+            pushed
+        },
+    );
+    let taught = match taught {
+        Ok(taught) => taught,
+        Err(message) => return Err(failed.unwrap_or(DriverError::Handler(message).into())),
+    };
     let session = Session {
         config: &config.selfplay,
         mcts: &config.mcts,
@@ -44,7 +80,7 @@ where
         stop,
     };
     let leaf = config.selfplay.leaf_heuristic;
-    let heuristic = leaf.weight_at(writer.generation());
+    let heuristic = leaf.weight_at(generation);
     let make_evaluator = |_| -> BoxedEvaluator<State<V>> {
         let net = factory.make::<State<V>>(config.selfplay.draw_score);
         if heuristic <= 0.0 {
@@ -52,27 +88,27 @@ where
         }
         Box::new(HeuristicMix::<V, _>::new(net, heuristic, leaf.judge()))
     };
-    // The hook's error is kept whole; the driver only carries its message.
-    let mut failed = None;
-    let played = play(
-        &session,
-        &make_evaluator,
-        |g, stats| {
-            let Some(shard) = writer.push(&g, stats).map_err(|e| e.to_string())? else {
-                return Ok(());
-            };
-            on_shard(&shard).map_err(|e| {
-                let message = e.to_string();
-                failed = Some(e);
-                message
-            })
-        },
-        on_progress,
-    );
+    // The hook's error is kept whole; the driver only carries its message. The totals count
+    // the teacher's games too.
+    let with_taught = |stats: &SelfPlayStats| {
+        let mut total = taught.clone();
+        total.merge(stats);
+        total
+    };
+    let played = if session.game_ids.is_empty() {
+        Ok(SelfPlayStats::default())
+    } else {
+        play(
+            &session,
+            &make_evaluator,
+            |g, stats| push(&g, &with_taught(stats)),
+            |stats| on_progress(&with_taught(stats)),
+        )
+    };
     if let Some(e) = failed {
         return Err(e);
     }
-    let stats = played?;
+    let stats = with_taught(&played?);
     writer.flush()?;
     Ok(stats)
 }

@@ -1,0 +1,198 @@
+use std::sync::atomic::AtomicBool;
+
+use games::{Camelot, CamelotRules, Game, Outcome, Player, State, TriCamelotRules};
+
+use super::*;
+use crate::driver::Start;
+use crate::record::{Shard, read_shard, write_shard};
+
+const ALPHA_BETA: Teacher =
+    Teacher::AlphaBeta { depth: 2, fraction: 0.5, fade_generations: 10, explore: 0.0 };
+
+fn config() -> SelfPlayConfig {
+    SelfPlayConfig { max_moves: 200, workers: 2, ..SelfPlayConfig::default() }
+}
+
+/// A state from a position string, with a move in progress or not.
+fn state(s: &str) -> Camelot {
+    State::parse_with(s, games::RuleOptions::default()).unwrap()
+}
+
+/// The action index of the leg written `from>to` in the row's position.
+fn leg_index(position: &str, leg: &str) -> u16 {
+    let s = state(position);
+    s.action_index(s.parse_action(leg).unwrap()) as u16
+}
+
+#[test]
+fn the_share_fades_linearly_and_the_draw_is_per_game() {
+    assert_eq!(ALPHA_BETA.fraction_at(0), 0.5);
+    assert_eq!(ALPHA_BETA.fraction_at(5), 0.25);
+    assert_eq!(ALPHA_BETA.fraction_at(10), 0.0);
+    assert_eq!(ALPHA_BETA.fraction_at(40), 0.0);
+    assert_eq!(Teacher::Off.fraction_at(0), 0.0);
+    let taught = |g: u32| (0..2000).filter(|&id| ALPHA_BETA.plays(g, 7, id)).count();
+    assert!((900..1100).contains(&taught(0)), "{}", taught(0));
+    assert!((400..600).contains(&taught(5)), "{}", taught(5));
+    assert_eq!(taught(10), 0);
+    assert!(!Teacher::Off.plays(0, 7, 3));
+    // The same ids whenever asked (a resumed session plays the same games), others by seed.
+    let ids = |seed| (0..64).filter(|&id| ALPHA_BETA.plays(0, seed, id)).collect::<Vec<_>>();
+    assert_eq!(ids(7), ids(7));
+    assert_ne!(ids(7), ids(8));
+}
+
+#[test]
+fn the_teacher_plays_a_sacrifice_that_wins_a_chain_and_records_its_legs() {
+    // F7-F8 offers a Man that Black must take (F9xF7, its only legal move: no row), and E6 then
+    // jumps three (the alpha-beta player's own test of this position).
+    let start = "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0";
+    let game = teacher_game(state(start), 0, 1, 2, 0.0, &config());
+    assert_eq!(game.game.moves[..2], ["F7-F8".to_string(), "F9xF7".to_string()]);
+    assert!(game.game.moves[2].starts_with("E6xG8"), "{:?}", game.game.moves);
+    let first = &game.positions[0];
+    assert_eq!((first.position.as_str(), first.move_number, first.ply), (start, 0, 0));
+    assert_eq!(
+        (first.policy_actions.clone(), first.policy_target.clone()),
+        (vec![leg_index(start, "F7>F8")], vec![1.0])
+    );
+    assert!(first.root_values[0] > 0.5, "White wins material: {:?}", first.root_values);
+    // Black's capture and every leg of White's chain were the only legal actions (captures
+    // are compulsory, and so is going on jumping): no rows until Black's next move.
+    assert_eq!(game.positions[1].move_number, 3);
+    assert_eq!(game.game.model, "alphabeta:depth=2");
+}
+
+#[test]
+fn a_castle_entry_in_one_is_played_and_scored() {
+    let start = "camelot W W:KA4,MF15,MG16 B:KA13,KL13,MB6 cm=0,0";
+    let game = teacher_game(state(start), 0, 1, 1, 0.0, &config());
+    assert_eq!(game.game.moves, ["F15-F16"]);
+    assert_eq!(game.game.termination, Termination::Castle);
+    assert_eq!(game.outcome, Some(Outcome::Win(Player(0))));
+    assert_eq!(game.game.result, [1.0, 0.0]);
+    let [row] = &game.positions[..] else { panic!("{:?}", game.positions) };
+    assert_eq!(row.policy_actions, vec![leg_index(start, "F15>F16")]);
+    assert_eq!((row.result.clone(), row.root_values.clone()), (vec![1.0, 0.0], vec![1.0, 0.0]));
+}
+
+#[test]
+fn every_row_targets_a_legal_action_and_the_rows_are_valid_records() {
+    let explore = 0.1;
+    let config = SelfPlayConfig {
+        start: Start::Endgames { fraction: 0.5, min_pieces: 2, max_pieces: 6 },
+        ..config()
+    };
+    let games: Vec<PlayedGame> =
+        (0..4).map(|id| teacher_game(Camelot::initial(), id, 3, 1, explore, &config)).collect();
+    for g in &games {
+        assert_eq!(g.game.plies as usize, g.game.moves.len());
+        assert!(!g.positions.is_empty());
+        for row in &g.positions {
+            let s = state(&row.position);
+            let a = s.action_from_index(row.policy_actions[0] as usize).unwrap();
+            assert!(s.is_legal(a), "{} in {}", s.action_to_string(a), row.position);
+            assert_eq!(row.result, g.game.result);
+            assert!(row.full_search);
+        }
+        // The moves replay from the start position to the end the game reports.
+        let mut s = state(&g.game.start_position);
+        for m in &g.game.moves {
+            s = s.after_move(m).unwrap();
+        }
+        if g.game.termination != Termination::MoveLimit {
+            assert_eq!(s.outcome().map(|o| o.termination), Some(g.game.termination));
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("cz-teacher-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut shard = Shard { games: Vec::new(), positions: Vec::new() };
+    for g in &games {
+        let mut record = g.game.clone();
+        (record.run, record.variant) = ("t".into(), "camelot".into());
+        shard.games.push(record);
+        shard.positions.extend(g.positions.iter().cloned());
+    }
+    let paths = write_shard(&dir, 0, "t", 0, &shard).unwrap();
+    let back = read_shard(&paths.games).unwrap();
+    assert_eq!(back.positions.len(), shard.positions.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn exploration_makes_the_games_differ() {
+    let play = |id, explore| teacher_game(Camelot::initial(), id, 5, 1, explore, &config());
+    // Alpha-beta alone is deterministic: every game from the start is the same game.
+    assert_eq!(play(0, 0.0).game.moves, play(1, 0.0).game.moves);
+    let (a, b) = (play(0, 0.2), play(1, 0.2));
+    assert_ne!(a.game.moves, b.game.moves);
+    // Each explored move keeps one row (its first leg's decision, the teacher's choice).
+    assert_eq!(a.game.moves, play(0, 0.2).game.moves, "a game is determined by its seed");
+}
+
+#[test]
+fn tri_camelot_games_are_played_for_three_seats() {
+    let game = teacher_game(State::<TriCamelotRules>::initial(), 0, 1, 1, 0.1, &config());
+    assert_eq!(game.game.result.len(), 3);
+    assert!((game.game.result.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+    assert!(game.positions.iter().all(|r| r.root_values.len() == 3 && r.mover < 3));
+}
+
+#[test]
+fn a_session_plays_every_id_once_and_stops_on_a_handler_error() {
+    let start = |_: u64| State::<CamelotRules>::initial();
+    let teacher = Teacher::AlphaBeta { depth: 1, fraction: 1.0, fade_generations: 1, explore: 0.1 };
+    let ids = [3, 5, 8, 13, 21];
+    let mut seen = Vec::new();
+    let stats = play_teacher_games(teacher, &config(), &ids, 9, &start, None, |g, s| {
+        seen.push(g.game.game_id);
+        assert_eq!(s.games as usize, seen.len());
+        Ok(())
+    })
+    .unwrap();
+    seen.sort();
+    assert_eq!(seen, ids);
+    assert_eq!(stats.games, 5);
+    assert_eq!(stats.evaluations, 0);
+    let mut calls = 0;
+    let err = play_teacher_games(teacher, &config(), &ids, 9, &start, None, |_, _| {
+        calls += 1;
+        if calls == 2 { Err("disk full".to_string()) } else { Ok(()) }
+    });
+    assert_eq!(err, Err("disk full".to_string()));
+    assert_eq!(calls, 2);
+    let stop = AtomicBool::new(true);
+    let none = play_teacher_games(teacher, &config(), &ids, 9, &start, Some(&stop), |_, _| {
+        panic!("no game starts once stopped")
+    });
+    assert_eq!(none.map(|s| s.games), Ok(0));
+    let off = play_teacher_games(Teacher::Off, &config(), &ids, 9, &start, None, |_, _| Ok(()));
+    assert_eq!(off.map(|s| s.games), Ok(0));
+}
+
+#[test]
+fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
+    #[derive(serde::Deserialize)]
+    struct Section {
+        teacher: Teacher,
+    }
+    let text = "teacher = { alpha_beta = { depth = 2, fraction = 1.0, fade_generations = 10, \
+                explore = 0.05 } }";
+    let section: Section = toml::from_str(text).unwrap();
+    assert_eq!(
+        section.teacher,
+        Teacher::AlphaBeta { depth: 2, fraction: 1.0, fade_generations: 10, explore: 0.05 }
+    );
+    let bad = |teacher| SelfPlayConfig { teacher, ..config() }.validate(2).unwrap_err().to_string();
+    let t = |depth, fraction, fade_generations, explore| Teacher::AlphaBeta {
+        depth,
+        fraction,
+        fade_generations,
+        explore,
+    };
+    assert!(bad(t(0, 1.0, 10, 0.0)).starts_with("selfplay.teacher.alpha_beta.depth"));
+    assert!(bad(t(2, 1.5, 10, 0.0)).starts_with("selfplay.teacher.alpha_beta.fraction"));
+    assert!(bad(t(2, 1.0, 0, 0.0)).starts_with("selfplay.teacher.alpha_beta.fade_generations"));
+    assert!(bad(t(2, 1.0, 10, 1.0)).starts_with("selfplay.teacher.alpha_beta.explore"));
+    assert_eq!(SelfPlayConfig { teacher: t(2, 1.0, 10, 0.05), ..config() }.validate(2), Ok(()));
+}
