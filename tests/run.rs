@@ -169,8 +169,12 @@ fn smoke_runs_complete_for_both_variants_and_rerunning_only_reports() {
 
 /// The `model` of every game recorded in generation `g`, in game-id order.
 fn players_of(run_dir: &Path, g: u32) -> Vec<String> {
-    let dir = run_dir.join("games").join(format!("gen-{g:04}"));
-    let mut games: Vec<selfplay::GameRecord> = selfplay::list_shards(&dir)
+    players_in(&run_dir.join("games").join(format!("gen-{g:04}")))
+}
+
+/// The `model` of every game in the shards of `dir`, in game-id order.
+fn players_in(dir: &Path) -> Vec<String> {
+    let mut games: Vec<selfplay::GameRecord> = selfplay::list_shards(dir)
         .unwrap()
         .iter()
         .flat_map(|s| selfplay::read_games(&s.games).unwrap())
@@ -216,12 +220,7 @@ fn a_teacher_plays_its_share_of_the_first_generations_and_selfplay_plays_the_mod
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let played: Vec<String> = selfplay::list_shards(&out)
-        .unwrap()
-        .iter()
-        .flat_map(|s| selfplay::read_games(&s.games).unwrap())
-        .map(|g| g.model)
-        .collect();
+    let played = players_in(&out);
     assert_eq!(played.len(), 2);
     assert!(played.iter().all(|m| !m.starts_with("alphabeta")), "{played:?}");
     std::fs::remove_dir_all(&dir).unwrap();

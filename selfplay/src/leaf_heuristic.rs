@@ -58,14 +58,20 @@ pub enum Judge {
 /// Positions a leaf's quiescence search may visit before the leaf is judged statically.
 pub const QUIESCENCE_NODES: u64 = 2_000;
 
+/// `start` in generation 0, falling linearly to 0 in generation `fade_generations` and after
+/// it: how the self-play aids (the leaf heuristic, the teacher) leave a run.
+pub fn linear_fade(start: f32, generation: u32, fade_generations: u32) -> f32 {
+    let left = 1.0 - generation as f32 / fade_generations.max(1) as f32;
+    start * left.max(0.0)
+}
+
 impl LeafHeuristic {
     /// The heuristic's weight in the searches of generation `generation`'s games, in `[0, 1]`.
     pub fn weight_at(self, generation: u32) -> f32 {
         match self {
             LeafHeuristic::Off => 0.0,
             LeafHeuristic::Mix { weight, fade_generations, .. } => {
-                let left = 1.0 - generation as f32 / fade_generations.max(1) as f32;
-                weight * left.max(0.0)
+                linear_fade(weight, generation, fade_generations)
             }
         }
     }

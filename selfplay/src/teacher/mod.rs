@@ -25,6 +25,7 @@ use crate::arena::heuristic::Heuristic;
 use crate::arena::spec::PlayerSpec;
 use crate::driver::{PlayedGame, SelfPlayConfig, SelfPlayStats};
 use crate::evaluator::draw_values;
+use crate::leaf_heuristic::linear_fade;
 use crate::record::{GameRecord, PositionRow};
 
 /// Salt of the draw that gives a game to the teacher (not the game's own seed, so the share can
@@ -51,8 +52,7 @@ impl Teacher {
         match self {
             Teacher::Off => 0.0,
             Teacher::AlphaBeta { fraction, fade_generations, .. } => {
-                let left = 1.0 - generation as f32 / fade_generations.max(1) as f32;
-                fraction * left.max(0.0)
+                linear_fade(fraction, generation, fade_generations)
             }
         }
     }
