@@ -1,9 +1,15 @@
 //! [`PlayedGame`]: what the driver hands over of a finished game, its record rows as they are
 //! stored, and what the session counters need beyond them.
 
-use games::{Outcome, Player};
+use games::{Game, GameOver, Outcome, Player, Termination, Values};
 
+use super::config::SelfPlayConfig;
+use crate::evaluator::draw_values;
 use crate::record::{GameRecord, PositionRow};
+
+/// How a game ended: the score share per seat, the termination, and the outcome (None for a
+/// draw, adjudicated or not).
+pub(crate) type Ending = (Values, Termination, Option<Outcome>);
 
 /// A finished self-play game.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +31,60 @@ pub struct PlayedGame {
 }
 
 impl PlayedGame {
+    /// The log of game `game_id` (seeded `seed`) about to start from `start`: no moves and no
+    /// rows yet, the session's names empty (`model` as given: empty for the session's own).
+    pub(crate) fn start(game_id: u64, seed: u64, start: &impl Game, model: String) -> Self {
+        let game = GameRecord {
+            run: String::new(),
+            generation: 0,
+            game_id,
+            variant: String::new(),
+            seed,
+            start_position: start.to_string(),
+            moves: Vec::new(),
+            result: Vec::new(),
+            termination: Termination::MoveLimit,
+            plies: 0,
+            model,
+        };
+        PlayedGame {
+            game,
+            positions: Vec::new(),
+            actions: 0,
+            outcome: None,
+            would_have_resigned: None,
+        }
+    }
+
+    /// How the game in `state`, with this log's moves played, ends under `config`: by the rules,
+    /// or at the move cap, adjudicated by `config.move_limit`; None while it goes on.
+    pub(crate) fn ending<G: Game>(&self, state: &G, config: &SelfPlayConfig) -> Option<Ending> {
+        if let Some(GameOver { outcome, termination }) = state.outcome() {
+            let values = state.returns().unwrap_or_else(|| draw_values(G::NUM_PLAYERS));
+            return Some((values, termination, Some(outcome)));
+        }
+        if self.game.moves.len() as u32 >= config.max_moves {
+            let outcome = config.move_limit.adjudicate(state);
+            let values =
+                outcome.map_or_else(|| draw_values(G::NUM_PLAYERS), |o| o.values(G::NUM_PLAYERS));
+            return Some((values, Termination::MoveLimit, outcome));
+        }
+        None
+    }
+
+    /// The finished game of `players` seats: its result goes into the game and every row.
+    pub(crate) fn finish(mut self, (values, termination, outcome): Ending, players: usize) -> Self {
+        let result = values.0[..players].to_vec();
+        for row in &mut self.positions {
+            row.result.clone_from(&result);
+        }
+        self.game.result = result;
+        self.game.termination = termination;
+        self.game.plies = self.game.moves.len() as u32;
+        self.outcome = outcome;
+        self
+    }
+
     /// Whether a resignation would have been wrong: the would-be resigner did not lose.
     pub fn false_resignation(&self) -> Option<bool> {
         self.would_have_resigned.map(|(p, _)| self.game.result[p.index()] > 0.0)

@@ -1,16 +1,16 @@
 //! One self-play game in flight: its search (which holds the game state), its records so far,
 //! and its random stream.
 
-use games::{Game, GameOver, Outcome, Player, Termination, Values};
+use games::{Game, Outcome, Player, Termination};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::config::{PlayoutCap, Resign, SelfPlayConfig};
-use super::played::PlayedGame;
-use crate::evaluator::{Evaluation, draw_values};
+use super::played::{Ending, PlayedGame};
+use crate::evaluator::Evaluation;
 use crate::lockstep::{self, Step};
 use crate::mcts::{Leaf, MctsConfig, Search, SearchError, SearchKind, choose_action};
-use crate::record::{GameRecord, PositionRow};
+use crate::record::PositionRow;
 
 pub(crate) struct Slot<G: Game> {
     search: Search<G>,
@@ -19,7 +19,7 @@ pub(crate) struct Slot<G: Game> {
     log: PlayedGame,
     /// Resignation disabled in this game (play-through), decided at its start.
     playthrough: bool,
-    over: Option<(Values, Termination, Option<Outcome>)>,
+    over: Option<Ending>,
 }
 
 /// A game's seed from the session seed and its id (splitmix64, so nearby ids are unrelated).
@@ -44,26 +44,7 @@ impl<G: Game> Slot<G> {
             }
         };
         let start = config.start.pick(start, &mut rng);
-        let game = GameRecord {
-            run: String::new(),
-            generation: 0,
-            game_id,
-            variant: String::new(),
-            seed,
-            start_position: start.to_string(),
-            moves: Vec::new(),
-            result: Vec::new(),
-            termination: Termination::MoveLimit,
-            plies: 0,
-            model: String::new(),
-        };
-        let log = PlayedGame {
-            game,
-            positions: Vec::new(),
-            actions: 0,
-            outcome: None,
-            would_have_resigned: None,
-        };
+        let log = PlayedGame::start(game_id, seed, &start, String::new());
         let mut search = Search::new(start, mcts.clone())?;
         search.set_draw_score(config.draw_score);
         let mut slot = Slot { search, rng, log, playthrough, over: None };
@@ -119,15 +100,8 @@ impl<G: Game> Slot<G> {
     }
 
     fn check_end(&mut self, config: &SelfPlayConfig) {
-        let state = self.search.root_state();
-        if let Some(GameOver { outcome, termination }) = state.outcome() {
-            let values = state.returns().unwrap_or_else(|| draw_values(G::NUM_PLAYERS));
-            self.over = Some((values, termination, Some(outcome)));
-        } else if self.log.game.moves.len() as u32 >= config.max_moves {
-            let outcome = config.move_limit.adjudicate(state);
-            let values =
-                outcome.map_or_else(|| draw_values(G::NUM_PLAYERS), |o| o.values(G::NUM_PLAYERS));
-            self.over = Some((values, Termination::MoveLimit, outcome));
+        if let Some(ending) = self.log.ending(self.search.root_state(), config) {
+            self.over = Some(ending);
         }
     }
 
@@ -182,17 +156,7 @@ impl<G: Game> lockstep::Slot<SelfPlayConfig> for Slot<G> {
 
     /// The finished game: its result (per seat) goes into the game and every position row.
     fn finish(mut self) -> PlayedGame {
-        let (values, termination, outcome) =
-            self.over.take().expect("finish() after the game ended");
-        let result = values.0[..G::NUM_PLAYERS].to_vec();
-        for row in &mut self.log.positions {
-            row.result.clone_from(&result);
-        }
-        let game = &mut self.log.game;
-        game.result = result;
-        game.termination = termination;
-        game.plies = game.moves.len() as u32;
-        self.log.outcome = outcome;
-        self.log
+        let ending = self.over.take().expect("finish() after the game ended");
+        self.log.finish(ending, G::NUM_PLAYERS)
     }
 }

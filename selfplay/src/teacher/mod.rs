@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use games::{Game, GameOver, State, Termination, Variant};
+use games::{Game, State, Variant};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -24,9 +24,8 @@ use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
 use crate::arena::heuristic::Heuristic;
 use crate::arena::spec::PlayerSpec;
 use crate::driver::{PlayedGame, SelfPlayConfig, SelfPlayStats};
-use crate::evaluator::draw_values;
 use crate::leaf_heuristic::linear_fade;
-use crate::record::{GameRecord, PositionRow};
+use crate::record::PositionRow;
 
 /// Salt of the draw that gives a game to the teacher (not the game's own seed, so the share can
 /// change without changing the games).
@@ -110,34 +109,13 @@ pub fn teacher_game<V: Variant>(
     let seed = crate::driver::game_seed(seed, game_id);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut state = config.start.pick(start, &mut rng);
-    let mut game = GameRecord {
-        run: String::new(),
-        generation: 0,
-        game_id,
-        variant: String::new(),
-        seed,
-        start_position: state.to_string(),
-        moves: Vec::new(),
-        result: Vec::new(),
-        termination: Termination::MoveLimit,
-        plies: 0,
-        model: alpha_beta(depth).to_string(),
-    };
+    let mut log = PlayedGame::start(game_id, seed, &state, alpha_beta(depth).to_string());
     let mut searcher = AlphaBeta::<V>::new(AlphaBetaLimits { depth, time: None });
     let heuristic = Heuristic::new::<V>();
-    let mut positions = Vec::new();
-    let mut actions = 0;
     let mut legal = Vec::new();
-    let (values, termination, outcome) = loop {
-        if let Some(GameOver { outcome, termination }) = state.outcome() {
-            let values = state.returns().unwrap_or_else(|| draw_values(V::NUM_PLAYERS));
-            break (values, termination, Some(outcome));
-        }
-        if game.moves.len() as u32 >= config.max_moves {
-            let outcome = config.move_limit.adjudicate(&state);
-            let values =
-                outcome.map_or_else(|| draw_values(V::NUM_PLAYERS), |o| o.values(V::NUM_PLAYERS));
-            break (values, Termination::MoveLimit, outcome);
+    let ending = loop {
+        if let Some(ending) = log.ending(&state, config) {
+            break ending;
         }
         let found = searcher.search(state.position()).expect("a game that is not over has moves");
         let mover = state.to_move();
@@ -151,14 +129,14 @@ pub fn teacher_game<V: Variant>(
             found.best.clone()
         };
         // The legs of the move, each decision recorded while the move played is the teacher's.
+        let teachers = played == found.best;
         loop {
             state.legal_actions(&mut legal);
-            let following = played == found.best || state.landed().is_empty();
-            if legal.len() > 1 && following {
-                positions.push(PositionRow {
+            if legal.len() > 1 && (teachers || state.landed().is_empty()) {
+                log.positions.push(PositionRow {
                     game_id,
-                    ply: actions,
-                    move_number: game.moves.len() as u32,
+                    ply: log.actions,
+                    move_number: log.game.moves.len() as u32,
                     position: state.to_string(),
                     mover: mover.0,
                     policy_actions: vec![state.action_index(state.next_action(&found.best)) as u16],
@@ -170,21 +148,14 @@ pub fn teacher_game<V: Variant>(
                 });
             }
             state.play(state.next_action(&played));
-            actions += 1;
+            log.actions += 1;
             if let Some(m) = state.last_move() {
-                game.moves.push(m);
+                log.game.moves.push(m);
                 break;
             }
         }
     };
-    let result = values.0[..V::NUM_PLAYERS].to_vec();
-    for row in &mut positions {
-        row.result.clone_from(&result);
-    }
-    game.result = result;
-    game.termination = termination;
-    game.plies = game.moves.len() as u32;
-    PlayedGame { game, positions, actions, outcome, would_have_resigned: None }
+    log.finish(ending, V::NUM_PLAYERS)
 }
 
 /// Plays the teacher's games `ids` on `config.workers` threads, handing each finished game to

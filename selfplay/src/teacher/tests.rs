@@ -1,6 +1,6 @@
 use std::sync::atomic::AtomicBool;
 
-use games::{Camelot, CamelotRules, Game, Outcome, Player, State, TriCamelotRules};
+use games::{Camelot, CamelotRules, Game, Outcome, Player, State, Termination, TriCamelotRules};
 
 use super::*;
 use crate::driver::Start;
