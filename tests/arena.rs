@@ -6,16 +6,7 @@ use std::path::Path;
 
 mod common;
 
-use common::{config, run, scratch, text};
-
-/// Every recorded game of `dir`.
-fn records(dir: &Path) -> Vec<selfplay::GameRecord> {
-    let mut games = Vec::new();
-    for shard in selfplay::list_shards(dir).unwrap() {
-        games.extend(selfplay::read_games(&shard.games).unwrap());
-    }
-    games
-}
+use common::{config, games_in, run, scratch, text};
 
 #[test]
 fn a_checkpoint_of_the_smoke_run_beats_random() {
@@ -38,7 +29,7 @@ fn a_checkpoint_of_the_smoke_run_beats_random() {
     assert!(stdout.contains("gen-0002:sims=16"), "{stdout}");
 
     // The records: 20 games, each seating 10 times, and the checkpoint's score from them.
-    let games = records(&games_dir);
+    let games = games_in(&games_dir);
     assert_eq!(games.len(), 20);
     let as_white = "gen-0002:sims=16 vs random";
     let as_black = "random vs gen-0002:sims=16";
@@ -84,7 +75,7 @@ fn three_players_of_tricamelot() {
     for pair in ["A - B", "A - C", "B - C"] {
         assert!(stdout.contains(&format!("head-to-head Elo {pair}: ")), "{stdout}");
     }
-    let games = records(&dir);
+    let games = games_in(&dir);
     assert_eq!(games.len(), 6);
     assert!(games.iter().all(|g| g.variant == "tricamelot" && g.result.len() == 3));
     let mut seatings: Vec<&str> = games.iter().map(|g| g.model.as_str()).collect();

@@ -1,10 +1,10 @@
 //! The command line as a user meets it: output formats, exit codes and error messages.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_camelot-zero")).args(args).output().expect("runs")
-}
+mod common;
+
+use common::run;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
@@ -96,15 +96,11 @@ fn malformed_input_exits_2_with_one_line() {
 }
 
 fn read_games(dir: &std::path::Path) -> Vec<selfplay::GameRecord> {
-    let mut all = Vec::new();
-    for shard in selfplay::list_shards(dir).unwrap() {
-        all.extend(selfplay::read_games(&shard.games).unwrap());
-    }
+    let mut all = common::games_in(dir);
     // The run name comes from the folder; everything else must match between folders.
     for g in &mut all {
         g.run.clear();
     }
-    all.sort_by_key(|g| g.game_id);
     all
 }
 
@@ -235,7 +231,7 @@ fn analyze_prints_the_search_and_the_raw_network_output() {
 fn play_takes_moves_rejects_illegal_ones_undoes_and_saves() {
     use std::io::Write;
     let saved = std::env::temp_dir().join(format!("cz-play-{}.txt", std::process::id()));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_camelot-zero"))
+    let mut child = common::bin()
         .args(["play", "start", "--variant", "camelot", "--sims", "8"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -6,7 +6,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -394,11 +394,7 @@ fn d15_a_second_run_on_the_same_directory_is_refused_and_a_stale_lock_taken_over
     first.wait().unwrap();
     assert!(lock.exists());
     // The lock of the killed run is taken over (stopped again at once with --generations 0).
-    let out = Command::new(env!("CARGO_BIN_EXE_camelot-zero"))
-        .args(args)
-        .args(["--generations", "0"])
-        .output()
-        .unwrap();
+    let out = bin().args(args).args(["--generations", "0"]).output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(!lock.exists(), "released at the end");
     let _ = std::fs::remove_dir_all(&dir);

@@ -4,11 +4,11 @@
 //! still gets its page; bad input exits with status 2 and a message naming the problem.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_camelot-zero")).args(args).output().expect("runs")
-}
+mod common;
+
+use common::run;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

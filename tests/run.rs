@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, config, run, scratch, text};
+use common::{bin, config, games_in, run, scratch, text};
 
 /// Edits making a generation long enough (24 games, 2 per shard, 2 in flight) for a signal
 /// to land inside it.
@@ -174,13 +174,7 @@ fn players_of(run_dir: &Path, g: u32) -> Vec<String> {
 
 /// The `model` of every game in the shards of `dir`, in game-id order.
 fn players_in(dir: &Path) -> Vec<String> {
-    let mut games: Vec<selfplay::GameRecord> = selfplay::list_shards(dir)
-        .unwrap()
-        .iter()
-        .flat_map(|s| selfplay::read_games(&s.games).unwrap())
-        .collect();
-    games.sort_by_key(|g| g.game_id);
-    games.into_iter().map(|g| g.model).collect()
+    games_in(dir).into_iter().map(|g| g.model).collect()
 }
 
 #[test]
@@ -386,10 +380,8 @@ fn with_gating_self_play_uses_the_newest_promoted_model() {
         if g < 4 {
             // Generation g's self-play was played by the best model after gen-g's ladder.
             let games = run_dir.join(format!("games/gen-{g:04}"));
-            for shard in selfplay::list_shards(&games).unwrap() {
-                for game in selfplay::read_games(&shard.games).unwrap() {
-                    assert_eq!(game.model, format!("gen-{best:04}"), "generation {g}");
-                }
+            for game in games_in(&games) {
+                assert_eq!(game.model, format!("gen-{best:04}"), "generation {g}");
             }
         }
     }

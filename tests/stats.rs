@@ -34,9 +34,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_camelot-zero")).args(args).output().expect("runs")
-}
+mod common;
+
+use common::run;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

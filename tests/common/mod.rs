@@ -36,3 +36,14 @@ pub fn run(args: &[&str]) -> Output {
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
+
+/// Every game recorded in the shards of `dir`, in game-id order.
+pub fn games_in(dir: &std::path::Path) -> Vec<selfplay::GameRecord> {
+    let mut games: Vec<selfplay::GameRecord> = selfplay::list_shards(dir)
+        .unwrap()
+        .iter()
+        .flat_map(|s| selfplay::read_games(&s.games).unwrap())
+        .collect();
+    games.sort_by_key(|g| g.game_id);
+    games
+}
