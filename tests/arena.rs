@@ -2,8 +2,6 @@
 //! seed, every game is recorded with its players in seat order, three-player matches run, and
 //! bad player specs exit with status 2 and a one-line message; `anchors` and `rate` end to end.
 
-use std::path::Path;
-
 mod common;
 
 use common::{config, games_in, run, scratch, text};
