@@ -8,11 +8,7 @@ use std::process::Output;
 
 mod common;
 
-use common::run;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{run, text};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cz-report-{name}-{}", std::process::id()));

@@ -25,6 +25,10 @@ use games::Termination;
 use selfplay::record::{GameRecord, Shard, write_shard};
 use serde_json::Value;
 
+mod common;
+
+use common::run;
+
 const OTHER_START: &str = "camelot W W:KA4,MF14 B:KL13,MF15 cm=0,0";
 
 fn scratch(name: &str) -> PathBuf {
@@ -33,10 +37,6 @@ fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
-
-mod common;
-
-use common::run;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
