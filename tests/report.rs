@@ -3,19 +3,12 @@
 //! generations.csv has it and replaced by a note when not; a run without a finished generation
 //! still gets its page; bad input exits with status 2 and a message naming the problem.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 mod common;
 
-use common::{run, text};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cz-report-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{run, scratch_dir, text};
 
 fn report(run_dir: &Path, out: &Path) -> Output {
     run(&["report", "--run", run_dir.to_str().unwrap(), "--out", out.to_str().unwrap()])
@@ -72,7 +65,7 @@ fn edit_generations(run_dir: &Path, edit: impl Fn(&mut Vec<String>, &mut Vec<Vec
 
 #[test]
 fn a_smoke_run_gets_every_chart_and_a_page() {
-    let dir = scratch("smoke");
+    let dir = scratch_dir("smoke");
     let run_dir = dir.join("run");
     let config = format!("{}/configs/smoke-camelot.toml", env!("CARGO_MANIFEST_DIR"));
     let o = run(&["run", "--config", &config, "--run-dir", run_dir.to_str().unwrap()]);
@@ -160,7 +153,7 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
 
 #[test]
 fn a_run_without_finished_generations_still_gets_its_page() {
-    let dir = scratch("empty");
+    let dir = scratch_dir("empty");
     let run_dir = dir.join("run");
     std::fs::create_dir_all(&run_dir).unwrap();
     std::fs::write(run_dir.join("config.toml"), "[game]\nvariant = \"tricamelot\"\n").unwrap();
@@ -186,7 +179,7 @@ fn a_run_without_finished_generations_still_gets_its_page() {
 
 #[test]
 fn bad_input_exits_with_status_2_and_says_why() {
-    let dir = scratch("bad");
+    let dir = scratch_dir("bad");
     let out = dir.join("out");
     let expect_bad = |run_dir: &Path, out: &Path, needle: &str| {
         let o = report(run_dir, out);

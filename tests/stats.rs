@@ -27,24 +27,9 @@ use serde_json::Value;
 
 mod common;
 
-use common::run;
+use common::{run, scratch_dir, stderr, stdout};
 
 const OTHER_START: &str = "camelot W W:KA4,MF14 B:KL13,MF15 cm=0,0";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cz-stats-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn game(id: u64, generation: u32, moves: &str, result: [f32; 2], t: Termination) -> GameRecord {
     let moves: Vec<String> = moves.split_whitespace().map(String::from).collect();
@@ -130,7 +115,7 @@ fn check_line(v: &Value, moves: &str, e: Expected) {
 
 #[test]
 fn openings_count_lines_outcomes_scores_and_intervals() {
-    let dir = scratch("openings");
+    let dir = scratch_dir("openings");
     let run_dir = fixture(&dir);
     let o = run(&[
         "stats",
@@ -210,7 +195,7 @@ fn openings_count_lines_outcomes_scores_and_intervals() {
 
 #[test]
 fn openings_filters_and_formats() {
-    let dir = scratch("filters");
+    let dir = scratch_dir("filters");
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
     let v = json_of(&run(&[
@@ -303,7 +288,7 @@ fn openings_filters_and_formats() {
 
 #[test]
 fn summary_by_generation_and_termination() {
-    let dir = scratch("summary");
+    let dir = scratch_dir("summary");
     let run_dir = fixture(&dir);
     let v = json_of(&run(&[
         "stats",
@@ -398,7 +383,7 @@ fn summary_by_generation_and_termination() {
 
 #[test]
 fn bad_input_exits_2_with_a_message() {
-    let dir = scratch("bad");
+    let dir = scratch_dir("bad");
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
     let corrupt = dir.join("corrupt");
@@ -503,7 +488,7 @@ fn bad_input_exits_2_with_a_message() {
 
 #[test]
 fn openings_chart_as_png_and_svg() {
-    let dir = scratch("chart");
+    let dir = scratch_dir("chart");
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
     let png = dir.join("first-moves.png");
@@ -548,7 +533,7 @@ fn python_cross_check_agrees() {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         return;
     }
-    let dir = scratch("python");
+    let dir = scratch_dir("python");
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
     let script = format!("{}/scripts/check_stats.py", env!("CARGO_MANIFEST_DIR"));

@@ -27,6 +27,13 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// [`scratch`], created empty.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Runs the binary to completion.
 pub fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("runs")
@@ -35,6 +42,16 @@ pub fn run(args: &[&str]) -> Output {
 /// Lossy UTF-8 of captured output.
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
+}
+
+/// The captured standard output, as text.
+pub fn stdout(o: &Output) -> String {
+    text(&o.stdout)
+}
+
+/// The captured standard error, as text.
+pub fn stderr(o: &Output) -> String {
+    text(&o.stderr)
 }
 
 /// Every game recorded in the shards of `dir`, in game-id order.

@@ -7,31 +7,19 @@
 //! onnxruntime is installed, `scripts/check_onnx.py` runs the exported network against
 //! `analyze --raw`.
 
+#[path = "../common/mod.rs"]
+mod common;
 mod sidecar;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
+use common::{run, scratch_dir, stderr};
 use games::{CamelotRules, ENCODING_VERSION, Encode, Game, State, TriCamelotRules, Variant};
 use model::onnx::Dim;
 use model::{DeviceKind, Net, NetConfig};
 use serde_json::Value;
 use sidecar::Spec;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_camelot-zero")).args(args).output().expect("runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cz-export-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A small random checkpoint (b4c32 with 1 block) of variant `V` in `dir/ckpt`.
 fn checkpoint<V: Variant>(dir: &Path) -> (PathBuf, Net)
@@ -93,7 +81,7 @@ where
 
 #[test]
 fn the_sidecar_alone_reproduces_the_encoding_and_the_action_indices() {
-    let dir = scratch("sidecar");
+    let dir = scratch_dir("sidecar");
     let (ckpt, _) = checkpoint::<CamelotRules>(&dir.join("camelot"));
     let sidecar = export(&ckpt, "onnx", &dir.join("camelot.onnx"), &[]);
     assert_eq!(sidecar["variant"], "camelot");
@@ -121,7 +109,7 @@ fn dims(shape: &Value) -> Vec<Dim> {
 
 #[test]
 fn onnx_inputs_and_outputs_are_as_the_sidecar_says() {
-    let dir = scratch("onnx");
+    let dir = scratch_dir("onnx");
     let (ckpt, _) = checkpoint::<TriCamelotRules>(&dir);
     for (file, extra, batch) in [
         ("dyn.onnx", vec![], Dim::Symbolic("batch".into())),
@@ -147,7 +135,7 @@ fn onnx_inputs_and_outputs_are_as_the_sidecar_says() {
 
 #[test]
 fn safetensors_hold_the_checkpoints_weights_under_the_sidecars_names() {
-    let dir = scratch("safetensors");
+    let dir = scratch_dir("safetensors");
     let (ckpt, net) = checkpoint::<CamelotRules>(&dir);
     let out = dir.join("w.safetensors");
     let sidecar = export(&ckpt, "safetensors", &out, &[]);
@@ -187,7 +175,7 @@ fn safetensors_hold_the_checkpoints_weights_under_the_sidecars_names() {
 
 #[test]
 fn bad_export_input_exits_2_with_one_line() {
-    let dir = scratch("bad");
+    let dir = scratch_dir("bad");
     let (ckpt, _) = checkpoint::<CamelotRules>(&dir);
     let corrupt = dir.join("corrupt");
     std::fs::create_dir_all(&corrupt).unwrap();
@@ -232,7 +220,7 @@ fn check_onnx_script_agrees_with_analyze() {
         eprintln!("skipped: python3 with onnxruntime and numpy is not installed");
         return;
     }
-    let dir = scratch("script");
+    let dir = scratch_dir("script");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/check_onnx.py");
     for (name, positions) in
         [("camelot", positions::<CamelotRules>(3)), ("tricamelot", positions::<TriCamelotRules>(4))]
