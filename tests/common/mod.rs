@@ -44,14 +44,14 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// The captured standard output, as text.
+/// The captured standard output, which must be UTF-8 (the programs the tests run write text).
 pub fn stdout(o: &Output) -> String {
-    text(&o.stdout)
+    String::from_utf8(o.stdout.clone()).expect("standard output is UTF-8")
 }
 
-/// The captured standard error, as text.
+/// The captured standard error, which must be UTF-8.
 pub fn stderr(o: &Output) -> String {
-    text(&o.stderr)
+    String::from_utf8(o.stderr.clone()).expect("standard error is UTF-8")
 }
 
 /// Every game recorded in the shards of `dir`, in game-id order.
