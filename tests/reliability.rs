@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, config, run, scratch, text};
+use common::{bin, config, run, scratch, scratch_dir, text};
 
 const CAMELOT_START: &str = "camelot W W:KC6,KD7,KI7,KJ6,MD6,ME6,ME7,MF6,MF7,MG6,MG7,MH6,MH7,MI6 B:KC11,KD10,KI10,KJ11,MD11,ME10,ME11,MF10,MF11,MG10,MG11,MH10,MH11,MI11 cm=0,0";
 
@@ -112,8 +112,7 @@ fn play(args: &[&str], input: &[u8]) -> Output {
 
 #[test]
 fn d5_play_goes_on_after_a_failed_save_or_a_line_that_is_not_text() {
-    let dir = scratch("d5");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("d5");
     let saved = dir.join("g.txt");
     let mut input = b"save /nonexistent/dir/g.txt\n".to_vec();
     input.extend([0xff, 0xfe, b'\n']); // not UTF-8
@@ -138,8 +137,7 @@ fn d6_one_number_cannot_ask_for_unbounded_work() {
         let line = assert_bad_input(&out, depth);
         assert!(line.contains("at most") || line.contains("more than 12"), "{line}");
     }
-    let dir = scratch("d6");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("d6");
     let cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
         .unwrap()
         .replace("games_per_generation = 8", "games_per_generation = 1000000000");
@@ -242,8 +240,7 @@ fn d8_a_position_with_a_move_in_progress_parses_everywhere() {
 #[test]
 fn d9_temporary_files_never_follow_a_planted_link() {
     use std::os::unix::fs::symlink;
-    let dir = scratch("d9");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("d9");
     let victim = dir.join("victim.txt");
     std::fs::write(&victim, "precious").unwrap();
     // Links at the temporary names of today and of earlier versions.
@@ -371,8 +368,7 @@ fn d13_a_zero_byte_games_file_follows_one_rule_everywhere() {
 
 #[test]
 fn d15_a_second_run_on_the_same_directory_is_refused_and_a_stale_lock_taken_over() {
-    let dir = scratch("d15");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("d15");
     let cfg_text = std::fs::read_to_string(config("smoke-camelot.toml"))
         .unwrap()
         .replace("games_per_generation = 8", "games_per_generation = 400")

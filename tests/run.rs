@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, config, games_in, run, scratch, text};
+use common::{bin, config, games_in, run, scratch, scratch_dir, text};
 
 /// Edits making a generation long enough (24 games, 2 per shard, 2 in flight) for a signal
 /// to land inside it.
@@ -243,8 +243,7 @@ fn a_killed_run_resumes_without_losing_or_duplicating_shards() {
 
 #[test]
 fn broken_configs_and_checkpoints_are_named() {
-    let dir = scratch("broken");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("broken");
     let bad = dir.join("bad.toml");
     std::fs::write(
         &bad,

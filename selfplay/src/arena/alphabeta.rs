@@ -148,6 +148,38 @@ impl<V: Variant> AlphaBeta<V> {
         found
     }
 
+    /// The exact score of each of `moves` (legal moves of `pos`) for the player to move,
+    /// searched to `found.depth` plies in a window from `margin` below `found.score` up: where
+    /// [`AlphaBeta::search`] only bounds the moves that cannot be best, these are scores to
+    /// compare (the classical teacher's soft policy targets), and a move scored more than
+    /// `margin` below the best is `None` (the window lets its search stop at the first reply
+    /// that proves it). `found` must be `search`'s result on `pos`, whose table this reuses; no
+    /// time limit applies. Aligned with `moves`.
+    pub fn root_scores(
+        &mut self,
+        pos: &Position<V>,
+        moves: &[Move],
+        found: &SearchResult,
+        margin: i32,
+    ) -> Vec<Option<i32>> {
+        self.root = pos.to_move();
+        self.deadline = None;
+        let depth = found.depth.max(1) as i32;
+        let floor = found.score.saturating_sub(margin.max(0));
+        let (alpha, beta) = (floor - 1, found.score.saturating_add(1));
+        let mut scores = Vec::with_capacity(moves.len());
+        for m in moves {
+            let mut child = pos.clone();
+            child.play(m);
+            let Ok(v) = self.alpha_beta(&child, depth - 1, alpha, beta, 1) else {
+                unreachable!("no deadline and no node limit: the search runs to its end")
+            };
+            // A score at or above beta is a bound: the search's best was not exact (it is).
+            scores.push((v >= floor).then_some(v.min(found.score)));
+        }
+        scores
+    }
+
     /// The quiescence score of `state` for its player to move (as the search scores its
     /// horizon): between moves, the captures and goal entries of its position played out; with
     /// a move in progress, the best of the moves that complete it (it cannot stand), each
@@ -511,6 +543,39 @@ mod tests {
             let (m, r) = best(&pos, d);
             assert_eq!(m, "F7-F8", "depth {d}: {r:?}");
             assert!(r.score >= MAN, "depth {d}: wins material, {r:?}");
+        }
+    }
+
+    #[test]
+    fn root_scores_are_each_moves_exact_score() {
+        // Every move's score at depth d is the negation of the opponent's best reply searched
+        // to depth d - 1 by a fresh searcher (Camelot's score is one side's less the other's):
+        // exact, not the bounds that the search's cut-offs leave, and the best is the search's.
+        let pos: CamelotPosition =
+            "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0".parse().unwrap();
+        let moves = pos.legal_moves();
+        for d in [2, 3] {
+            let mut searcher = AlphaBeta::<CamelotRules>::new(depth(d));
+            let found = searcher.search(&pos).unwrap();
+            let margin = 2 * MAN;
+            let scores = searcher.root_scores(&pos, &moves, &found, margin);
+            assert_eq!(scores.len(), moves.len());
+            assert_eq!(scores.iter().max(), Some(&Some(found.score)), "depth {d}");
+            let top = scores.iter().position(|&s| s == Some(found.score)).unwrap();
+            assert_eq!(pos.notation(&moves[top]), "F7-F8", "depth {d}");
+            for (m, &score) in moves.iter().zip(&scores) {
+                let mut child = pos.clone();
+                child.play(m);
+                let (_, reply) = best(&child, d - 1);
+                let exact = -reply.score;
+                match score {
+                    Some(s) => assert_eq!(s, exact, "depth {d}, {}", pos.notation(m)),
+                    None => assert!(exact < found.score - margin, "depth {d}, {}", pos.notation(m)),
+                }
+            }
+            let known = scores.iter().flatten();
+            assert!(known.clone().filter(|&&s| s < found.score).count() > 5, "{scores:?}");
+            assert!(known.count() < moves.len(), "some moves are worse than the margin");
         }
     }
 

@@ -41,8 +41,16 @@ pub enum Teacher {
     /// `alphabeta:depth=depth` plays every seat of a share of the games: `fraction` of them in
     /// generation 0, falling linearly to none in generation `fade_generations`. Each of its
     /// moves is, with probability `explore`, replaced by a uniformly random legal move (the row
-    /// still holds the teacher's choice), so that its games, deterministic otherwise, differ.
-    AlphaBeta { depth: u32, fraction: f32, fade_generations: u32, explore: f32 },
+    /// still holds the teacher's targets), so that its games, deterministic otherwise, differ.
+    /// `targets`: its move one-hot (the default) or every move weighted by its score.
+    AlphaBeta {
+        depth: u32,
+        fraction: f32,
+        fade_generations: u32,
+        explore: f32,
+        #[serde(default)]
+        targets: TeacherTargets,
+    },
 }
 
 impl Teacher {
@@ -75,7 +83,8 @@ impl Teacher {
 
     /// Checks the values (None when the setting is valid).
     pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
-        let Teacher::AlphaBeta { depth, fraction, fade_generations, explore } = self else {
+        let Teacher::AlphaBeta { depth, fraction, fade_generations, explore, targets } = self
+        else {
             return None;
         };
         if !(1..=8).contains(&depth) {
@@ -90,20 +99,22 @@ impl Teacher {
         if !(0.0..1.0).contains(&explore) {
             return Some(("teacher.alpha_beta.explore", "must be at least 0 and below 1"));
         }
-        None
+        targets.problem()
     }
 }
 
 /// Plays game `game_id` (its random choices seeded from `seed` and the id, as a search's game
 /// would be) from `start` with `alphabeta:depth=depth` at every seat, under `config`'s start,
 /// move cap and adjudication. One row per decision with more than one legal action, each
-/// targeting the teacher's action; a random move (`explore`) gets the row of its first leg only.
+/// targeting the teacher's action or, with soft `targets`, every action by the scores of the
+/// moves it leads to; a random move (`explore`) gets the row of its first leg only.
 pub fn teacher_game<V: Variant>(
     start: State<V>,
     game_id: u64,
     seed: u64,
     depth: u32,
     explore: f32,
+    targets: TeacherTargets,
     config: &SelfPlayConfig,
 ) -> PlayedGame {
     let seed = crate::driver::game_seed(seed, game_id);
@@ -123,6 +134,11 @@ pub fn teacher_game<V: Variant>(
             .searched_values::<V>(state.position().board(), mover, found.score)
             .0[..V::NUM_PLAYERS]
             .to_vec();
+        let scores = match targets.margin() {
+            None => Vec::new(),
+            Some(margin) => searcher.root_scores(state.position(), state.moves(), &found, margin),
+        };
+        let weights = targets.move_weights(state.moves(), &found.best, &scores);
         let played = if rng.random::<f32>() < explore {
             state.moves().choose(&mut rng).cloned().expect("legal moves")
         } else {
@@ -132,15 +148,18 @@ pub fn teacher_game<V: Variant>(
         let teachers = played == found.best;
         loop {
             state.legal_actions(&mut legal);
-            if legal.len() > 1 && (teachers || state.landed().is_empty()) {
+            if legal.len() > 1
+                && (teachers || state.landed().is_empty())
+                && let Some((policy_actions, policy_target)) = leg_target(&state, &weights)
+            {
                 log.positions.push(PositionRow {
                     game_id,
                     ply: log.actions,
                     move_number: log.game.moves.len() as u32,
                     position: state.to_string(),
                     mover: mover.0,
-                    policy_actions: vec![state.action_index(state.next_action(&found.best)) as u16],
-                    policy_target: vec![1.0],
+                    policy_actions,
+                    policy_target,
                     root_values: root_values.clone(),
                     net_values: root_values.clone(),
                     result: Vec::new(),
@@ -171,7 +190,7 @@ pub fn play_teacher_games<V: Variant>(
     stop: Option<&AtomicBool>,
     mut on_game: impl FnMut(PlayedGame, &SelfPlayStats) -> Result<(), String>,
 ) -> Result<SelfPlayStats, String> {
-    let Teacher::AlphaBeta { depth, explore, .. } = teacher else {
+    let Teacher::AlphaBeta { depth, explore, targets, .. } = teacher else {
         return Ok(SelfPlayStats::default());
     };
     let started = std::time::Instant::now();
@@ -188,7 +207,7 @@ pub fn play_teacher_games<V: Variant>(
             scope.spawn(move || {
                 while !stopped() {
                     let Some(&id) = ids.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                    let game = teacher_game(start(id), id, seed, depth, explore, config);
+                    let game = teacher_game(start(id), id, seed, depth, explore, targets, config);
                     if tx.send(game).is_err() {
                         break;
                     }
@@ -215,5 +234,8 @@ fn alpha_beta(depth: u32) -> PlayerSpec {
     PlayerSpec::AlphaBeta { depth: Some(depth), ms: None }
 }
 
+mod targets;
 #[cfg(test)]
 mod tests;
+
+pub use targets::{TeacherTargets, leg_target};

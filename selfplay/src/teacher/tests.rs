@@ -3,11 +3,19 @@ use std::sync::atomic::AtomicBool;
 use games::{Camelot, CamelotRules, Game, Outcome, Player, State, Termination, TriCamelotRules};
 
 use super::*;
+use crate::arena::alphabeta::AlphaBetaLimits;
 use crate::driver::Start;
 use crate::record::{Shard, read_shard, write_shard};
 
-const ALPHA_BETA: Teacher =
-    Teacher::AlphaBeta { depth: 2, fraction: 0.5, fade_generations: 10, explore: 0.0 };
+const ALPHA_BETA: Teacher = Teacher::AlphaBeta {
+    depth: 2,
+    fraction: 0.5,
+    fade_generations: 10,
+    explore: 0.0,
+    targets: BEST,
+};
+const BEST: TeacherTargets = TeacherTargets::Best;
+const SOFT: TeacherTargets = TeacherTargets::Soft { temperature: 30.0 };
 
 fn config() -> SelfPlayConfig {
     SelfPlayConfig { max_moves: 200, workers: 2, ..SelfPlayConfig::default() }
@@ -47,7 +55,7 @@ fn the_teacher_plays_a_sacrifice_that_wins_a_chain_and_records_its_legs() {
     // F7-F8 offers a Man that Black must take (F9xF7, its only legal move: no row), and E6 then
     // jumps three (the alpha-beta player's own test of this position).
     let start = "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0";
-    let game = teacher_game(state(start), 0, 1, 2, 0.0, &config());
+    let game = teacher_game(state(start), 0, 1, 2, 0.0, BEST, &config());
     assert_eq!(game.game.moves[..2], ["F7-F8".to_string(), "F9xF7".to_string()]);
     assert!(game.game.moves[2].starts_with("E6xG8"), "{:?}", game.game.moves);
     let first = &game.positions[0];
@@ -66,7 +74,7 @@ fn the_teacher_plays_a_sacrifice_that_wins_a_chain_and_records_its_legs() {
 #[test]
 fn a_castle_entry_in_one_is_played_and_scored() {
     let start = "camelot W W:KA4,MF15,MG16 B:KA13,KL13,MB6 cm=0,0";
-    let game = teacher_game(state(start), 0, 1, 1, 0.0, &config());
+    let game = teacher_game(state(start), 0, 1, 1, 0.0, BEST, &config());
     assert_eq!(game.game.moves, ["F15-F16"]);
     assert_eq!(game.game.termination, Termination::Castle);
     assert_eq!(game.outcome, Some(Outcome::Win(Player(0))));
@@ -77,21 +85,37 @@ fn a_castle_entry_in_one_is_played_and_scored() {
 }
 
 #[test]
-fn every_row_targets_a_legal_action_and_the_rows_are_valid_records() {
+fn every_row_targets_legal_actions_and_the_rows_are_valid_records() {
     let explore = 0.1;
     let config = SelfPlayConfig {
         start: Start::Endgames { fraction: 0.5, min_pieces: 2, max_pieces: 6 },
         ..config()
     };
-    let games: Vec<PlayedGame> =
-        (0..4).map(|id| teacher_game(Camelot::initial(), id, 3, 1, explore, &config)).collect();
+    let games: Vec<PlayedGame> = (0..8)
+        .map(|id| {
+            let targets = if id % 2 == 0 { BEST } else { SOFT };
+            teacher_game(Camelot::initial(), id, 3, 1 + id as u32 % 3, explore, targets, &config)
+        })
+        .collect();
+    let mut legs_in_progress = [0, 0];
     for g in &games {
         assert_eq!(g.game.plies as usize, g.game.moves.len());
         assert!(!g.positions.is_empty());
         for row in &g.positions {
             let s = state(&row.position);
-            let a = s.action_from_index(row.policy_actions[0] as usize).unwrap();
-            assert!(s.is_legal(a), "{} in {}", s.action_to_string(a), row.position);
+            for &i in &row.policy_actions {
+                let a = s.action_from_index(i as usize).unwrap();
+                assert!(s.is_legal(a), "{} in {}", s.action_to_string(a), row.position);
+            }
+            assert!(row.policy_actions.windows(2).all(|w| w[0] < w[1]), "ascending, distinct");
+            let sum: f32 = row.policy_target.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-4 && row.policy_target.iter().all(|&p| p > 0.0));
+            if g.game.game_id % 2 == 0 {
+                assert_eq!(row.policy_target, [1.0], "one-hot");
+            }
+            if !s.landed().is_empty() {
+                legs_in_progress[g.game.game_id as usize % 2] += 1;
+            }
             assert_eq!(row.result, g.game.result);
             assert!(row.full_search);
         }
@@ -104,6 +128,8 @@ fn every_row_targets_a_legal_action_and_the_rows_are_valid_records() {
             assert_eq!(s.outcome().map(|o| o.termination), Some(g.game.termination));
         }
     }
+    // Rows inside a capture chain, under both kinds of targets.
+    assert!(legs_in_progress.iter().all(|&n| n > 0), "{legs_in_progress:?}");
     let dir = std::env::temp_dir().join(format!("cz-teacher-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut shard = Shard { games: Vec::new(), positions: Vec::new() };
@@ -121,7 +147,7 @@ fn every_row_targets_a_legal_action_and_the_rows_are_valid_records() {
 
 #[test]
 fn exploration_makes_the_games_differ() {
-    let play = |id, explore| teacher_game(Camelot::initial(), id, 5, 1, explore, &config());
+    let play = |id, explore| teacher_game(Camelot::initial(), id, 5, 1, explore, BEST, &config());
     // Alpha-beta alone is deterministic: every game from the start is the same game.
     assert_eq!(play(0, 0.0).game.moves, play(1, 0.0).game.moves);
     let (a, b) = (play(0, 0.2), play(1, 0.2));
@@ -132,7 +158,7 @@ fn exploration_makes_the_games_differ() {
 
 #[test]
 fn tri_camelot_games_are_played_for_three_seats() {
-    let game = teacher_game(State::<TriCamelotRules>::initial(), 0, 1, 1, 0.1, &config());
+    let game = teacher_game(State::<TriCamelotRules>::initial(), 0, 1, 1, 0.1, SOFT, &config());
     assert_eq!(game.game.result.len(), 3);
     assert!((game.game.result.iter().sum::<f32>() - 1.0).abs() < 1e-6);
     assert!(game.positions.iter().all(|r| r.root_values.len() == 3 && r.mover < 3));
@@ -141,7 +167,13 @@ fn tri_camelot_games_are_played_for_three_seats() {
 #[test]
 fn a_session_plays_every_id_once_and_stops_on_a_handler_error() {
     let start = |_: u64| State::<CamelotRules>::initial();
-    let teacher = Teacher::AlphaBeta { depth: 1, fraction: 1.0, fade_generations: 1, explore: 0.1 };
+    let teacher = Teacher::AlphaBeta {
+        depth: 1,
+        fraction: 1.0,
+        fade_generations: 1,
+        explore: 0.1,
+        targets: BEST,
+    };
     let ids = [3, 5, 8, 13, 21];
     let mut seen = Vec::new();
     let stats = play_teacher_games(teacher, &config(), &ids, 9, &start, None, |g, s| {
@@ -179,9 +211,24 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
     let text = "teacher = { alpha_beta = { depth = 2, fraction = 1.0, fade_generations = 10, \
                 explore = 0.05 } }";
     let section: Section = toml::from_str(text).unwrap();
-    assert_eq!(
-        section.teacher,
-        Teacher::AlphaBeta { depth: 2, fraction: 1.0, fade_generations: 10, explore: 0.05 }
+    let read = Teacher::AlphaBeta {
+        depth: 2,
+        fraction: 1.0,
+        fade_generations: 10,
+        explore: 0.05,
+        targets: BEST,
+    };
+    assert_eq!(section.teacher, read, "one-hot targets unless told");
+    let soft = text.replace("0.05 }", "0.05, targets = { soft = { temperature = 30.0 } } }");
+    let Teacher::AlphaBeta { targets, .. } = toml::from_str::<Section>(&soft).unwrap().teacher
+    else {
+        panic!("{soft}")
+    };
+    assert_eq!(targets, SOFT);
+    let best = text.replace("0.05 }", "0.05, targets = \"best\" }");
+    assert_eq!(toml::from_str::<Section>(&best).unwrap().teacher, read);
+    assert!(
+        toml::from_str::<Section>(&text.replace("0.05 }", "0.05, targets = \"soft\" }")).is_err()
     );
     let bad = |teacher| SelfPlayConfig { teacher, ..config() }.validate(2).unwrap_err().to_string();
     let t = |depth, fraction, fade_generations, explore| Teacher::AlphaBeta {
@@ -189,10 +236,51 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
         fraction,
         fade_generations,
         explore,
+        targets: BEST,
     };
     assert!(bad(t(0, 1.0, 10, 0.0)).starts_with("selfplay.teacher.alpha_beta.depth"));
     assert!(bad(t(2, 1.5, 10, 0.0)).starts_with("selfplay.teacher.alpha_beta.fraction"));
     assert!(bad(t(2, 1.0, 0, 0.0)).starts_with("selfplay.teacher.alpha_beta.fade_generations"));
     assert!(bad(t(2, 1.0, 10, 1.0)).starts_with("selfplay.teacher.alpha_beta.explore"));
     assert_eq!(SelfPlayConfig { teacher: t(2, 1.0, 10, 0.05), ..config() }.validate(2), Ok(()));
+    for temperature in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        let teacher = Teacher::AlphaBeta {
+            depth: 2,
+            fraction: 1.0,
+            fade_generations: 10,
+            explore: 0.05,
+            targets: TeacherTargets::Soft { temperature },
+        };
+        assert!(
+            bad(teacher).starts_with("selfplay.teacher.alpha_beta.targets.soft.temperature"),
+            "{temperature}"
+        );
+    }
+}
+
+#[test]
+fn soft_targets_weigh_every_move_by_its_score() {
+    // The sacrifice position: F7-F8 wins two Men net; most other moves win nothing, and those
+    // that walk a piece beside Black's with an empty square behind lose one.
+    let start = "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0";
+    let soft = teacher_game(state(start), 0, 1, 2, 0.0, SOFT, &config());
+    let best = teacher_game(state(start), 0, 1, 2, 0.0, BEST, &config());
+    assert_eq!(soft.game.moves, best.game.moves, "the targets do not change the play");
+    let row = &soft.positions[0];
+    let top = row.policy_target.iter().cloned().fold(0.0, f32::max);
+    let i = row.policy_target.iter().position(|&p| p == top).unwrap();
+    assert_eq!(row.policy_actions[i], leg_index(start, "F7>F8"));
+    assert!(top > 0.9, "two Men ahead of the next at temperature 30: {top}");
+    assert!(row.policy_actions.len() > 1, "{:?}", row.policy_target);
+    // The same share from the weights: exp(-(best - score) / 30) over the sum.
+    let s = state(start);
+    let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 2, time: None });
+    let found = searcher.search(s.position()).unwrap();
+    let scores = searcher.root_scores(s.position(), s.moves(), &found, SOFT.margin().unwrap());
+    let weights = SOFT.move_weights(s.moves(), &found.best, &scores);
+    assert!((weights.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    let (actions, targets) = leg_target(&s, &weights).unwrap();
+    assert_eq!((&actions, &targets), (&row.policy_actions, &row.policy_target));
+    let one_hot = BEST.move_weights(s.moves(), &found.best, &[]);
+    assert_eq!(leg_target(&s, &one_hot), Some((vec![leg_index(start, "F7>F8")], vec![1.0])));
 }

@@ -1,0 +1,100 @@
+//! [`TeacherTargets`]: what the rows of the classical teacher's games teach, the move it chose
+//! or every move weighted by its score.
+
+use games::{Game, Move, State, Variant};
+use serde::{Deserialize, Serialize};
+
+/// Targets below this share of a row are dropped (and the rest renormalised): a move scored a
+/// Man below the best at temperature 30 keeps ~3.6% of the best's weight, one scored three Men
+/// below ~0.005%, which only fills the records.
+const SMALLEST_SHARE: f64 = 1e-4;
+
+/// The policy targets of the teacher's rows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum TeacherTargets {
+    /// The teacher's move, one-hot. Among moves it scores alike, that is whichever its move
+    /// ordering tried first.
+    #[default]
+    Best,
+    /// Every legal move, weighted `exp((score - best) / temperature)`: its exact alpha-beta
+    /// score at the teacher's depth (hundredths of a Man: a Man is 100) from a search of each
+    /// move in the window of [`TeacherTargets::margin`] (moves below it weigh 0). The network
+    /// learns which moves lose material, not only the one the teacher picked among equals.
+    /// Costs a search of every root move: ~5-7 times the teacher's game at depth 2.
+    Soft { temperature: f32 },
+}
+
+impl TeacherTargets {
+    /// Checks the values (None when the setting is valid).
+    pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            TeacherTargets::Soft { temperature }
+                if !(temperature.is_finite() && temperature > 0.0) =>
+            {
+                Some(("teacher.alpha_beta.targets.soft.temperature", "must be above 0"))
+            }
+            _ => None,
+        }
+    }
+
+    /// How far below the best a move's score still matters (hundredths of a Man): below it a
+    /// move's weight is under [`SMALLEST_SHARE`] of the best's. `None` for one-hot targets,
+    /// which need no scores.
+    pub fn margin(self) -> Option<i32> {
+        match self {
+            TeacherTargets::Best => None,
+            TeacherTargets::Soft { temperature } => {
+                Some((f64::from(temperature) * (1.0 / SMALLEST_SHARE).ln()).ceil() as i32)
+            }
+        }
+    }
+
+    /// The weight of each of a turn's `moves` (in their order, summing to 1), given the
+    /// teacher's choice `best` and, for soft targets, each move's score (`scores`, aligned
+    /// with `moves`, `None` for a move below [`TeacherTargets::margin`]: weight 0; ignored for
+    /// [`TeacherTargets::Best`]).
+    pub fn move_weights(self, moves: &[Move], best: &Move, scores: &[Option<i32>]) -> Vec<f64> {
+        match self {
+            TeacherTargets::Best => moves.iter().map(|m| f64::from(u8::from(m == best))).collect(),
+            TeacherTargets::Soft { temperature } => {
+                debug_assert_eq!(moves.len(), scores.len());
+                let Some(top) = scores.iter().flatten().copied().max() else {
+                    return moves.iter().map(|m| f64::from(u8::from(m == best))).collect();
+                };
+                let t = f64::from(temperature);
+                let weight = |s: i32| ((f64::from(s) - f64::from(top)) / t).exp();
+                let w: Vec<f64> = scores.iter().map(|s| s.map_or(0.0, weight)).collect();
+                let sum: f64 = w.iter().sum();
+                w.into_iter().map(|x| x / sum).collect()
+            }
+        }
+    }
+}
+
+/// The policy target of `state`'s next decision: the weights of the turn's moves (`weights`,
+/// aligned with `state.moves()`) that extend the legs played so far, summed per next action and
+/// renormalised; shares below [`SMALLEST_SHARE`] dropped. Returns (action indices in the
+/// mover's frame, ascending; their targets, summing to 1). `None` when no extending move has
+/// weight (a random move's later legs under one-hot targets).
+pub fn leg_target<V: Variant>(state: &State<V>, weights: &[f64]) -> Option<(Vec<u16>, Vec<f32>)> {
+    let mut per_action: Vec<(u16, f64)> = Vec::new();
+    for (m, &w) in state.moves().iter().zip(weights) {
+        if w <= 0.0 || !m.path().starts_with(state.landed()) {
+            continue;
+        }
+        let a = state.action_index(state.next_action(m)) as u16;
+        match per_action.iter_mut().find(|(b, _)| *b == a) {
+            Some((_, sum)) => *sum += w,
+            None => per_action.push((a, w)),
+        }
+    }
+    let total: f64 = per_action.iter().map(|(_, w)| w).sum();
+    if total <= 0.0 {
+        return None;
+    }
+    per_action.retain(|&(_, w)| w / total >= SMALLEST_SHARE);
+    per_action.sort_by_key(|&(a, _)| a);
+    let kept: f64 = per_action.iter().map(|(_, w)| w).sum();
+    Some(per_action.into_iter().map(|(a, w)| (a, (w / kept) as f32)).unzip())
+}
