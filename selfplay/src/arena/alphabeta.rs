@@ -174,7 +174,8 @@ impl<V: Variant> AlphaBeta<V> {
             let Ok(v) = self.alpha_beta(&child, depth - 1, alpha, beta, 1) else {
                 unreachable!("no deadline and no node limit: the search runs to its end")
             };
-            // A score at or above beta is a bound: the search's best was not exact (it is).
+            // `search`'s best is exact, so no move should fail high; one that did (a table
+            // entry of another depth) is capped at the best rather than reported above it.
             scores.push((v >= floor).then_some(v.min(found.score)));
         }
         scores

@@ -55,13 +55,13 @@ impl TeacherTargets {
     /// with `moves`, `None` for a move below [`TeacherTargets::margin`]: weight 0; ignored for
     /// [`TeacherTargets::Best`]).
     pub fn move_weights(self, moves: &[Move], best: &Move, scores: &[Option<i32>]) -> Vec<f64> {
+        let one_hot = || moves.iter().map(|m| f64::from(u8::from(m == best))).collect();
         match self {
-            TeacherTargets::Best => moves.iter().map(|m| f64::from(u8::from(m == best))).collect(),
+            TeacherTargets::Best => one_hot(),
             TeacherTargets::Soft { temperature } => {
                 debug_assert_eq!(moves.len(), scores.len());
-                let Some(top) = scores.iter().flatten().copied().max() else {
-                    return moves.iter().map(|m| f64::from(u8::from(m == best))).collect();
-                };
+                // No score at all (none given): the teacher's move alone.
+                let Some(top) = scores.iter().flatten().copied().max() else { return one_hot() };
                 let t = f64::from(temperature);
                 let weight = |s: i32| ((f64::from(s) - f64::from(top)) / t).exp();
                 let w: Vec<f64> = scores.iter().map(|s| s.map_or(0.0, weight)).collect();
