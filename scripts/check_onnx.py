@@ -53,27 +53,6 @@ class Sidecar:
         self.input = s["input"]
         self.outputs = s["outputs"]
 
-    def threats(self, pieces: dict, mover: int) -> set:
-        """(threat, square) pairs of the threat planes: every leap (from the leg table: the
-        frames map the board onto itself, so its leaps are the board's) whose start holds a
-        piece not in its goal castle, landing on an empty square not forbidden to it."""
-        marked = set()
-        for (start, land), over in self.over.items():
-            if start not in pieces or land in pieces:
-                continue
-            jumper = pieces[start][0]
-            sets = self.players[jumper]
-            if start in sets["goal"] or land in sets["forbidden"]:
-                continue
-            victim = pieces[over][0] if over in pieces else None
-            if victim is None and jumper != mover:
-                marked.add(("exposed", over))
-            elif victim == mover and jumper != mover:
-                marked.add(("mover_en_prise", over))
-            elif victim is not None and victim != mover and jumper == mover:
-                marked.add(("opponent_en_prise", over))
-        return marked
-
     def encode(self, position: str) -> tuple[np.ndarray, int]:
         """The planes [planes, rows, cols] of a position string, and the seat to move."""
         tokens = position.split()
@@ -106,7 +85,6 @@ class Sidecar:
                     pieces.pop(self.over[(a, b)], None)
             pieces[landed[-1]] = piece
         captured = any(jumps)
-        threats = self.threats(pieces, mover)
         n = len(self.players)
         sets = self.players[mover]
         out = np.zeros((len(self.planes), self.rows, self.cols), dtype=np.float32)
@@ -131,8 +109,6 @@ class Sidecar:
                     v = True
                 elif kind == "castle_moves":
                     v = castle_moves[(mover + f["relative_seat"]) % 2] * f["scale"]
-                elif kind == "threat":
-                    v = (f["threat"], square) in threats
                 else:
                     raise ValueError(f"unknown plane kind {kind}")
                 out[i, row, col] = float(v)

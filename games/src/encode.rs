@@ -16,11 +16,8 @@
 //! | `2P+5` | constant 1 when the move in progress has captured (it is in its jump part) |
 //! | `2P+6` | on-board cells (1), so padding is told apart from the board |
 //! | `2P+7`, `2P+8` | Camelot only: castle moves used by the mover, by the opponent (0, ½, 1) |
-//! | last 3 | the threat planes ([`Threat`]): the mover's pieces an opponent could jump, the
-//! opponents' pieces the mover could jump, the empty cells where a piece of the mover would
-//! stand to be jumped |
 //!
-//! Camelot: 16 planes on 16 × 12; Tri-Camelot: 16 planes on 11 × 11.
+//! Camelot: 13 planes on 16 × 12; Tri-Camelot: 13 planes on 11 × 11.
 
 use std::sync::LazyLock;
 
@@ -31,13 +28,12 @@ use crate::camelot::{CamelotRules, MIRROR};
 use crate::game::{Game, Player};
 use crate::layout::Layout;
 use crate::state::State;
-use crate::threats::{Threat, threats};
 use crate::tricamelot::TriCamelotRules;
 use crate::variant::{Landing, Variant};
 
 /// Version of the encoding and the action layout; recorded with every checkpoint. Bump it when
 /// either changes.
-pub const ENCODING_VERSION: u32 = 2;
+pub const ENCODING_VERSION: u32 = 1;
 
 /// A game the network can see: planes, policy layout and symmetries.
 pub trait Encode: Game {
@@ -78,7 +74,7 @@ fn layout_of<V: Variant>() -> Layout {
         .collect();
     let extra = if V::CASTLE_MOVES { 2 } else { 0 };
     Layout {
-        planes: 2 * V::NUM_PLAYERS + 7 + extra + Threat::ALL.len(),
+        planes: 2 * V::NUM_PLAYERS + 7 + extra,
         height,
         width,
         policy_channels: 2 * t.geometry.num_dirs(),
@@ -137,8 +133,6 @@ fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) 
             set(base + 8, c, cm[other] as f32 / 2.0);
         }
     }
-    let first_threat = layout.planes - Threat::ALL.len();
-    threats::<V>(state.board(), me, |threat, c| set(first_threat + threat as usize, c, 1.0));
 }
 
 impl Encode for State<CamelotRules> {

@@ -8,7 +8,6 @@
 //! output.
 
 use crate::board::PieceKind;
-use crate::threats::Threat;
 use crate::variant::{Landing, Variant};
 
 /// How one input plane is filled. Values are 1 on the cells named, 0 elsewhere, unless said.
@@ -31,10 +30,6 @@ pub enum PlaneFill {
     /// Camelot: every board cell holds the castle moves used by `relative_seat` (0 = the mover),
     /// divided by 2 (so 0, ½ or 1).
     CastleMoves { relative_seat: usize },
-    /// The cells of one kind of one-leg capture threat (see [`Threat`] and `threats.rs`): a
-    /// piece on `a`, not in its goal castle, jumps the piece or empty cell on `a + d` and lands
-    /// on the empty cell `a + 2d`, not forbidden to it.
-    Threat(Threat),
 }
 
 /// One input plane: a short name, a sentence saying what it holds, and its fill rule.
@@ -107,27 +102,6 @@ pub fn plane_specs<V: Variant>() -> Vec<PlaneSpec> {
             );
         }
     }
-    let opponents = if p == 2 { "the opponent" } else { "either opponent" };
-    for threat in Threat::ALL {
-        let (name, meaning) = match threat {
-            Threat::MoverEnPrise => (
-                "mover_en_prise",
-                format!("1 on the mover's pieces that a piece of {opponents} could jump"),
-            ),
-            Threat::OpponentEnPrise => (
-                "opponent_en_prise",
-                format!("1 on the pieces of {opponents} that a piece of the mover could jump"),
-            ),
-            Threat::Exposed => (
-                "exposed",
-                format!(
-                    "1 on the empty cells where a piece of the mover would stand to be jumped by \
-                     a piece of {opponents} (the cell beyond it empty)"
-                ),
-            ),
-        };
-        push(name.into(), meaning, PlaneFill::Threat(threat));
-    }
     planes
 }
 
@@ -196,44 +170,11 @@ mod tests {
                     PlaneFill::CastleMoves { relative_seat } => {
                         state.position().castle_moves()[(me + relative_seat) % 2] as f32 / 2.0
                     }
-                    PlaneFill::Threat(threat) => threatened(state, c, threat) as u8 as f32,
                 };
                 out[i * area + l.cells[t.frame_cell[me][c as usize] as usize] as usize] = v;
             }
         }
         out
-    }
-
-    /// Whether cell `c` is marked by `threat`, looking outwards from `c`: a jumper on a
-    /// neighbour `a`, landing on the mirror image of `a` through `c` (by coordinates).
-    fn threatened<V: Variant>(state: &State<V>, c: u8, threat: Threat) -> bool {
-        let (t, board) = (V::tables(), state.board());
-        let me = state.to_move();
-        let (cf, cr) = t.geometry.coords(c);
-        (0..t.geometry.num_dirs() as u8).any(|d| {
-            let a = t.geometry.step(c, d);
-            let Some(jumper) = (a != crate::NO_CELL).then(|| board.get(a)).flatten() else {
-                return false;
-            };
-            let (af, ar) = t.geometry.coords(a);
-            let Some(land) = t.geometry.at(2 * cf as i32 - af as i32, 2 * cr as i32 - ar as i32)
-            else {
-                return false;
-            };
-            let landing = &t.landing[jumper.owner.index()];
-            let can_jump = landing[a as usize] != Landing::Goal
-                && board.is_empty(land)
-                && landing[land as usize] != Landing::Forbidden;
-            let victim = board.owner(c);
-            can_jump
-                && match threat {
-                    Threat::MoverEnPrise => victim == Some(me) && jumper.owner != me,
-                    Threat::OpponentEnPrise => {
-                        victim.is_some_and(|v| v != me) && jumper.owner == me
-                    }
-                    Threat::Exposed => victim.is_none() && jumper.owner != me,
-                }
-        })
     }
 
     fn check<V: Variant>(seed: u64)

@@ -2,7 +2,7 @@
 //! on the CPU for Camelot- and Tri-Camelot-sized stand-in shapes.
 //!
 //! `cargo run --release -p model --example bench_net -- [preset] [seconds] [planes] [batches]`
-//! (defaults: b6c64, 3 seconds per measurement, 16 planes, batches 1,8,32,128; a `train`
+//! (defaults: b6c64, 3 seconds per measurement, 13 planes, batches 1,8,32,128; a `train`
 //! fifth argument adds the training figure). `camelot-zero bench net` prints the same for the
 //! real shapes.
 
@@ -13,7 +13,7 @@ fn main() -> Result<(), model::ModelError> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let preset = args.first().map_or("b6c64", String::as_str);
     let seconds: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(3.0);
-    let planes: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(16);
+    let planes: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(13);
     let batches: Vec<usize> = args
         .get(3)
         .map(|s| s.split(',').filter_map(|b| b.parse().ok()).collect())

@@ -166,7 +166,7 @@ mod tests {
             assert_eq!(floats(view.data()), t.values, "{}", t.name);
         }
         let shape = |name: &str| file.tensor(name).unwrap().shape().to_vec();
-        assert_eq!(shape("trunk.input.conv.weight"), [32, 16, 3, 3]);
+        assert_eq!(shape("trunk.input.conv.weight"), [32, 13, 3, 3]);
         assert_eq!(shape("trunk.block1.bn2.running_var"), [32]);
         assert_eq!(shape("policy.out.weight"), [12, 16, 1, 1]);
         assert_eq!(shape("policy.end_move.weight"), [1, 16]);

@@ -307,7 +307,7 @@ mod tests {
         let (onnx, reference) = export_with_reference(&net, &dir, "tri", 2).unwrap();
         assert!(std::fs::metadata(onnx).unwrap().len() > 1000);
         let r: Reference = serde_json::from_slice(&std::fs::read(reference).unwrap()).unwrap();
-        assert_eq!(r.input_shape, [2, 16, 11, 11]);
+        assert_eq!(r.input_shape, [2, 13, 11, 11]);
         assert_eq!(
             (r.planes.len(), r.policy_logits.len(), r.value_logits.len()),
             (2 * 13 * 121, 2 * 877, 8)

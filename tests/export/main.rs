@@ -165,7 +165,7 @@ fn safetensors_hold_the_checkpoints_weights_under_the_sidecars_names() {
         assert_eq!(values, want.values, "{name}");
     }
     let shape = |name: &str| header[name]["shape"].clone();
-    assert_eq!(shape("trunk.input.conv.weight"), serde_json::json!([32, 16, 3, 3]));
+    assert_eq!(shape("trunk.input.conv.weight"), serde_json::json!([32, 13, 3, 3]));
     assert_eq!(shape("trunk.block0.conv2.weight"), serde_json::json!([32, 32, 3, 3]));
     assert_eq!(shape("value.fc2.weight"), serde_json::json!([3, 32]));
     let arch = &sidecar["architecture"];

@@ -128,7 +128,6 @@ impl Spec {
             pieces.insert(p.landed.last().unwrap().clone(), piece);
         }
         let me = p.mover;
-        let threats = self.threats(&pieces, me);
         let mut out = vec![0.0; self.fills.len() * self.area];
         for square in self.grid.keys() {
             let at = self.grid[&self.frames[me][square]];
@@ -149,42 +148,11 @@ impl Spec {
                         let seat = (me + num(&fill["relative_seat"])) % 2;
                         p.castle_moves[seat] as f32 * fill["scale"].as_f64().unwrap() as f32
                     }
-                    "threat" => yes(threats.contains(&(str_of(&fill["threat"]), square.clone()))),
                     other => panic!("unknown plane kind {other}"),
                 };
             }
         }
         out
-    }
-
-    /// The (threat name, square) pairs of the threat planes: every leap whose start holds a
-    /// piece not in its goal castle and whose landing square is empty and not forbidden to it,
-    /// named by what it passes over. The leaps come from the leg table (in frame names, but the
-    /// frames map the board onto itself, so the set of leaps is the board's).
-    fn threats(
-        &self,
-        pieces: &HashMap<String, (usize, String)>,
-        me: usize,
-    ) -> HashSet<(String, String)> {
-        let mut marked = HashSet::new();
-        for ((from, to), over) in &self.over {
-            let Some((jumper, _)) = pieces.get(from) else { continue };
-            let sets = &self.sets[*jumper];
-            if pieces.contains_key(to)
-                || sets["goal"].contains(from)
-                || sets["forbidden"].contains(to)
-            {
-                continue;
-            }
-            let name = match pieces.get(over).map(|(seat, _)| *seat) {
-                None if *jumper != me => "exposed",
-                Some(victim) if victim == me && *jumper != me => "mover_en_prise",
-                Some(victim) if victim != me && *jumper == me => "opponent_en_prise",
-                _ => continue,
-            };
-            marked.insert((name.to_string(), over.clone()));
-        }
-        marked
     }
 
     /// The action index of a leg written `F5>F9` (board squares) or `end`, for `mover`.

@@ -3,7 +3,7 @@
 //! tables ([`games::Variant::tables`], [`games::Encode::layout`], [`games::plane_specs`]).
 
 use games::{
-    Action, Encode, Game, Landing, LegKind, NO_CELL, PieceKind, PlaneFill, State, Threat, Variant,
+    Action, Encode, Game, Landing, LegKind, NO_CELL, PieceKind, PlaneFill, State, Variant,
     direction_name, plane_specs,
 };
 use serde::Serialize;
@@ -237,11 +237,6 @@ fn fill_json(fill: PlaneFill) -> serde_json::Value {
         PlaneFill::CastleMoves { relative_seat } => {
             json!({"kind": "castle_moves", "relative_seat": relative_seat, "scale": 0.5})
         }
-        PlaneFill::Threat(t) => json!({"kind": "threat", "threat": match t {
-            Threat::MoverEnPrise => "mover_en_prise",
-            Threat::OpponentEnPrise => "opponent_en_prise",
-            Threat::Exposed => "exposed",
-        }}),
     }
 }
 
