@@ -55,4 +55,4 @@ pub use record::{
     scan_shards, write_shard,
 };
 pub use shards::ShardWriter;
-pub use teacher::{Teacher, TeacherTargets};
+pub use teacher::{TacticsFilter, Teacher, TeacherTargets};

@@ -162,23 +162,42 @@ impl<V: Variant> AlphaBeta<V> {
         found: &SearchResult,
         margin: i32,
     ) -> Vec<Option<i32>> {
+        let floor = found.score.saturating_sub(margin.max(0));
+        let window = (floor - 1, found.score.saturating_add(1));
+        let scores = self.scores_in(pos, moves, found.depth, window);
+        // `search`'s best is exact, so no move should fail high; one that did (a table entry of
+        // another depth) is capped at the best rather than reported above it.
+        scores.into_iter().map(|v| (v >= floor).then_some(v.min(found.score))).collect()
+    }
+
+    /// The exact score of each of `moves` (legal moves of `pos`, aligned) for the player to
+    /// move, each searched to `depth` plies (at least 1) and its quiescence: the self-play
+    /// [tactics filter](crate::teacher::TacticsFilter)'s judge. No time limit applies.
+    pub fn move_scores(&mut self, pos: &Position<V>, moves: &[Move], depth: u32) -> Vec<i32> {
+        self.scores_in(pos, moves, depth, (-WIN - 1, WIN + 1))
+    }
+
+    /// Each of `moves` searched to `depth` plies in the window `(alpha, beta)`, for the player
+    /// to move in `pos`.
+    fn scores_in(
+        &mut self,
+        pos: &Position<V>,
+        moves: &[Move],
+        depth: u32,
+        (alpha, beta): (i32, i32),
+    ) -> Vec<i32> {
         self.root = pos.to_move();
         self.deadline = None;
-        let depth = found.depth.max(1) as i32;
-        let floor = found.score.saturating_sub(margin.max(0));
-        let (alpha, beta) = (floor - 1, found.score.saturating_add(1));
-        let mut scores = Vec::with_capacity(moves.len());
-        for m in moves {
+        let depth = depth.max(1) as i32;
+        let score = |s: &mut Self, m: &Move| {
             let mut child = pos.clone();
             child.play(m);
-            let Ok(v) = self.alpha_beta(&child, depth - 1, alpha, beta, 1) else {
+            let Ok(v) = s.alpha_beta(&child, depth - 1, alpha, beta, 1) else {
                 unreachable!("no deadline and no node limit: the search runs to its end")
             };
-            // `search`'s best is exact, so no move should fail high; one that did (a table
-            // entry of another depth) is capped at the best rather than reported above it.
-            scores.push((v >= floor).then_some(v.min(found.score)));
-        }
-        scores
+            v
+        };
+        moves.iter().map(|m| score(self, m)).collect()
     }
 
     /// The quiescence score of `state` for its player to move (as the search scores its

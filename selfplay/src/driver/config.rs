@@ -7,7 +7,7 @@ use super::move_limit::MoveLimit;
 use super::start::Start;
 use crate::draw_score::DrawScore;
 use crate::leaf_heuristic::LeafHeuristic;
-use crate::teacher::Teacher;
+use crate::teacher::{TacticsFilter, Teacher};
 
 /// How the self-play driver plays games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -30,6 +30,8 @@ pub struct SelfPlayConfig {
     pub leaf_heuristic: LeafHeuristic,
     /// A classical player that plays a share of the games, fading by generation.
     pub teacher: Teacher,
+    /// The searches' policy targets cleared of moves a shallow alpha-beta search shows to lose.
+    pub tactics_filter: TacticsFilter,
     /// Playout cap randomization (Wu 2019): which moves get the full search.
     pub playout_cap: PlayoutCap,
     /// Resignation (2-player games only).
@@ -49,6 +51,7 @@ impl Default for SelfPlayConfig {
             draw_score: DrawScore::Share,
             leaf_heuristic: LeafHeuristic::Off,
             teacher: Teacher::Off,
+            tactics_filter: TacticsFilter::Off,
             playout_cap: PlayoutCap::Off,
             resign: Resign::Off,
             eval_cache: 100_000,
@@ -113,6 +116,9 @@ impl SelfPlayConfig {
             return err(key, problem);
         }
         if let Some((key, problem)) = self.teacher.problem() {
+            return err(key, problem);
+        }
+        if let Some((key, problem)) = self.tactics_filter.problem() {
             return err(key, problem);
         }
         if let PlayoutCap::Randomized { full_fraction, fast_simulations } = self.playout_cap {

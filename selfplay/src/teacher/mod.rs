@@ -234,8 +234,10 @@ fn alpha_beta(depth: u32) -> PlayerSpec {
     PlayerSpec::AlphaBeta { depth: Some(depth), ms: None }
 }
 
+mod tactics;
 mod targets;
 #[cfg(test)]
 mod tests;
 
+pub use tactics::TacticsFilter;
 pub use targets::{TeacherTargets, leg_target};

@@ -21,7 +21,8 @@ use crate::evaluators::{BoxedEvaluator, EvaluatorFactory};
 /// returns ends the session. With `selfplay.leaf_heuristic` the searches mix the heuristic
 /// into their leaf values at the weight of the writer's generation; with `selfplay.teacher` the
 /// teacher plays its share of the ids (at the writer's generation) before the searches play the
-/// rest.
+/// rest; with `selfplay.tactics_filter` the searches' policy targets are filtered before they
+/// are written (on the caller's thread).
 #[allow(clippy::too_many_arguments)]
 pub fn play_games<V: Variant>(
     config: &RunConfig,
@@ -79,6 +80,7 @@ where
         start: &start,
         stop,
     };
+    let filter = config.selfplay.tactics_filter;
     let leaf = config.selfplay.leaf_heuristic;
     let heuristic = leaf.weight_at(generation);
     let make_evaluator = |_| -> BoxedEvaluator<State<V>> {
@@ -101,7 +103,10 @@ where
         play(
             &session,
             &make_evaluator,
-            |g, stats| push(&g, &with_taught(stats)),
+            |mut g, stats| {
+                filter.apply::<V>(&mut g, options);
+                push(&g, &with_taught(stats))
+            },
             |stats| on_progress(&with_taught(stats)),
         )
     };

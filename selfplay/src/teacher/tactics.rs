@@ -1,0 +1,258 @@
+//! [`TacticsFilter`] (`selfplay.tactics_filter`): the self-play searches' policy targets cleared
+//! of the moves a shallow alpha-beta search shows to lose material.
+//!
+//! A model's searches lose to `alphabeta:depth=2` in the opening by walking pieces beside enemy
+//! pieces with an empty square behind them, which are jumped, often in chains: its prior gives
+//! those moves weight, and a search of 16-64 simulations does not look deep enough to refute
+//! them all. The search's improved policy still gives them a share of the target. The filter
+//! scores every move of each full search's decision by alpha-beta to `depth` plies and its
+//! quiescence (the classical teacher's search: compulsory capture chains played out) and moves
+//! the target of every action whose best move scores at least `margin` below the best action's
+//! onto the others. Moves played and value targets are unchanged.
+
+use games::{Game, RuleOptions, State, Variant};
+use serde::{Deserialize, Serialize};
+
+use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
+use crate::driver::PlayedGame;
+use crate::record::PositionRow;
+
+/// Whether the searches' policy targets are filtered by a classical search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum TacticsFilter {
+    /// The searches' improved policies as they are.
+    #[default]
+    Off,
+    /// In each full search's row, every action whose best continuation scores at least `margin`
+    /// (hundredths of a Man: a Man is 100) below the best action's, by alpha-beta to `depth`
+    /// plies and quiescence, gets target 0; the rest is renormalised.
+    AlphaBeta { depth: u32, margin: i32 },
+}
+
+impl TacticsFilter {
+    /// Checks the values (None when the setting is valid).
+    pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
+        let TacticsFilter::AlphaBeta { depth, margin } = self else { return None };
+        if !(1..=4).contains(&depth) {
+            return Some(("tactics_filter.alpha_beta.depth", "must be between 1 and 4"));
+        }
+        if margin <= 0 {
+            return Some(("tactics_filter.alpha_beta.margin", "must be at least 1"));
+        }
+        None
+    }
+
+    /// Filters the full-search rows of `game`, a game of variant `V` under `options` (rows
+    /// whose position does not parse are left as they are).
+    pub fn apply<V: Variant>(self, game: &mut PlayedGame, options: RuleOptions) {
+        let TacticsFilter::AlphaBeta { depth, margin } = self else { return };
+        // One searcher for the game: its table carries over from row to row.
+        let mut searcher = AlphaBeta::<V>::new(AlphaBetaLimits { depth, time: None });
+        for row in game.positions.iter_mut().filter(|r| r.full_search) {
+            let Ok(state) = State::<V>::parse_with(&row.position, options) else { continue };
+            if row.policy_actions.len() > 1 {
+                filter_row(row, &state, &mut searcher, depth, margin);
+            }
+        }
+    }
+}
+
+/// Clears `row`'s target on the actions of `state` (the row's position) whose best
+/// continuation scores `margin` or more below the best; returns the mass moved (None when no
+/// action was cleared). When every action with target mass is cleared, the target is spread
+/// evenly over the row's actions that are not.
+fn filter_row<V: Variant>(
+    row: &mut PositionRow,
+    state: &State<V>,
+    searcher: &mut AlphaBeta<V>,
+    depth: u32,
+    margin: i32,
+) -> Option<f64> {
+    let moves: Vec<_> = state.continuations().cloned().collect();
+    let scores = searcher.move_scores(state.position(), &moves, depth);
+    // Each action's score: the best of the moves it starts (or ends).
+    let mut best_of: Vec<(u16, i32)> = Vec::new();
+    for (m, &s) in moves.iter().zip(&scores) {
+        let a = state.action_index(state.next_action(m)) as u16;
+        match best_of.iter_mut().find(|(b, _)| *b == a) {
+            Some((_, top)) => *top = (*top).max(s),
+            None => best_of.push((a, s)),
+        }
+    }
+    let top = best_of.iter().map(|&(_, s)| s).max()?;
+    let losing = |a: u16| best_of.iter().any(|&(b, s)| b == a && s <= top - margin);
+    let cleared: Vec<bool> = row.policy_actions.iter().map(|&a| losing(a)).collect();
+    if !cleared.contains(&true) || !cleared.contains(&false) {
+        return None;
+    }
+    let (mut moved, mut kept) = (0.0f64, 0.0f64);
+    for (&p, &c) in row.policy_target.iter().zip(&cleared) {
+        *(if c { &mut moved } else { &mut kept }) += f64::from(p);
+    }
+    // The kept mass summed as it is, not `1 - moved`: when nearly all of it moves, the rounding
+    // of the stored targets would be a large share of what is left.
+    let open = cleared.iter().filter(|c| !**c).count() as f32;
+    for (p, &c) in row.policy_target.iter_mut().zip(&cleared) {
+        *p = match (c, kept > 0.0) {
+            (true, _) => 0.0,
+            (false, true) => (f64::from(*p) / kept) as f32,
+            (false, false) => 1.0 / open,
+        };
+    }
+    Some(moved)
+}
+
+#[cfg(test)]
+mod tests {
+    use games::{Camelot, CamelotRules};
+
+    use super::*;
+    use crate::driver::SelfPlayConfig;
+    use crate::teacher::{TeacherTargets, teacher_game};
+
+    const FILTER: TacticsFilter = TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
+
+    fn state(s: &str) -> Camelot {
+        State::parse_with(s, RuleOptions::default()).unwrap()
+    }
+
+    /// A full-search row of `position` with every legal action, the target uniform.
+    fn uniform_row(position: &str) -> (PositionRow, Camelot) {
+        let s = state(position);
+        let mut legal = Vec::new();
+        s.legal_actions(&mut legal);
+        let mut actions: Vec<u16> = legal.iter().map(|&a| s.action_index(a) as u16).collect();
+        actions.sort();
+        let n = actions.len();
+        let row = PositionRow {
+            game_id: 0,
+            ply: 0,
+            move_number: 0,
+            position: position.to_string(),
+            mover: s.to_move().0,
+            policy_actions: actions,
+            policy_target: vec![1.0 / n as f32; n],
+            root_values: vec![0.5, 0.5],
+            net_values: vec![0.5, 0.5],
+            result: Vec::new(),
+            full_search: true,
+        };
+        (row, s)
+    }
+
+    fn index(s: &Camelot, leg: &str) -> u16 {
+        s.action_index(s.parse_action(leg).unwrap()) as u16
+    }
+
+    fn target(row: &PositionRow, a: u16) -> f32 {
+        let i = row.policy_actions.iter().position(|&b| b == a).unwrap();
+        row.policy_target[i]
+    }
+
+    #[test]
+    fn a_man_walked_into_a_jump_loses_its_target_and_safe_moves_keep_theirs() {
+        // White's Man on F7 faces Black's Man on F9 across an empty F8: F7-F8 is jumped
+        // (F9xF7), F7-E7 and F7-G7 are safe.
+        let position = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
+        let (mut row, s) = uniform_row(position);
+        let before = row.policy_target.clone();
+        let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
+        let moved = filter_row(&mut row, &s, &mut searcher, 1, 100).expect("F7>F8 is cleared");
+        assert_eq!(target(&row, index(&s, "F7>F8")), 0.0);
+        assert!(target(&row, index(&s, "F7>E7")) > before[0]);
+        assert!((row.policy_target.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        let cleared = row.policy_target.iter().filter(|&&p| p == 0.0).count();
+        assert!((moved - cleared as f64 / before.len() as f64).abs() < 1e-5, "{moved}");
+        // Every action that keeps a share kept its proportion to the others.
+        let kept: Vec<f32> = row.policy_target.iter().copied().filter(|&p| p > 0.0).collect();
+        assert!(kept.windows(2).all(|w| (w[0] - w[1]).abs() < 1e-6), "{kept:?}");
+    }
+
+    #[test]
+    fn a_quiet_position_keeps_its_target() {
+        let position = "camelot W W:KA4,ME4 B:KA13,ML13 cm=0,0";
+        let (mut row, s) = uniform_row(position);
+        let before = row.policy_target.clone();
+        let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
+        assert_eq!(filter_row(&mut row, &s, &mut searcher, 1, 100), None);
+        assert_eq!(row.policy_target, before);
+    }
+
+    #[test]
+    fn when_all_the_mass_is_on_losing_actions_the_rest_share_it_evenly() {
+        let position = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
+        let (mut row, s) = uniform_row(position);
+        let bad = index(&s, "F7>F8");
+        for (a, p) in row.policy_actions.iter().zip(row.policy_target.iter_mut()) {
+            *p = if *a == bad { 1.0 } else { 0.0 };
+        }
+        let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
+        assert_eq!(filter_row(&mut row, &s, &mut searcher, 1, 100), Some(1.0));
+        assert_eq!(target(&row, bad), 0.0);
+        let open: Vec<f32> = row.policy_target.iter().copied().filter(|&p| p > 0.0).collect();
+        assert!(open.len() > 5 && open.iter().all(|&p| (p - open[0]).abs() < 1e-6));
+        assert!((open.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_tiny_remainder_is_renormalised_to_a_whole() {
+        // Almost all of the mass on the losing action, the stored targets summing to 1 only to
+        // f32's precision: what is kept still sums to 1.
+        let position = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
+        let (mut row, s) = uniform_row(position);
+        let (bad, n) = (index(&s, "F7>F8"), row.policy_actions.len());
+        for (a, p) in row.policy_actions.iter().zip(row.policy_target.iter_mut()) {
+            *p = if *a == bad { 1.0 - 1e-6 } else { 1e-6 / (n - 1) as f32 };
+        }
+        let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
+        filter_row(&mut row, &s, &mut searcher, 1, 100).expect("F7>F8 is cleared");
+        let sum: f32 = row.policy_target.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+    }
+
+    #[test]
+    fn a_game_s_full_search_rows_are_filtered_and_its_fast_ones_are_not() {
+        let position = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
+        let (row, s) = uniform_row(position);
+        let config = SelfPlayConfig { max_moves: 1, ..SelfPlayConfig::default() };
+        let mut game = teacher_game(s.clone(), 0, 1, 1, 0.0, TeacherTargets::Best, &config);
+        let fast = PositionRow { full_search: false, ..row.clone() };
+        game.positions = vec![row.clone(), fast.clone()];
+        FILTER.apply::<CamelotRules>(&mut game, RuleOptions::default());
+        assert_eq!(target(&game.positions[0], index(&s, "F7>F8")), 0.0);
+        assert_eq!(game.positions[1], fast);
+        // Off leaves every row as it is.
+        let mut off = game.clone();
+        off.positions[0] = row.clone();
+        TacticsFilter::Off.apply::<CamelotRules>(&mut off, RuleOptions::default());
+        assert_eq!(off.positions[0], row);
+    }
+
+    #[test]
+    fn the_setting_reads_from_toml_and_the_config_checks_it() {
+        #[derive(serde::Deserialize)]
+        struct Section {
+            tactics_filter: TacticsFilter,
+        }
+        let read = |t: &str| toml::from_str::<Section>(t).map(|s| s.tactics_filter);
+        let on = "tactics_filter = { alpha_beta = { depth = 1, margin = 100 } }";
+        assert_eq!(read(on).unwrap(), FILTER);
+        assert_eq!(read("tactics_filter = \"off\"").unwrap(), TacticsFilter::Off);
+        assert!(read("tactics_filter = { alpha_beta = { depth = 1 } }").is_err());
+        let bad = TacticsFilter::AlphaBeta { depth: 9, margin: 100 };
+        let config = SelfPlayConfig { tactics_filter: bad, ..SelfPlayConfig::default() };
+        let error = config.validate(2).unwrap_err().to_string();
+        assert!(error.contains("selfplay.tactics_filter.alpha_beta.depth"), "{error}");
+    }
+
+    #[test]
+    fn settings_out_of_range_are_named() {
+        assert_eq!(TacticsFilter::Off.problem(), None);
+        assert_eq!(FILTER.problem(), None);
+        let bad = TacticsFilter::AlphaBeta { depth: 0, margin: 100 };
+        assert_eq!(bad.problem().unwrap().0, "tactics_filter.alpha_beta.depth");
+        let bad = TacticsFilter::AlphaBeta { depth: 1, margin: 0 };
+        assert_eq!(bad.problem().unwrap().0, "tactics_filter.alpha_beta.margin");
+    }
+}
