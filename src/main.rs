@@ -99,7 +99,7 @@ enum Command {
 
 /// mimalloc instead of the system allocator: glibc's malloc hands the training step's freed
 /// buffers back to the OS and faults them in again, in some processes on every step (a continued
-/// `run` trained at 157-171 samples/s with 9 million page faults in two minutes, at 236-244 with
+/// `run` trained at 157-171 samples/s with 9 million page faults in two minutes, at 236-242 with
 /// glibc's thresholds pinned; README, "Speed").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
