@@ -189,15 +189,17 @@ impl<V: Variant> AlphaBeta<V> {
         self.root = pos.to_move();
         self.deadline = None;
         let depth = depth.max(1) as i32;
-        let score = |s: &mut Self, m: &Move| {
-            let mut child = pos.clone();
-            child.play(m);
-            let Ok(v) = s.alpha_beta(&child, depth - 1, alpha, beta, 1) else {
-                unreachable!("no deadline and no node limit: the search runs to its end")
-            };
-            v
-        };
-        moves.iter().map(|m| score(self, m)).collect()
+        moves
+            .iter()
+            .map(|m| {
+                let mut child = pos.clone();
+                child.play(m);
+                let Ok(v) = self.alpha_beta(&child, depth - 1, alpha, beta, 1) else {
+                    unreachable!("no deadline and no node limit: the search runs to its end")
+                };
+                v
+            })
+            .collect()
     }
 
     /// The quiescence score of `state` for its player to move (as the search scores its

@@ -19,6 +19,7 @@ use crate::evaluator::{Evaluation, draw_values};
 use crate::lockstep::{self, Step};
 use crate::mcts::choose_action;
 use crate::mcts::{Leaf, MctsConfig, PlaySearch, Search, SearchError};
+use crate::teacher::TacticsGuard;
 use games::GoalDistances;
 
 /// What the slots of a match share.
@@ -48,6 +49,9 @@ pub(crate) struct Slot<V: Variant> {
     /// Each alpha-beta player's searcher, by player index (built on its first move, kept for
     /// the game: its table and move-ordering statistics carry over).
     alphabeta: Vec<Option<Box<AlphaBeta<V>>>>,
+    /// The play search's [`TacticsFilter`](crate::TacticsFilter) on the network players'
+    /// priors at the roots of their searches (None when off).
+    guard: Option<Box<TacticsGuard<V>>>,
     moves: Vec<String>,
     over: Option<(Values, Termination)>,
 }
@@ -73,6 +77,7 @@ impl<V: Variant> Slot<V> {
             rollouts: MoveRollouts::new(table.rollout_moves, game_seed ^ 0x7011),
             search: None,
             alphabeta: (0..V::NUM_PLAYERS).map(|_| None).collect(),
+            guard: table.play.tactics_filter.guard().map(Box::new),
             moves: Vec::new(),
             over: None,
         };
@@ -93,6 +98,11 @@ impl<V: Variant> Slot<V> {
         self.seating[self.state.to_move().index()]
     }
 
+    /// Whether the player to move searches with a network.
+    fn network_to_move(&self, table: &Table<'_>) -> bool {
+        matches!(table.kinds[self.player_to_move()], Kind::Search { leaves: Leaves::Network, .. })
+    }
+
     /// Plays one leg (or end-move) chosen by a search.
     fn play_action(&mut self, action: games::Action, table: &Table<'_>) -> Result<(), SearchError> {
         if !self.state.is_legal(action) {
@@ -105,6 +115,9 @@ impl<V: Variant> Slot<V> {
                 self.moves.push(m);
                 self.check_end(table);
             }
+            // With the tactics filter a network player searches the next leg afresh, so that
+            // its root's prior is filtered too (a kept subtree's root was expanded unfiltered).
+            None if self.guard.is_some() && self.network_to_move(table) => self.search = None,
             None => {
                 if let Some(search) = self.search.as_mut() {
                     search.advance(action)?;
@@ -224,8 +237,14 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
         }
     }
 
-    /// Hands a network evaluation back to the search that asked for it.
-    fn apply(&mut self, leaf: Leaf<State<V>>, eval: Evaluation) -> Result<(), SearchError> {
+    /// Hands a network evaluation back to the search that asked for it; at a search's root,
+    /// its prior filtered by the play search's tactics filter when that is on (here, in
+    /// parallel across games). Only the root: filtering every node the search expands scored
+    /// alike within the noise at 5 times the time (README, "The play search").
+    fn apply(&mut self, leaf: Leaf<State<V>>, mut eval: Evaluation) -> Result<(), SearchError> {
+        if let Some(guard) = self.guard.as_mut().filter(|_| leaf.is_root()) {
+            guard.clear_prior(&leaf.state, &leaf.legal, &mut eval.policy);
+        }
         self.search.as_mut().ok_or(SearchError::StaleLeaf)?.apply(leaf, eval)
     }
 

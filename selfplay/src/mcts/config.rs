@@ -234,6 +234,9 @@ pub enum ConfigError {
     Gumbel(Selection),
     #[error("mcts.temperature must be finite and >= 0, got {0}")]
     Temperature(f32),
+    /// An option of the play search (`[play]`) that the search itself does not take.
+    #[error("play.{key} {problem}")]
+    Play { key: &'static str, problem: &'static str },
 }
 
 impl MctsConfig {

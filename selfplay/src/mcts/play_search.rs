@@ -13,18 +13,26 @@
 //! fpu = { reduction = 0.2 }
 //! forced_legs = "pass_captures"
 //! win_check = "in_one"
+//! tactics_filter = "off"
 //! ```
 //!
 //! The simulations come from each player (`sims=` of a player spec, `ladder.simulations`,
 //! `--sims`); root noise is off and the most visited action is played. Measured in Camelot
 //! (README, "The play search"): PUCT against Gumbel with 8 considered actions, and capture
 //! sequences passed through, each made a 20-minute model markedly stronger at 64 simulations.
+//!
+//! `tactics_filter = { alpha_beta = { depth = 1, margin = 100 } }` clears the network's prior
+//! at the root of each search (each leg of a move) of the actions that alpha-beta to `depth`
+//! plies and its quiescence scores `margin` (hundredths of a Man) or more below the best
+//! ([`TacticsFilter`]): the player never walks a piece into a capture chain that search sees.
+//! The player is then the network's search and a classical guard together.
 
 use serde::{Deserialize, Serialize};
 
 use super::config::{
     ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
+use crate::teacher::TacticsFilter;
 
 /// The search options of a playing model; [`PlaySearch::mcts`] makes the whole configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,6 +50,9 @@ pub struct PlaySearch {
     pub forced_legs: ForcedLegs,
     /// See [`MctsConfig::win_check`].
     pub win_check: WinCheck,
+    /// Whether the network's prior at the root is cleared of the actions alpha-beta shows to
+    /// lose material (applied by the arena's games: `arena`, `rate`, the ladder).
+    pub tactics_filter: TacticsFilter,
 }
 
 impl Default for PlaySearch {
@@ -54,6 +65,7 @@ impl Default for PlaySearch {
             fpu: plain.fpu,
             forced_legs: ForcedLegs::PassCaptures,
             win_check: WinCheck::InOne,
+            tactics_filter: TacticsFilter::Off,
         }
     }
 }
@@ -77,6 +89,9 @@ impl PlaySearch {
 
     /// Checks every option.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        if let Some((key, problem)) = self.tactics_filter.problem() {
+            return Err(ConfigError::Play { key, problem });
+        }
         self.mcts(1).validate()
     }
 }
@@ -109,5 +124,16 @@ mod tests {
         assert!(toml::from_str::<PlaySearch>("win_check = \"in_two\"").is_err());
         let bad = PlaySearch { c_puct_init: f32::NAN, ..PlaySearch::default() };
         assert!(bad.validate().is_err());
+        let guarded: PlaySearch =
+            toml::from_str("tactics_filter = { alpha_beta = { depth = 2, margin = 150 } }")
+                .unwrap();
+        assert_eq!(guarded.tactics_filter, TacticsFilter::AlphaBeta { depth: 2, margin: 150 });
+        assert_eq!(PlaySearch::default().tactics_filter, TacticsFilter::Off);
+        let bad = PlaySearch {
+            tactics_filter: TacticsFilter::AlphaBeta { depth: 1, margin: 0 },
+            ..PlaySearch::default()
+        };
+        let error = bad.validate().unwrap_err().to_string();
+        assert_eq!(error, "play.tactics_filter.alpha_beta.margin must be at least 1");
     }
 }

@@ -66,6 +66,13 @@ pub struct Leaf<G: Game> {
     serial: u64,
 }
 
+impl<G: Game> Leaf<G> {
+    /// Whether this is the root of its search (the position the search chooses a move in).
+    pub fn is_root(&self) -> bool {
+        self.node == NodeId::ROOT
+    }
+}
+
 /// MCTS over one game, with the tree kept between moves.
 ///
 /// Protocol per move: optionally [`Search::set_budget`]; then, while not [`Search::is_done`],

@@ -239,5 +239,5 @@ mod targets;
 #[cfg(test)]
 mod tests;
 
-pub use tactics::TacticsFilter;
+pub use tactics::{TacticsFilter, TacticsGuard};
 pub use targets::{TeacherTargets, leg_target};

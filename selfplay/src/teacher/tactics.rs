@@ -10,12 +10,11 @@
 //! the target of every action whose best move scores at least `margin` below the best action's
 //! onto the others. Moves played and value targets are unchanged.
 
-use games::{Game, RuleOptions, State, Variant};
+use games::{Action, Game, RuleOptions, State, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
 use crate::driver::PlayedGame;
-use crate::record::PositionRow;
 
 /// Whether the searches' policy targets are filtered by a classical search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,64 +42,85 @@ impl TacticsFilter {
         None
     }
 
+    /// The filter's judge for variant `V`'s states (None when off). Keep one per game: its
+    /// searcher's table carries over from position to position.
+    pub fn guard<V: Variant>(self) -> Option<TacticsGuard<V>> {
+        let TacticsFilter::AlphaBeta { depth, margin } = self else { return None };
+        let searcher = AlphaBeta::new(AlphaBetaLimits { depth, time: None });
+        Some(TacticsGuard { searcher, depth, margin })
+    }
+
     /// Filters the full-search rows of `game`, a game of variant `V` under `options` (rows
     /// whose position does not parse are left as they are).
     pub fn apply<V: Variant>(self, game: &mut PlayedGame, options: RuleOptions) {
-        let TacticsFilter::AlphaBeta { depth, margin } = self else { return };
-        // One searcher for the game: its table carries over from row to row.
-        let mut searcher = AlphaBeta::<V>::new(AlphaBetaLimits { depth, time: None });
-        for row in game.positions.iter_mut().filter(|r| r.full_search) {
+        let Some(mut guard) = self.guard::<V>() else { return };
+        for row in game.positions.iter_mut().filter(|r| r.full_search && r.policy_actions.len() > 1)
+        {
             let Ok(state) = State::<V>::parse_with(&row.position, options) else { continue };
-            if row.policy_actions.len() > 1 {
-                filter_row(row, &state, &mut searcher, depth, margin);
-            }
+            guard.clear(&state, &row.policy_actions, &mut row.policy_target);
         }
     }
 }
 
-/// Clears `row`'s target on the actions of `state` (the row's position) whose best
-/// continuation scores `margin` or more below the best; returns the mass moved (None when no
-/// action was cleared). When every action with target mass is cleared, the target is spread
-/// evenly over the row's actions that are not.
-fn filter_row<V: Variant>(
-    row: &mut PositionRow,
-    state: &State<V>,
-    searcher: &mut AlphaBeta<V>,
+/// A [`TacticsFilter`] that is on, with its alpha-beta searcher: clears the weights (a policy
+/// target, a prior) of the actions that lose material.
+pub struct TacticsGuard<V: Variant> {
+    searcher: AlphaBeta<V>,
     depth: u32,
     margin: i32,
-) -> Option<f64> {
-    let moves: Vec<_> = state.continuations().cloned().collect();
-    let scores = searcher.move_scores(state.position(), &moves, depth);
-    // Each action's score: the best of the moves it starts (or ends).
-    let mut best_of: Vec<(u16, i32)> = Vec::new();
-    for (m, &s) in moves.iter().zip(&scores) {
-        let a = state.action_index(state.next_action(m)) as u16;
-        match best_of.iter_mut().find(|(b, _)| *b == a) {
-            Some((_, top)) => *top = (*top).max(s),
-            None => best_of.push((a, s)),
+}
+
+impl<V: Variant> TacticsGuard<V> {
+    /// Clears the weight of every action of `state` whose best continuation scores `margin` or
+    /// more below the best action's; `weights[i]` belongs to action index `actions[i]` (in the
+    /// mover's frame, as [`State::action_index`]) and the weights sum to 1, before and after.
+    /// Returns whether any action was cleared. When every action with weight is cleared, the
+    /// weight is spread evenly over the actions that are not.
+    pub fn clear(&mut self, state: &State<V>, actions: &[u16], weights: &mut [f32]) -> bool {
+        debug_assert_eq!(actions.len(), weights.len());
+        let moves: Vec<_> = state.continuations().cloned().collect();
+        let scores = self.searcher.move_scores(state.position(), &moves, self.depth);
+        // Each action's score: the best of the moves it starts (or ends).
+        let mut best_of: Vec<(u16, i32)> = Vec::new();
+        for (m, &s) in moves.iter().zip(&scores) {
+            let a = state.action_index(state.next_action(m)) as u16;
+            match best_of.iter_mut().find(|(b, _)| *b == a) {
+                Some((_, top)) => *top = (*top).max(s),
+                None => best_of.push((a, s)),
+            }
         }
+        let Some(top) = best_of.iter().map(|&(_, s)| s).max() else { return false };
+        let margin = self.margin;
+        let losing = |a: u16| best_of.iter().any(|&(b, s)| b == a && s <= top - margin);
+        let cleared: Vec<bool> = actions.iter().map(|&a| losing(a)).collect();
+        if !cleared.contains(&true) || !cleared.contains(&false) {
+            return false;
+        }
+        // The kept weight summed as it is, not one minus the cleared weight: when nearly all of
+        // it is cleared, the rounding of stored targets would be a large share of what is left.
+        let kept: f64 =
+            weights.iter().zip(&cleared).filter(|(_, c)| !**c).map(|(&p, _)| f64::from(p)).sum();
+        let open = cleared.iter().filter(|c| !**c).count() as f32;
+        for (p, &c) in weights.iter_mut().zip(&cleared) {
+            *p = match (c, kept > 0.0) {
+                (true, _) => 0.0,
+                (false, true) => (f64::from(*p) / kept) as f32,
+                (false, false) => 1.0 / open,
+            };
+        }
+        true
     }
-    let top = best_of.iter().map(|&(_, s)| s).max()?;
-    let losing = |a: u16| best_of.iter().any(|&(b, s)| b == a && s <= top - margin);
-    let cleared: Vec<bool> = row.policy_actions.iter().map(|&a| losing(a)).collect();
-    if !cleared.contains(&true) || !cleared.contains(&false) {
-        return None;
+
+    /// [`TacticsGuard::clear`] on a search's prior: `policy` over `legal`, `state`'s legal
+    /// actions (an [`Evaluation`](crate::Evaluation) of a [`Leaf`](crate::Leaf)). A state with
+    /// one legal action is left alone.
+    pub fn clear_prior(&mut self, state: &State<V>, legal: &[Action], policy: &mut [f32]) -> bool {
+        if legal.len() < 2 || legal.len() != policy.len() {
+            return false;
+        }
+        let actions: Vec<u16> = legal.iter().map(|&a| state.action_index(a) as u16).collect();
+        self.clear(state, &actions, policy)
     }
-    let (mut moved, mut kept) = (0.0f64, 0.0f64);
-    for (&p, &c) in row.policy_target.iter().zip(&cleared) {
-        *(if c { &mut moved } else { &mut kept }) += f64::from(p);
-    }
-    // The kept mass summed as it is, not `1 - moved`: when nearly all of it moves, the rounding
-    // of the stored targets would be a large share of what is left.
-    let open = cleared.iter().filter(|c| !**c).count() as f32;
-    for (p, &c) in row.policy_target.iter_mut().zip(&cleared) {
-        *p = match (c, kept > 0.0) {
-            (true, _) => 0.0,
-            (false, true) => (f64::from(*p) / kept) as f32,
-            (false, false) => 1.0 / open,
-        };
-    }
-    Some(moved)
 }
 
 #[cfg(test)]
@@ -109,9 +129,18 @@ mod tests {
 
     use super::*;
     use crate::driver::SelfPlayConfig;
+    use crate::record::PositionRow;
     use crate::teacher::{TeacherTargets, teacher_game};
 
     const FILTER: TacticsFilter = TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
+
+    /// White's Man on F7 faces Black's Man on F9 across an empty F8: F7-F8 is jumped (F9xF7),
+    /// F7-E7 and F7-G7 are safe.
+    const JUMPABLE: &str = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
+
+    fn guard() -> TacticsGuard<CamelotRules> {
+        FILTER.guard().expect("on")
+    }
 
     fn state(s: &str) -> Camelot {
         State::parse_with(s, RuleOptions::default()).unwrap()
@@ -152,21 +181,39 @@ mod tests {
 
     #[test]
     fn a_man_walked_into_a_jump_loses_its_target_and_safe_moves_keep_theirs() {
-        // White's Man on F7 faces Black's Man on F9 across an empty F8: F7-F8 is jumped
-        // (F9xF7), F7-E7 and F7-G7 are safe.
-        let position = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
-        let (mut row, s) = uniform_row(position);
+        let (mut row, s) = uniform_row(JUMPABLE);
         let before = row.policy_target.clone();
-        let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
-        let moved = filter_row(&mut row, &s, &mut searcher, 1, 100).expect("F7>F8 is cleared");
+        assert!(guard().clear(&s, &row.policy_actions, &mut row.policy_target), "F7>F8 is cleared");
         assert_eq!(target(&row, index(&s, "F7>F8")), 0.0);
         assert!(target(&row, index(&s, "F7>E7")) > before[0]);
         assert!((row.policy_target.iter().sum::<f32>() - 1.0).abs() < 1e-5);
-        let cleared = row.policy_target.iter().filter(|&&p| p == 0.0).count();
-        assert!((moved - cleared as f64 / before.len() as f64).abs() < 1e-5, "{moved}");
         // Every action that keeps a share kept its proportion to the others.
         let kept: Vec<f32> = row.policy_target.iter().copied().filter(|&p| p > 0.0).collect();
         assert!(kept.windows(2).all(|w| (w[0] - w[1]).abs() < 1e-6), "{kept:?}");
+    }
+
+    #[test]
+    fn a_prior_over_the_legal_actions_is_cleared_alike() {
+        let s = state(JUMPABLE);
+        let mut legal = Vec::new();
+        s.legal_actions(&mut legal);
+        let mut prior = vec![1.0 / legal.len() as f32; legal.len()];
+        assert!(guard().clear_prior(&s, &legal, &mut prior));
+        let at = |leg: &str| {
+            prior[legal.iter().position(|&a| a == s.parse_action(leg).unwrap()).unwrap()]
+        };
+        assert_eq!(at("F7>F8"), 0.0);
+        assert!(at("F7>E7") > 1.0 / legal.len() as f32);
+        assert!((prior.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        // The same weights as a row's target over the same actions.
+        let (mut row, _) = uniform_row(JUMPABLE);
+        guard().clear(&s, &row.policy_actions, &mut row.policy_target);
+        for (a, p) in legal.iter().zip(&prior) {
+            assert_eq!(target(&row, s.action_index(*a) as u16), *p);
+        }
+        // A prior that does not match the legal actions is left alone.
+        let mut short = vec![0.5, 0.5];
+        assert!(!guard().clear_prior(&s, &legal, &mut short));
     }
 
     #[test]
@@ -174,21 +221,18 @@ mod tests {
         let position = "camelot W W:KA4,ME4 B:KA13,ML13 cm=0,0";
         let (mut row, s) = uniform_row(position);
         let before = row.policy_target.clone();
-        let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
-        assert_eq!(filter_row(&mut row, &s, &mut searcher, 1, 100), None);
+        assert!(!guard().clear(&s, &row.policy_actions, &mut row.policy_target));
         assert_eq!(row.policy_target, before);
     }
 
     #[test]
     fn when_all_the_mass_is_on_losing_actions_the_rest_share_it_evenly() {
-        let position = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
-        let (mut row, s) = uniform_row(position);
+        let (mut row, s) = uniform_row(JUMPABLE);
         let bad = index(&s, "F7>F8");
         for (a, p) in row.policy_actions.iter().zip(row.policy_target.iter_mut()) {
             *p = if *a == bad { 1.0 } else { 0.0 };
         }
-        let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
-        assert_eq!(filter_row(&mut row, &s, &mut searcher, 1, 100), Some(1.0));
+        assert!(guard().clear(&s, &row.policy_actions, &mut row.policy_target));
         assert_eq!(target(&row, bad), 0.0);
         let open: Vec<f32> = row.policy_target.iter().copied().filter(|&p| p > 0.0).collect();
         assert!(open.len() > 5 && open.iter().all(|&p| (p - open[0]).abs() < 1e-6));
@@ -199,22 +243,19 @@ mod tests {
     fn a_tiny_remainder_is_renormalised_to_a_whole() {
         // Almost all of the mass on the losing action, the stored targets summing to 1 only to
         // f32's precision: what is kept still sums to 1.
-        let position = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
-        let (mut row, s) = uniform_row(position);
+        let (mut row, s) = uniform_row(JUMPABLE);
         let (bad, n) = (index(&s, "F7>F8"), row.policy_actions.len());
         for (a, p) in row.policy_actions.iter().zip(row.policy_target.iter_mut()) {
             *p = if *a == bad { 1.0 - 1e-6 } else { 1e-6 / (n - 1) as f32 };
         }
-        let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
-        filter_row(&mut row, &s, &mut searcher, 1, 100).expect("F7>F8 is cleared");
+        assert!(guard().clear(&s, &row.policy_actions, &mut row.policy_target), "F7>F8 is cleared");
         let sum: f32 = row.policy_target.iter().sum();
         assert!((sum - 1.0).abs() < 1e-5, "{sum}");
     }
 
     #[test]
     fn a_game_s_full_search_rows_are_filtered_and_its_fast_ones_are_not() {
-        let position = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
-        let (row, s) = uniform_row(position);
+        let (row, s) = uniform_row(JUMPABLE);
         let config = SelfPlayConfig { max_moves: 1, ..SelfPlayConfig::default() };
         let mut game = teacher_game(s.clone(), 0, 1, 1, 0.0, TeacherTargets::Best, &config);
         let fast = PositionRow { full_search: false, ..row.clone() };
