@@ -240,7 +240,7 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
     /// Hands a network evaluation back to the search that asked for it; at a search's root,
     /// its prior filtered by the play search's tactics filter when that is on (here, in
     /// parallel across games). Only the root: filtering every node the search expands scored
-    /// alike within the noise at 5 times the time (README, "The play search").
+    /// alike within the noise at 5 times the time (README, "The tactics filter at play").
     fn apply(&mut self, leaf: Leaf<State<V>>, mut eval: Evaluation) -> Result<(), SearchError> {
         if let Some(guard) = self.guard.as_mut().filter(|_| leaf.is_root()) {
             guard.clear_prior(&leaf.state, &leaf.legal, &mut eval.policy);
