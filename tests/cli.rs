@@ -3,6 +3,8 @@
 mod common;
 
 use common::{run, stderr, stdout};
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 const CAMELOT_START: &str = "camelot W W:KC6,KD7,KI7,KJ6,MD6,ME6,ME7,MF6,MF7,MG6,MG7,MH6,MH7,MI6 B:KC11,KD10,KI10,KJ11,MD11,ME10,ME11,MF10,MF11,MG10,MG11,MH10,MH11,MI11 cm=0,0";
 
@@ -144,33 +146,27 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 
+/// Two games of `selfplay --uniform` (uniform priors and draw values, so that any difference
+/// between two folders' games comes from the key) on the smoke config with one more
+/// `[selfplay]` line `key`, into `tmp/name`: the command's output and the folder.
+fn selfplay_with(tmp: &Path, name: &str, key: &str) -> (Output, PathBuf) {
+    let smoke =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke-camelot.toml"))
+            .unwrap();
+    let config = tmp.join(format!("{name}.toml"));
+    std::fs::write(&config, smoke.replace("[selfplay]\n", &format!("[selfplay]\n{key}\n")))
+        .unwrap();
+    let out = tmp.join(name);
+    let args = ["selfplay", "--config", config.to_str().unwrap(), "--uniform", "--games", "2"];
+    (run(&[&args[..], &["--out", out.to_str().unwrap()]].concat()), out)
+}
+
 #[test]
 fn selfplay_mixes_the_heuristic_into_its_searches_when_configured() {
     let tmp = std::env::temp_dir().join(format!("cz-cli-leaf-heuristic-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).unwrap();
-    let smoke =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke-camelot.toml"))
-            .unwrap();
-    // The smoke config with one more `[selfplay]` key; uniform priors and draw values, so that
-    // any difference between the games comes from the heuristic.
-    let play = |name: &str, key: &str| {
-        let config = tmp.join(format!("{name}.toml"));
-        std::fs::write(&config, smoke.replace("[selfplay]\n", &format!("[selfplay]\n{key}\n")))
-            .unwrap();
-        let out = tmp.join(name);
-        let o = run(&[
-            "selfplay",
-            "--config",
-            config.to_str().unwrap(),
-            "--uniform",
-            "--games",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        (o, out)
-    };
+    let play = |name: &str, key: &str| selfplay_with(&tmp, name, key);
     let (o, off) = play("off", "leaf_heuristic = \"off\"");
     assert!(o.status.success(), "{}", stderr(&o));
     let mix = "leaf_heuristic = { mix = { weight = 1.0, fade_generations = 5 } }";
@@ -193,6 +189,25 @@ fn selfplay_mixes_the_heuristic_into_its_searches_when_configured() {
     let (o, _) = play("unknown", unknown);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("deep"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn selfplay_filters_its_searches_roots_when_configured() {
+    let tmp = std::env::temp_dir().join(format!("cz-cli-root-filter-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let play = |name: &str, key: &str| selfplay_with(&tmp, name, key);
+    let (o, off) = play("off", "root_filter = \"off\"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (o, on) = play("on", "root_filter = { alpha_beta = { depth = 1, margin = 100 } }");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (off, on) = (read_games(&off), read_games(&on));
+    assert_eq!((off.len(), on.len()), (2, 2));
+    assert_ne!(off, on, "uniform priors walk into captures that the filter keeps them from");
+    let (o, _) = play("bad", "root_filter = { alpha_beta = { depth = 0, margin = 100 } }");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("selfplay.root_filter.alpha_beta.depth"), "{}", stderr(&o));
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 

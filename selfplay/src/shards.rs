@@ -172,6 +172,7 @@ mod tests {
             seed: 3,
             start: &start,
             stop: None,
+            root_filter: None,
         };
         let mut writer = ShardWriter::new(&dir, "t", 0, "camelot", "uniform", 2).unwrap();
         let mut written = 0;

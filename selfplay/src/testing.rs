@@ -1,9 +1,47 @@
 //! Test doubles for the [`Evaluator`] trait, public so that other crates' tests (the driver,
-//! the arena) can use them: evaluators whose answers are known, or deterministic but varied.
+//! the arena) can use them: evaluators whose answers are known, or deterministic but varied;
+//! and a [`RootFilter`] whose changes are known.
 
 use games::{Game, MAX_PLAYERS, Values};
 
 use crate::evaluator::{Evaluation, Evaluator};
+use crate::mcts::RootFilter;
+
+/// A root filter that clears `action` from the prior wherever it is legal beside others and
+/// renormalises the rest; with `None`, zeroes every prior and says it changed nothing. Counts
+/// its calls.
+#[derive(Clone, Debug)]
+pub struct ClearAction<A> {
+    pub action: Option<A>,
+    pub calls: usize,
+}
+
+impl<A> ClearAction<A> {
+    pub fn new(action: Option<A>) -> Self {
+        ClearAction { action, calls: 0 }
+    }
+}
+
+impl<G: Game> RootFilter<G> for ClearAction<G::Action>
+where
+    G::Action: Send + PartialEq,
+{
+    fn filter(&mut self, _: &G, legal: &[G::Action], prior: &mut [f32]) -> bool {
+        assert_eq!(legal.len(), prior.len());
+        self.calls += 1;
+        let Some(action) = self.action.as_ref() else {
+            prior.fill(0.0);
+            return false;
+        };
+        let Some(i) = legal.iter().position(|a| a == action).filter(|_| legal.len() > 1) else {
+            return false;
+        };
+        let rest = 1.0 - prior[i];
+        prior[i] = 0.0;
+        prior.iter_mut().for_each(|p| *p /= rest);
+        true
+    }
+}
 
 /// An evaluator from a closure over one state.
 pub struct FnEvaluator<F>(pub F);

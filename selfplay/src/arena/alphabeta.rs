@@ -99,11 +99,18 @@ pub struct AlphaBeta<V: Variant> {
 
 impl<V: Variant> AlphaBeta<V> {
     pub fn new(limits: AlphaBetaLimits) -> Self {
+        Self::with_table(limits, TABLE_SIZE)
+    }
+
+    /// A searcher whose transposition table has `entries` entries (a power of two), for one
+    /// kept by the thousand, as the tactics filter's: a shallow search fills few.
+    pub fn with_table(limits: AlphaBetaLimits, entries: usize) -> Self {
+        assert!(entries.is_power_of_two(), "table entries must be a power of two");
         let cells = V::tables().geometry.num_cells();
         AlphaBeta {
             heuristic: Heuristic::new::<V>(),
             limits,
-            table: vec![Entry::default(); TABLE_SIZE],
+            table: vec![Entry::default(); entries],
             killers: Vec::new(),
             history: vec![0; cells * cells],
             root: Player(0),
@@ -286,7 +293,7 @@ impl<V: Variant> AlphaBeta<V> {
         }
         let (alpha0, beta0) = (alpha, beta);
         let key = self.key(pos);
-        let entry = self.table[key as usize & (TABLE_SIZE - 1)];
+        let entry = self.table[key as usize & (self.table.len() - 1)];
         let mut table_move = None;
         if entry.bound != Bound::Empty && entry.key == key {
             table_move = Some(entry.best);
@@ -485,7 +492,8 @@ impl<V: Variant> AlphaBeta<V> {
         ply: i32,
     ) {
         let key = self.key(pos);
-        let slot = &mut self.table[key as usize & (TABLE_SIZE - 1)];
+        let mask = self.table.len() - 1;
+        let slot = &mut self.table[key as usize & mask];
         if slot.bound == Bound::Empty || slot.key == key || i32::from(slot.depth) <= depth {
             *slot = Entry { key, best, score: to_table(score, ply), depth: depth as i16, bound };
         }

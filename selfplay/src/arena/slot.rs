@@ -18,8 +18,8 @@ use crate::engine::{EngineClient, Limits};
 use crate::evaluator::{Evaluation, draw_values};
 use crate::lockstep::{self, Step};
 use crate::mcts::choose_action;
-use crate::mcts::{Leaf, MctsConfig, PlaySearch, Search, SearchError};
-use crate::teacher::TacticsGuard;
+use crate::mcts::{Leaf, MctsConfig, PlaySearch, RootFilter, Search, SearchError};
+use crate::teacher::{TacticsFilter, TacticsGuard};
 use games::GoalDistances;
 
 /// What the slots of a match share.
@@ -49,8 +49,11 @@ pub(crate) struct Slot<V: Variant> {
     /// Each alpha-beta player's searcher, by player index (built on its first move, kept for
     /// the game: its table and move-ordering statistics carry over).
     alphabeta: Vec<Option<Box<AlphaBeta<V>>>>,
-    /// The play search's [`TacticsFilter`](crate::TacticsFilter) on the network players'
-    /// priors at the roots of their searches (None when off).
+    /// The play search's [`TacticsFilter`] on the network players' priors at the roots of
+    /// their searches.
+    filter: TacticsFilter,
+    /// The filter's judge when it is on: built at the first network root ([`Slot::guard`]),
+    /// kept for the game.
     guard: Option<Box<TacticsGuard<V>>>,
     moves: Vec<String>,
     over: Option<(Values, Termination)>,
@@ -77,7 +80,8 @@ impl<V: Variant> Slot<V> {
             rollouts: MoveRollouts::new(table.rollout_moves, game_seed ^ 0x7011),
             search: None,
             alphabeta: (0..V::NUM_PLAYERS).map(|_| None).collect(),
-            guard: table.play.tactics_filter.guard().map(Box::new),
+            filter: table.play.tactics_filter,
+            guard: None,
             moves: Vec::new(),
             over: None,
         };
@@ -115,12 +119,17 @@ impl<V: Variant> Slot<V> {
                 self.moves.push(m);
                 self.check_end(table);
             }
-            // With the tactics filter a network player searches the next leg afresh, so that
-            // its root's prior is filtered too (a kept subtree's root was expanded unfiltered).
-            None if self.guard.is_some() && self.network_to_move(table) => self.search = None,
             None => {
+                let network = self.network_to_move(table);
                 if let Some(search) = self.search.as_mut() {
                     search.advance(action)?;
+                    // The next leg's root was expanded as an inner node, its prior unfiltered.
+                    if network
+                        && search.forced_action().is_none()
+                        && let Some(guard) = Self::guard(&mut self.guard, self.filter)
+                    {
+                        search.filter_root_prior(guard);
+                    }
                 }
             }
         }
@@ -156,6 +165,19 @@ impl<V: Variant> Slot<V> {
         self.search = None;
         self.moves.push(m.notation(&V::tables().geometry));
         self.check_end(table);
+    }
+
+    /// The tactics filter's judge, built on first use (None when the filter is off): a match
+    /// without a network player never builds its table. A function of the two fields, not of
+    /// `self`, so that it borrows beside the search.
+    fn guard(
+        guard: &mut Option<Box<TacticsGuard<V>>>,
+        filter: TacticsFilter,
+    ) -> Option<&mut TacticsGuard<V>> {
+        if guard.is_none() {
+            *guard = filter.guard().map(Box::new);
+        }
+        guard.as_deref_mut()
     }
 
     fn check_end(&mut self, table: &Table<'_>) {
@@ -242,8 +264,10 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
     /// parallel across games). Only the root: filtering every node the search expands scored
     /// alike within the noise at 5 times the time (README, "The tactics filter at play").
     fn apply(&mut self, leaf: Leaf<State<V>>, mut eval: Evaluation) -> Result<(), SearchError> {
-        if let Some(guard) = self.guard.as_mut().filter(|_| leaf.is_root()) {
-            guard.clear_prior(&leaf.state, &leaf.legal, &mut eval.policy);
+        if leaf.is_root()
+            && let Some(guard) = Self::guard(&mut self.guard, self.filter)
+        {
+            guard.filter(&leaf.state, &leaf.legal, &mut eval.policy);
         }
         self.search.as_mut().ok_or(SearchError::StaleLeaf)?.apply(leaf, eval)
     }

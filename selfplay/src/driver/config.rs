@@ -32,6 +32,9 @@ pub struct SelfPlayConfig {
     pub teacher: Teacher,
     /// The searches' policy targets cleared of moves a shallow alpha-beta search shows to lose.
     pub tactics_filter: TacticsFilter,
+    /// The searches' root priors filtered as the play search's (`[play] tactics_filter`), so
+    /// that the moves played avoid those losing moves too, not only the targets.
+    pub root_filter: TacticsFilter,
     /// Playout cap randomization (Wu 2019): which moves get the full search.
     pub playout_cap: PlayoutCap,
     /// Resignation (2-player games only).
@@ -52,6 +55,7 @@ impl Default for SelfPlayConfig {
             leaf_heuristic: LeafHeuristic::Off,
             teacher: Teacher::Off,
             tactics_filter: TacticsFilter::Off,
+            root_filter: TacticsFilter::Off,
             playout_cap: PlayoutCap::Off,
             resign: Resign::Off,
             eval_cache: 100_000,
@@ -119,6 +123,10 @@ impl SelfPlayConfig {
             return err(key, problem);
         }
         if let Some((key, problem)) = self.tactics_filter.problem() {
+            return err(key, problem);
+        }
+        let root_keys = ["root_filter.alpha_beta.depth", "root_filter.alpha_beta.margin"];
+        if let Some((key, problem)) = self.root_filter.problem_at(root_keys) {
             return err(key, problem);
         }
         if let PlayoutCap::Randomized { full_fraction, fast_simulations } = self.playout_cap {

@@ -31,7 +31,7 @@ pub use stats::SelfPlayStats;
 
 use crate::evaluator::Evaluator;
 use crate::lockstep::{EvaluationError, Lockstep};
-use crate::mcts::{MctsConfig, SearchError};
+use crate::mcts::{MctsConfig, RootFilter, SearchError};
 use slot::Slot;
 pub(crate) use slot::game_seed;
 
@@ -67,7 +67,13 @@ pub struct Session<'a, G> {
     pub start: &'a (dyn Fn(u64) -> G + Sync),
     /// When set (e.g. by Ctrl-C), no new game starts; games in flight are finished.
     pub stop: Option<&'a AtomicBool>,
+    /// Builds each game's filter of its searches' root priors (`selfplay.root_filter`, for the
+    /// caller to make: it knows the variant), or None for none.
+    pub root_filter: Option<&'a RootFilterFactory<G>>,
 }
+
+/// Makes one game's root filter (one each: a filter may keep a table from move to move).
+pub type RootFilterFactory<G> = dyn Fn() -> Box<dyn RootFilter<G>> + Sync;
 
 enum Message {
     Game(Box<PlayedGame>),
@@ -89,6 +95,10 @@ where
     E: Evaluator<G>,
 {
     session.config.validate(G::NUM_PLAYERS)?;
+    if session.config.root_filter.is_on() && session.root_filter.is_none() {
+        let problem = "is set, but this session was given no filter to apply it with".into();
+        return Err(SelfPlayConfigError { key: "root_filter", problem }.into());
+    }
     session.mcts.validate().map_err(|e| DriverError::Search(SearchError::Config(e)))?;
     if let Some(&id) = session.game_ids.first()
         && let Some((key, problem)) = session.config.start.check(&(session.start)(id))
@@ -168,7 +178,8 @@ fn worker<G: Game, E: Evaluator<G>>(
             return Ok(None);
         }
         let Some(id) = ids.next() else { return Ok(None) };
-        Ok(Some(Slot::new((session.start)(id), id, session.seed, session.mcts, config)?))
+        let filter = session.root_filter.map(|make| make());
+        Ok(Some(Slot::new((session.start)(id), id, session.seed, session.mcts, config, filter)?))
     };
     let lockstep = Lockstep {
         shared: config,

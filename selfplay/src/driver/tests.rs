@@ -2,13 +2,15 @@
 
 use std::sync::atomic::AtomicBool;
 
+use games::toy::TicTacToe;
 use games::{Camelot, CamelotPosition, Game, Position, State, TriCamelot, Values, Variant};
 
 use super::*;
 use crate::evaluator::{Evaluation, UniformEvaluator};
-use crate::mcts::{MctsConfig, RootNoise, TemperatureSchedule};
+use crate::mcts::{MctsConfig, RootFilter, RootNoise, Selection, TemperatureSchedule};
 use crate::record::PositionRow;
-use crate::testing::FnEvaluator;
+use crate::teacher::TacticsFilter;
+use crate::testing::{ClearAction, FnEvaluator};
 
 fn mcts(simulations: u32) -> MctsConfig {
     MctsConfig {
@@ -26,9 +28,21 @@ fn run<G: Game, E: Evaluator<G>>(
     seed: u64,
     make: impl Fn(usize) -> E + Sync,
 ) -> (Vec<PlayedGame>, SelfPlayStats) {
+    run_filtered(config, mcts, games, seed, make, None)
+}
+
+/// [`run`] with each game's searches' root priors filtered by `root_filter()`'s filter.
+fn run_filtered<G: Game, E: Evaluator<G>>(
+    config: &SelfPlayConfig,
+    mcts: &MctsConfig,
+    games: u64,
+    seed: u64,
+    make: impl Fn(usize) -> E + Sync,
+    root_filter: Option<&RootFilterFactory<G>>,
+) -> (Vec<PlayedGame>, SelfPlayStats) {
     let start = |_: u64| G::initial();
-    let session =
-        Session { config, mcts, game_ids: (0..games).collect(), seed, start: &start, stop: None };
+    let game_ids = (0..games).collect();
+    let session = Session { config, mcts, game_ids, seed, start: &start, stop: None, root_filter };
     let mut out = Vec::new();
     let stats = play(
         &session,
@@ -42,6 +56,16 @@ fn run<G: Game, E: Evaluator<G>>(
     .unwrap();
     out.sort_by_key(|g| g.game.game_id);
     (out, stats)
+}
+
+/// The error of a tic-tac-toe session of `config` refused before its one game starts.
+fn refusal(config: &SelfPlayConfig, mcts: &MctsConfig) -> String {
+    let start = |_: u64| TicTacToe::initial();
+    let game_ids = vec![0];
+    let session =
+        Session { config, mcts, game_ids, seed: 0, start: &start, stop: None, root_filter: None };
+    let err = play(&session, &|_| UniformEvaluator, |_, _| Ok(()), |_| {}).unwrap_err();
+    err.to_string()
 }
 
 /// Replays a game's moves through the rules engine from its start position, checking each
@@ -215,6 +239,7 @@ fn move_limit_is_a_draw_and_stop_starts_no_new_games() {
         seed: 0,
         start: &start,
         stop: Some(&stop),
+        root_filter: None,
     };
     let stats = play(&session, &|_| UniformEvaluator, |_, _| Ok(()), |_| {}).unwrap();
     assert_eq!(stats.games, 0);
@@ -232,6 +257,7 @@ fn a_failing_game_handler_stops_the_session_with_its_message() {
         seed: 0,
         start: &start,
         stop: None,
+        root_filter: None,
     };
     let err =
         play(&session, &|_| UniformEvaluator, |_, _| Err("disk full".into()), |_| {}).unwrap_err();
@@ -295,16 +321,42 @@ fn endgame_starts_are_recorded_and_replay_through_the_rules() {
     assert_eq!(starts(&games), starts(&again));
 
     // A game without random endgames is refused before any game starts.
-    let start = |_: u64| games::toy::TicTacToe::initial();
-    let mcts = mcts(2);
-    let session = Session {
-        config: &config,
-        mcts: &mcts,
-        game_ids: vec![0],
-        seed: 0,
-        start: &start,
-        stop: None,
+    let err = refusal(&config, &mcts(2));
+    assert!(err.starts_with("selfplay.start: tictactoe has no"), "{err}");
+}
+
+#[test]
+fn a_root_filter_keeps_cleared_actions_out_of_the_targets_and_the_moves_played() {
+    // Gumbel sampling at every decision: with a uniform prior the centre is one of four
+    // considered actions, so without the filter some games take it.
+    let mcts = MctsConfig {
+        simulations: 16,
+        selection: Selection::gumbel(4),
+        temperature: TemperatureSchedule::Constant(1.0),
+        ..MctsConfig::default()
     };
-    let err = play(&session, &|_| UniformEvaluator, |_, _| Ok(()), |_| {}).unwrap_err();
-    assert!(err.to_string().starts_with("selfplay.start: tictactoe has no"), "{err}");
+    let config = SelfPlayConfig { games_in_flight: 4, ..SelfPlayConfig::default() };
+    let centre_taken = |games: &[PlayedGame]| {
+        games.iter().flat_map(|g| &g.positions).filter(|r| r.position.as_bytes()[5] != b'.').count()
+    };
+    let (plain, _) = run::<TicTacToe, _>(&config, &mcts, 12, 3, |_| UniformEvaluator);
+    assert!(centre_taken(&plain) > 0, "the test needs games that take the centre");
+
+    // Clears the centre (action 4) wherever it is legal beside other cells.
+    let make = || -> Box<dyn RootFilter<TicTacToe>> { Box::new(ClearAction::new(Some(4u8))) };
+    let (filtered, stats) =
+        run_filtered::<TicTacToe, _>(&config, &mcts, 12, 3, |_| UniformEvaluator, Some(&make));
+    assert_eq!(stats.games, 12);
+    // Roots evaluated fresh and roots kept from the search before (filtered after `advance`)
+    // alike: the centre is taken only as the last empty cell, which ends the game.
+    assert_eq!(centre_taken(&filtered), 0, "no move played takes the centre");
+    for row in filtered.iter().flat_map(|g| &g.positions) {
+        if let Some(i) = row.policy_actions.iter().position(|&a| a == 4) {
+            assert!(row.policy_target[i] < 1e-6, "{}: {:?}", row.position, row.policy_target);
+        }
+    }
+    // A config with the filter on and a session without one to apply is refused.
+    let on = TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
+    let err = refusal(&SelfPlayConfig { root_filter: on, ..config }, &mcts);
+    assert!(err.starts_with("selfplay.root_filter: is set, but"), "{err}");
 }

@@ -100,7 +100,8 @@ pub(crate) struct GumbelRoot {
 }
 
 impl GumbelRoot {
-    /// Samples the Gumbel scores, keeps the top `considered` actions and plans `simulations`.
+    /// Samples the Gumbel scores, keeps the top `considered` actions (of those with a prior
+    /// above 0) and plans `simulations`.
     pub fn new<A: Copy>(
         tree: &Tree<A>,
         considered: usize,
@@ -108,9 +109,16 @@ impl GumbelRoot {
         rng: &mut impl Rng,
     ) -> Self {
         let root = NodeId::ROOT;
-        let mut score: Vec<f32> =
-            tree.children(root).map(|c| gumbel(rng) + logit(tree.node(c).prior)).collect();
-        let m = considered.clamp(1, score.len().max(1));
+        let priors: Vec<f32> = tree.children(root).map(|c| tree.node(c).prior).collect();
+        let mut score: Vec<f32> = priors.iter().map(|&p| gumbel(rng) + logit(p)).collect();
+        // An action of prior 0 (cleared by a root filter) is not considered while others are.
+        let open = priors.iter().filter(|&&p| p > 0.0).count();
+        if open > 0 {
+            for (s, _) in score.iter_mut().zip(&priors).filter(|(_, p)| **p <= 0.0) {
+                *s = f32::NEG_INFINITY;
+            }
+        }
+        let m = considered.clamp(1, open.max(1));
         let mut order: Vec<usize> = (0..score.len()).collect();
         order.sort_by(|&a, &b| score[b].total_cmp(&score[a]));
         for &i in &order[m.min(order.len())..] {

@@ -35,6 +35,6 @@ pub use config::{
 };
 pub use play_search::PlaySearch;
 pub use policy::{add_root_noise, choose_action, choose_by_visits};
-pub use search::{Leaf, Search, SearchError};
+pub use search::{Leaf, RootFilter, Search, SearchError};
 pub use summary::{SearchKind, SearchSummary};
 pub use tree::{Node, NodeId, NodeKind, Tree};

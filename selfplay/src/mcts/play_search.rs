@@ -25,7 +25,11 @@
 //! at the root of each search (each leg of a move) of the actions that alpha-beta to `depth`
 //! plies and its quiescence scores `margin` (hundredths of a Man) or more below the best
 //! ([`TacticsFilter`]): the player never walks a piece into a capture chain that search sees.
-//! The player is then the network's search and a classical guard together.
+//! The player is then the network's search and a classical guard together. The arena applies
+//! it (so `arena`, `rate` and the ladder, with a config that sets it): to a fresh root's
+//! evaluation, and to the root a later leg keeps
+//! ([`Search::filter_root_prior`](super::Search::filter_root_prior)). `engine`, `analyze` and
+//! `play` take no config and search with the defaults.
 
 use serde::{Deserialize, Serialize};
 

@@ -73,6 +73,15 @@ impl<G: Game> Leaf<G> {
     }
 }
 
+/// Rewrites the prior at a search's root, where a move is chosen (the tactics filter): the
+/// caller applies it to a fresh root's evaluation ([`Leaf::is_root`]) and to a kept root after
+/// [`Search::advance`] ([`Search::filter_root_prior`]).
+pub trait RootFilter<G: Game>: Send {
+    /// Changes `prior`, over `state`'s legal actions `legal` (in the same order) and summing to
+    /// 1, in place, still summing to 1; returns whether it changed any.
+    fn filter(&mut self, state: &G, legal: &[G::Action], prior: &mut [f32]) -> bool;
+}
+
 /// MCTS over one game, with the tree kept between moves.
 ///
 /// Protocol per move: optionally [`Search::set_budget`]; then, while not [`Search::is_done`],
@@ -335,6 +344,38 @@ impl<G: Game> Search<G> {
         self.gumbel = None;
         self.pending = None;
         Ok(())
+    }
+
+    /// Lets a root filter rewrite the prior of a root that [`Search::advance`] kept expanded;
+    /// call it right after `advance`, before the move's first `gather`. The filter gets the
+    /// root state, the children's actions and their priors. A fresh root needs no call: its
+    /// prior is the evaluation applied at [`Leaf::is_root`], for the caller to filter there.
+    /// When the filter lowers the prior of a child that the kept statistics visited, the tree
+    /// is dropped and the root searched afresh, since visits won under the old prior would
+    /// count for that child.
+    pub fn filter_root_prior(&mut self, filter: &mut (impl RootFilter<G> + ?Sized)) {
+        debug_assert!(self.pending.is_none() && self.done == 0 && self.gumbel.is_none());
+        let root = NodeId::ROOT;
+        if self.tree.node(root).kind != NodeKind::Expanded {
+            return;
+        }
+        let children: Vec<NodeId> = self.tree.children(root).collect();
+        let actions: Vec<G::Action> =
+            children.iter().filter_map(|&c| self.tree.node(c).action).collect();
+        debug_assert_eq!(actions.len(), children.len(), "every child has its action");
+        let mut priors: Vec<f32> = children.iter().map(|&c| self.tree.node(c).prior).collect();
+        if !filter.filter(&self.root_state, &actions, &mut priors) {
+            return;
+        }
+        // Lowered beyond rounding: renormalising the kept priors may move them by an ulp.
+        let lowered = |c: NodeId, p: f32| p < self.tree.node(c).prior * (1.0 - 1e-4);
+        if children.iter().zip(&priors).any(|(&c, &p)| self.tree.node(c).n > 0 && lowered(c, p)) {
+            self.tree = Tree::new();
+            return;
+        }
+        for (c, p) in children.into_iter().zip(priors) {
+            self.tree.node_mut(c).prior = p;
+        }
     }
 
     /// What the search found at the root.

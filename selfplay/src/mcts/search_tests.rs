@@ -8,7 +8,7 @@ use rand::rngs::StdRng;
 
 use super::*;
 use crate::evaluator::{Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values};
-use crate::testing::{FnEvaluator, HashEvaluator};
+use crate::testing::{ClearAction, FnEvaluator, HashEvaluator};
 
 fn puct(simulations: u32) -> MctsConfig {
     MctsConfig { simulations, root_noise: RootNoise::None, ..MctsConfig::default() }
@@ -214,6 +214,45 @@ fn tree_reuse_keeps_the_chosen_subtree() {
     assert_eq!(s.visits.iter().sum::<u32>(), child_visits - 1 + 100);
     assert_eq!(s.mover, Player(1));
     assert!(search.advance(a).is_err(), "the cell is taken now");
+}
+
+#[test]
+fn a_kept_root_s_prior_is_filtered_and_a_visited_child_cleared_drops_the_tree() {
+    let fresh = Search::new(TicTacToe::initial(), puct(12)).unwrap();
+    let mut filter = ClearAction::new(Some(0u8));
+    fresh.clone().filter_root_prior(&mut filter);
+    assert_eq!(filter.calls, 0, "an unexpanded root is the caller's to filter when evaluated");
+
+    let mut search = fresh;
+    let mut rng = StdRng::seed_from_u64(8);
+    let s = search.run(&mut UniformEvaluator, &mut rng).unwrap();
+    search.advance(best(&s)).unwrap();
+    let kept = search.tree().node(NodeId::ROOT).n;
+    let children: Vec<NodeId> = search.tree().children(NodeId::ROOT).collect();
+    let visits = |c: &NodeId| search.tree().node(*c).n;
+    let visited = children.iter().position(|c| visits(c) > 0).expect("a visited child");
+    let unvisited = children.iter().position(|c| visits(c) == 0).expect("an unvisited child");
+    let action = |i: usize| search.tree().node(children[i]).action;
+    let priors = |s: &Search<TicTacToe>| -> Vec<f32> {
+        s.tree().children(NodeId::ROOT).map(|c| s.tree().node(c).prior).collect()
+    };
+
+    // A filter that says it changed nothing is taken at its word.
+    let mut unchanged = search.clone();
+    unchanged.filter_root_prior(&mut ClearAction::new(None));
+    assert_eq!(priors(&unchanged), priors(&search));
+
+    let mut kept_tree = search.clone();
+    kept_tree.filter_root_prior(&mut ClearAction::new(action(unvisited)));
+    assert_eq!(kept_tree.tree().node(NodeId::ROOT).n, kept, "the statistics stay");
+    assert_eq!(priors(&kept_tree)[unvisited], 0.0);
+    assert!((priors(&kept_tree).iter().sum::<f32>() - 1.0).abs() < 1e-6);
+
+    let mut afresh = search.clone();
+    afresh.filter_root_prior(&mut ClearAction::new(action(visited)));
+    assert_eq!(afresh.tree().node(NodeId::ROOT).n, 0, "visits won under the old prior go");
+    let leaf = afresh.gather(&mut rng).expect("the root is evaluated again");
+    assert!(leaf.is_root());
 }
 
 #[test]

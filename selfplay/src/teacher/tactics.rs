@@ -9,12 +9,22 @@
 //! quiescence (the classical teacher's search: compulsory capture chains played out) and moves
 //! the target of every action whose best move scores at least `margin` below the best action's
 //! onto the others. Moves played and value targets are unchanged.
+//!
+//! The same filter, as a [`TacticsGuard`] ([`RootFilter`]), clears a search's root prior
+//! instead: the play search's (`[play] tactics_filter`, in the arena) and self-play's
+//! (`selfplay.root_filter`: the moves played avoid those actions too, and the search's improved
+//! policy gives them next to no target).
 
 use games::{Action, Game, RuleOptions, State, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
 use crate::driver::PlayedGame;
+use crate::mcts::RootFilter;
+
+/// Transposition-table entries of a guard's searcher (~100 KB): one is kept per game in flight,
+/// up to a thousand of them, and its searches of one or two plies fill few.
+const GUARD_TABLE: usize = 1 << 12;
 
 /// Whether the searches' policy targets are filtered by a classical search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,23 +40,36 @@ pub enum TacticsFilter {
 }
 
 impl TacticsFilter {
-    /// Checks the values (None when the setting is valid).
+    /// Checks the values of the `tactics_filter` key (None when the setting is valid).
     pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
+        self.problem_at(["tactics_filter.alpha_beta.depth", "tactics_filter.alpha_beta.margin"])
+    }
+
+    /// Checks the values of a key whose depth and margin are named `keys`.
+    pub(crate) fn problem_at(
+        self,
+        [depth_key, margin_key]: [&'static str; 2],
+    ) -> Option<(&'static str, &'static str)> {
         let TacticsFilter::AlphaBeta { depth, margin } = self else { return None };
         if !(1..=4).contains(&depth) {
-            return Some(("tactics_filter.alpha_beta.depth", "must be between 1 and 4"));
+            return Some((depth_key, "must be between 1 and 4"));
         }
         if margin <= 0 {
-            return Some(("tactics_filter.alpha_beta.margin", "must be at least 1"));
+            return Some((margin_key, "must be at least 1"));
         }
         None
+    }
+
+    /// Whether the filter is on.
+    pub fn is_on(self) -> bool {
+        self != TacticsFilter::Off
     }
 
     /// The filter's judge for variant `V`'s states (None when off). Keep one per game: its
     /// searcher's table carries over from position to position.
     pub fn guard<V: Variant>(self) -> Option<TacticsGuard<V>> {
         let TacticsFilter::AlphaBeta { depth, margin } = self else { return None };
-        let searcher = AlphaBeta::new(AlphaBetaLimits { depth, time: None });
+        let searcher = AlphaBeta::with_table(AlphaBetaLimits { depth, time: None }, GUARD_TABLE);
         Some(TacticsGuard { searcher, depth, margin })
     }
 
@@ -110,11 +133,13 @@ impl<V: Variant> TacticsGuard<V> {
         }
         true
     }
+}
 
-    /// [`TacticsGuard::clear`] on a search's prior: `policy` over `legal`, `state`'s legal
-    /// actions (an [`Evaluation`](crate::Evaluation) of a [`Leaf`](crate::Leaf)). A state with
-    /// one legal action is left alone.
-    pub fn clear_prior(&mut self, state: &State<V>, legal: &[Action], policy: &mut [f32]) -> bool {
+/// [`TacticsGuard::clear`] on a search's prior: `policy` over `legal`, `state`'s legal actions
+/// (an [`Evaluation`](crate::Evaluation) of a [`Leaf`](crate::Leaf), or a kept root's
+/// children). A state with one legal action is left alone.
+impl<V: Variant> RootFilter<State<V>> for TacticsGuard<V> {
+    fn filter(&mut self, state: &State<V>, legal: &[Action], policy: &mut [f32]) -> bool {
         if legal.len() < 2 || legal.len() != policy.len() {
             return false;
         }
@@ -187,9 +212,14 @@ mod tests {
         assert_eq!(target(&row, index(&s, "F7>F8")), 0.0);
         assert!(target(&row, index(&s, "F7>E7")) > before[0]);
         assert!((row.policy_target.iter().sum::<f32>() - 1.0).abs() < 1e-5);
-        // Every action that keeps a share kept its proportion to the others.
-        let kept: Vec<f32> = row.policy_target.iter().copied().filter(|&p| p > 0.0).collect();
-        assert!(kept.windows(2).all(|w| (w[0] - w[1]).abs() < 1e-6), "{kept:?}");
+        // The cleared share moved onto the rest in proportion: each kept action's target is
+        // its old one over the share kept.
+        let after = row.policy_target.iter().zip(&before);
+        let cleared: f32 = after.clone().filter(|(p, _)| **p == 0.0).map(|(_, b)| b).sum();
+        assert!(cleared > 0.0 && cleared < 0.5, "{cleared}");
+        for (p, b) in after.filter(|(p, _)| **p > 0.0) {
+            assert!((p - b / (1.0 - cleared)).abs() < 1e-6, "{p} from {b}");
+        }
     }
 
     #[test]
@@ -198,7 +228,7 @@ mod tests {
         let mut legal = Vec::new();
         s.legal_actions(&mut legal);
         let mut prior = vec![1.0 / legal.len() as f32; legal.len()];
-        assert!(guard().clear_prior(&s, &legal, &mut prior));
+        assert!(guard().filter(&s, &legal, &mut prior));
         let at = |leg: &str| {
             prior[legal.iter().position(|&a| a == s.parse_action(leg).unwrap()).unwrap()]
         };
@@ -213,7 +243,7 @@ mod tests {
         }
         // A prior that does not match the legal actions is left alone.
         let mut short = vec![0.5, 0.5];
-        assert!(!guard().clear_prior(&s, &legal, &mut short));
+        assert!(!guard().filter(&s, &legal, &mut short));
     }
 
     #[test]
@@ -285,6 +315,14 @@ mod tests {
         let config = SelfPlayConfig { tactics_filter: bad, ..SelfPlayConfig::default() };
         let error = config.validate(2).unwrap_err().to_string();
         assert!(error.contains("selfplay.tactics_filter.alpha_beta.depth"), "{error}");
+        // The root filter is the same setting under its own key.
+        let config: SelfPlayConfig =
+            toml::from_str("root_filter = { alpha_beta = { depth = 1, margin = 100 } }").unwrap();
+        assert_eq!((config.root_filter, config.tactics_filter), (FILTER, TacticsFilter::Off));
+        let bad = TacticsFilter::AlphaBeta { depth: 1, margin: -5 };
+        let config = SelfPlayConfig { root_filter: bad, ..SelfPlayConfig::default() };
+        let error = config.validate(2).unwrap_err().to_string();
+        assert_eq!(error, "selfplay.root_filter.alpha_beta.margin: must be at least 1");
     }
 
     #[test]

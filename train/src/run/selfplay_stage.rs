@@ -4,7 +4,8 @@
 use std::sync::atomic::AtomicBool;
 
 use games::{Encode, State, Variant};
-use selfplay::driver::{DriverError, Session, play};
+use selfplay::driver::{DriverError, RootFilterFactory, Session, play};
+use selfplay::mcts::RootFilter;
 use selfplay::teacher::play_teacher_games;
 use selfplay::{HeuristicMix, PlayedGame, SelfPlayStats, ShardPaths, ShardWriter};
 
@@ -22,7 +23,8 @@ use crate::evaluators::{BoxedEvaluator, EvaluatorFactory};
 /// into their leaf values at the weight of the writer's generation; with `selfplay.teacher` the
 /// teacher plays its share of the ids (at the writer's generation) before the searches play the
 /// rest; with `selfplay.tactics_filter` the searches' policy targets are filtered before they
-/// are written (on the caller's thread).
+/// are written (on the caller's thread); with `selfplay.root_filter` the searches' root priors
+/// are (each game with its own filter).
 #[allow(clippy::too_many_arguments)]
 pub fn play_games<V: Variant>(
     config: &RunConfig,
@@ -72,6 +74,10 @@ where
         Ok(taught) => taught,
         Err(message) => return Err(failed.unwrap_or(DriverError::Handler(message).into())),
     };
+    let root_filter = config.selfplay.root_filter;
+    let make_root_filter = move || -> Box<dyn RootFilter<State<V>>> {
+        Box::new(root_filter.guard::<V>().expect("made only when on"))
+    };
     let session = Session {
         config: &config.selfplay,
         mcts: &config.mcts,
@@ -79,6 +85,7 @@ where
         seed,
         start: &start,
         stop,
+        root_filter: root_filter.is_on().then_some(&make_root_filter as &RootFilterFactory<_>),
     };
     let filter = config.selfplay.tactics_filter;
     let leaf = config.selfplay.leaf_heuristic;
