@@ -24,6 +24,12 @@ pub fn load_config(path: &std::path::Path) -> anyhow::Result<train::RunConfig> {
     train::RunConfig::load(path).map_err(|e| BadInput(e.to_string()).into())
 }
 
+/// The `[play]` section of the run config at `config`: how a model searches when it plays (the
+/// defaults without one). `engine`, `analyze` and `play` read only this section.
+pub fn play_search(config: Option<&std::path::Path>) -> anyhow::Result<selfplay::PlaySearch> {
+    Ok(config.map(load_config).transpose()?.map_or_else(Default::default, |c| c.play))
+}
+
 /// The configuration at `config` (if given) and the variant a command plays: `--variant`, else
 /// the config's, else `default`; a `--variant` that contradicts the config's is bad input.
 pub fn variant_and_config(

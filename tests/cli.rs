@@ -256,3 +256,91 @@ fn play_takes_moves_rejects_illegal_ones_undoes_and_saves() {
     assert_eq!(lines.len(), 3, "D7-D5-B7 and Black's reply: {text}");
     std::fs::remove_file(saved).unwrap();
 }
+
+/// White's lone Man on F7 faces Black's Man on F9: after F7>F8, F7>E8 or F7>G8 it is jumped from
+/// F9; the other legs are safe.
+const JUMPABLE: &str = "camelot W W:MF7 B:KA13,MF9,ML13 cm=0,0";
+
+/// The prior of `leg` in `analyze`'s action table.
+fn analyzed_prior(out: &str, leg: &str) -> f32 {
+    let line = out.lines().find(|l| l.split_whitespace().next() == Some(leg));
+    let line = line.unwrap_or_else(|| panic!("{leg} in the table: {out}"));
+    line.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+/// `smoke-camelot.toml` with `[play] tactics_filter` set to `filter`, written under `dir`.
+fn play_filter_config(dir: &Path, name: &str, filter: &str) -> String {
+    let text = std::fs::read_to_string(common::config("smoke-camelot.toml")).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{text}\n[play]\ntactics_filter = {filter}\n")).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn analyze_engine_and_play_search_with_the_config_s_tactics_filter() {
+    let dir = common::scratch_dir("play-filter");
+    let on = play_filter_config(&dir, "on.toml", "{ alpha_beta = { depth = 1, margin = 100 } }");
+    let bad = play_filter_config(&dir, "bad.toml", "{ alpha_beta = { depth = 0, margin = 100 } }");
+
+    let analyze = |config: &[&str]| {
+        let mut args = vec!["analyze", JUMPABLE, "--sims", "40", "--top", "99"];
+        args.extend(config);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let (plain, filtered) = (analyze(&[]), analyze(&["--config", &on]));
+    assert!(analyzed_prior(&plain, "F7>F8") > 0.0, "{plain}");
+    for jumped in ["F7>F8", "F7>E8", "F7>G8"] {
+        assert_eq!(analyzed_prior(&filtered, jumped), 0.0, "{filtered}");
+    }
+    assert!(analyzed_prior(&filtered, "F7>E7") > analyzed_prior(&plain, "F7>E7"));
+
+    // The engine's analyses (a script on its standard input) search the same way.
+    let engine_prior = |config: &[&str]| -> f64 {
+        use std::io::Write;
+        let mut child = common::bin()
+            .arg("engine")
+            .args(config)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let request = format!(r#"analyze {{"id":"j","position":"{JUMPABLE}","sims":40,"top":99}}"#);
+        child.stdin.take().unwrap().write_all(format!("{request}\n").as_bytes()).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success());
+        let answer: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let moves = answer["moves"].as_array().unwrap_or_else(|| panic!("{answer}"));
+        let line = moves.iter().find(|m| m["leg"] == "F7>F8").expect("F7>F8 analysed");
+        line["prior"].as_f64().unwrap()
+    };
+    assert!(engine_prior(&[]) > 0.0);
+    assert_eq!(engine_prior(&["--config", &on]), 0.0);
+
+    // `play`: the model (White, uniform priors, one simulation) plays the first leg, F7-F8,
+    // unless the filter clears it.
+    let white_plays = |config: &[&str]| {
+        let o = common::bin()
+            .args(["play", JUMPABLE, "--seat", "B", "--sims", "1"])
+            .args(config)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let played = out.lines().find_map(|l| l.strip_prefix("White plays "));
+        played.unwrap_or_else(|| panic!("White moves: {out}")).to_string()
+    };
+    assert_eq!(white_plays(&[]), "F7-F8");
+    let played = white_plays(&["--config", &on]);
+    assert!(!["F7-F8", "F7-E8", "F7-G8"].contains(&played.as_str()), "{played}");
+
+    // Each reads the config, and refuses a bad one naming the key.
+    for command in [&["analyze", JUMPABLE][..], &["engine"], &["play", JUMPABLE, "--seat", "B"]] {
+        let o = run(&[command, &["--config", &bad]].concat());
+        assert_eq!(o.status.code(), Some(2), "{command:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("play.tactics_filter.alpha_beta.depth"), "{}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,10 +9,10 @@ use games::{Encode, Game, RuleOptions, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
 use selfplay::mcts::Analysis;
-use selfplay::{DrawScore, Evaluator, PlaySearch, Search};
+use selfplay::{DrawScore, Evaluator};
 use train::{EvaluatorFactory, Source};
 
-use crate::input::{BadInput, PositionArgs};
+use crate::input::{BadInput, PositionArgs, play_search};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -24,6 +24,10 @@ pub struct AnalyzeArgs {
     /// Simulations.
     #[arg(long, default_value_t = 800)]
     pub sims: u32,
+    /// A run configuration (TOML) whose [play] section sets how the model searches (its
+    /// tactics filter, say); its other sections are not used. Without it, the [play] defaults.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Lines of the action table.
     #[arg(long, default_value_t = 10)]
     pub top: usize,
@@ -46,6 +50,7 @@ where
     } else {
         args.pos.position.clone()
     };
+    let play = play_search(args.config.as_deref())?;
     let options: RuleOptions = args.pos.options();
     let state = State::<V>::parse_with(&text, options)
         .map_err(|e| BadInput(format!("bad position: {e}")))?;
@@ -77,8 +82,7 @@ where
         }
         return Ok(());
     }
-    let config = PlaySearch::default().mcts(args.sims);
-    let mut search = Search::new(state.clone(), config)?;
+    let mut search = play.search(state.clone(), args.sims)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
     let summary = search.run(&mut evaluator, &mut rng)?;
     outln!("{}", state)?;

@@ -5,6 +5,9 @@
 //! ```sh
 //! camelot-zero engine --model data/camelot-cpu/models/gen-0041 --sims 400
 //! ```
+//!
+//! With `--config`, the engine searches with that run config's `[play]` section (its tactics
+//! filter, say).
 
 use std::io::BufReader;
 use std::path::PathBuf;
@@ -26,6 +29,10 @@ pub struct EngineArgs {
     /// Simulations per leg when `go` gives no budget (the `sims` option).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub sims: u32,
+    /// A run configuration (TOML) whose [play] section sets how the model searches (its
+    /// tactics filter, say); its other sections are not used. Without it, the [play] defaults.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
 }
 
 /// The engine's model: a checkpoint, or none.
@@ -72,6 +79,7 @@ pub fn run(args: EngineArgs) -> Result<()> {
         version: env!("CARGO_PKG_VERSION").into(),
         sims: args.sims,
         variant,
+        play: crate::input::play_search(args.config.as_deref())?,
     };
     let input = BufReader::new(std::io::stdin());
     serve(ModelSource { model: args.model }, info, input, std::io::stdout().lock())?;

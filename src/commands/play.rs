@@ -15,11 +15,11 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use selfplay::engine::{EngineClient, Limits};
 use selfplay::mcts::complete_move;
-use selfplay::{DrawScore, Evaluator, MctsConfig, PlaySearch};
+use selfplay::{DrawScore, Evaluator, PlaySearch};
 use train::{EvaluatorFactory, Source};
 
 use super::show::render;
-use crate::input::{BadInput, PositionArgs};
+use crate::input::{BadInput, PositionArgs, play_search};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -36,6 +36,10 @@ pub struct PlayArgs {
     /// Simulations per decision of the model.
     #[arg(long, default_value_t = 200)]
     pub sims: u32,
+    /// A run configuration (TOML) whose [play] section sets how the model searches (its
+    /// tactics filter, say); its other sections are not used. Without it, the [play] defaults.
+    #[arg(long, conflicts_with = "engine")]
+    pub config: Option<PathBuf>,
     /// The seat you play (its letter: W/B for Camelot, B/R/G for Tri-Camelot).
     #[arg(long, default_value = "W")]
     pub seat: String,
@@ -69,7 +73,8 @@ where
                 .map_err(|e| BadInput(train::error_chain(&e)))?;
             Opponent::Search {
                 evaluator: factory.make::<State<V>>(DrawScore::Share),
-                config: PlaySearch::default().mcts(args.sims),
+                play: play_search(args.config.as_deref())?,
+                sims: args.sims,
                 rng: rand::rngs::StdRng::seed_from_u64(0),
             }
         }
@@ -152,7 +157,7 @@ where
 // One per game: boxing the search's settings would buy nothing.
 #[allow(clippy::large_enum_variant)]
 enum Opponent<V: Variant> {
-    Search { evaluator: Box<dyn Evaluator<State<V>>>, config: MctsConfig, rng: StdRng },
+    Search { evaluator: Box<dyn Evaluator<State<V>>>, play: PlaySearch, sims: u32, rng: StdRng },
     Engine(EngineClient),
 }
 
@@ -160,8 +165,8 @@ impl<V: Variant> Opponent<V> {
     /// The opponent's complete move in `state`, reached by `moves` from `start`.
     fn choose(&mut self, start: &State<V>, moves: &[String], state: &State<V>) -> Result<String> {
         Ok(match self {
-            Opponent::Search { evaluator, config, rng } => {
-                complete_move(state.clone(), config, evaluator.as_mut(), rng)?
+            Opponent::Search { evaluator, play, sims, rng } => {
+                complete_move(play.search(state.clone(), *sims)?, evaluator.as_mut(), rng)?
             }
             Opponent::Engine(client) => {
                 client.best_move(&start.to_string(), moves, Limits::default())?

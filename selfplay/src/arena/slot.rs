@@ -18,8 +18,7 @@ use crate::engine::{EngineClient, Limits};
 use crate::evaluator::{Evaluation, draw_values};
 use crate::lockstep::{self, Step};
 use crate::mcts::choose_action;
-use crate::mcts::{Leaf, MctsConfig, PlaySearch, RootFilter, Search, SearchError};
-use crate::teacher::{TacticsFilter, TacticsGuard};
+use crate::mcts::{Leaf, MctsConfig, PlaySearch, Search, SearchError};
 use games::GoalDistances;
 
 /// What the slots of a match share.
@@ -49,12 +48,6 @@ pub(crate) struct Slot<V: Variant> {
     /// Each alpha-beta player's searcher, by player index (built on its first move, kept for
     /// the game: its table and move-ordering statistics carry over).
     alphabeta: Vec<Option<Box<AlphaBeta<V>>>>,
-    /// The play search's [`TacticsFilter`] on the network players' priors at the roots of
-    /// their searches.
-    filter: TacticsFilter,
-    /// The filter's judge when it is on: built at the first network root ([`Slot::guard`]),
-    /// kept for the game.
-    guard: Option<Box<TacticsGuard<V>>>,
     moves: Vec<String>,
     over: Option<(Values, Termination)>,
 }
@@ -80,8 +73,6 @@ impl<V: Variant> Slot<V> {
             rollouts: MoveRollouts::new(table.rollout_moves, game_seed ^ 0x7011),
             search: None,
             alphabeta: (0..V::NUM_PLAYERS).map(|_| None).collect(),
-            filter: table.play.tactics_filter,
-            guard: None,
             moves: Vec::new(),
             over: None,
         };
@@ -102,11 +93,6 @@ impl<V: Variant> Slot<V> {
         self.seating[self.state.to_move().index()]
     }
 
-    /// Whether the player to move searches with a network.
-    fn network_to_move(&self, table: &Table<'_>) -> bool {
-        matches!(table.kinds[self.player_to_move()], Kind::Search { leaves: Leaves::Network, .. })
-    }
-
     /// Plays one leg (or end-move) chosen by a search.
     fn play_action(&mut self, action: games::Action, table: &Table<'_>) -> Result<(), SearchError> {
         if !self.state.is_legal(action) {
@@ -120,16 +106,8 @@ impl<V: Variant> Slot<V> {
                 self.check_end(table);
             }
             None => {
-                let network = self.network_to_move(table);
                 if let Some(search) = self.search.as_mut() {
                     search.advance(action)?;
-                    // The next leg's root was expanded as an inner node, its prior unfiltered.
-                    if network
-                        && search.forced_action().is_none()
-                        && let Some(guard) = Self::guard(&mut self.guard, self.filter)
-                    {
-                        search.filter_root_prior(guard);
-                    }
                 }
             }
         }
@@ -165,19 +143,6 @@ impl<V: Variant> Slot<V> {
         self.search = None;
         self.moves.push(m.notation(&V::tables().geometry));
         self.check_end(table);
-    }
-
-    /// The tactics filter's judge, built on first use (None when the filter is off): a match
-    /// without a network player never builds its table. A function of the two fields, not of
-    /// `self`, so that it borrows beside the search.
-    fn guard(
-        guard: &mut Option<Box<TacticsGuard<V>>>,
-        filter: TacticsFilter,
-    ) -> Option<&mut TacticsGuard<V>> {
-        if guard.is_none() {
-            *guard = filter.guard().map(Box::new);
-        }
-        guard.as_deref_mut()
     }
 
     fn check_end(&mut self, table: &Table<'_>) {
@@ -227,12 +192,14 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
                 Kind::Search { sims, leaves, draw } => {
                     if self.search.is_none() {
                         // The rollout players search as the anchors were rated, whatever
-                        // the checkpoints' play search.
-                        let config = match leaves {
-                            Leaves::Rollouts { .. } => MctsConfig::analysis(sims),
-                            Leaves::Network => table.play.mcts(sims),
+                        // the checkpoints' play search (with its tactics filter, if on).
+                        let root = self.state.clone();
+                        let mut search = match leaves {
+                            Leaves::Rollouts { .. } => {
+                                Search::new(root, MctsConfig::analysis(sims))?
+                            }
+                            Leaves::Network => table.play.search(root, sims)?,
                         };
-                        let mut search = Search::new(self.state.clone(), config)?;
                         search.set_draw_score(draw);
                         self.search = Some(search);
                     }
@@ -259,16 +226,11 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
         }
     }
 
-    /// Hands a network evaluation back to the search that asked for it; at a search's root,
-    /// its prior filtered by the play search's tactics filter when that is on (here, in
-    /// parallel across games). Only the root: filtering every node the search expands scored
-    /// alike within the noise at 5 times the time (README, "The tactics filter at play").
-    fn apply(&mut self, leaf: Leaf<State<V>>, mut eval: Evaluation) -> Result<(), SearchError> {
-        if leaf.is_root()
-            && let Some(guard) = Self::guard(&mut self.guard, self.filter)
-        {
-            guard.filter(&leaf.state, &leaf.legal, &mut eval.policy);
-        }
+    /// Hands a network evaluation back to the search that asked for it (whose root filter,
+    /// the play search's tactics filter when on, runs here: in parallel across games). Only
+    /// the root is filtered: filtering every node the search expands scored alike within the
+    /// noise at 5 times the time (README, "The tactics filter at play").
+    fn apply(&mut self, leaf: Leaf<State<V>>, eval: Evaluation) -> Result<(), SearchError> {
         self.search.as_mut().ok_or(SearchError::StaleLeaf)?.apply(leaf, eval)
     }
 

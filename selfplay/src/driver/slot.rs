@@ -20,8 +20,6 @@ pub(crate) struct Slot<G: Game> {
     /// Resignation disabled in this game (play-through), decided at its start.
     playthrough: bool,
     over: Option<Ending>,
-    /// `selfplay.root_filter` on the searches' root priors (None when off).
-    filter: Option<Box<dyn RootFilter<G>>>,
 }
 
 /// A game's seed from the session seed and its id (splitmix64, so nearby ids are unrelated).
@@ -36,7 +34,7 @@ impl<G: Game> Slot<G> {
         seed: u64,
         mcts: &MctsConfig,
         config: &SelfPlayConfig,
-        filter: Option<Box<dyn RootFilter<G>>>,
+        root_filter: Option<Box<dyn RootFilter<G>>>,
     ) -> Result<Self, SearchError> {
         let seed = game_seed(seed, game_id);
         let mut rng = StdRng::seed_from_u64(seed);
@@ -50,7 +48,10 @@ impl<G: Game> Slot<G> {
         let log = PlayedGame::start(game_id, seed, &start, String::new());
         let mut search = Search::new(start, mcts.clone())?;
         search.set_draw_score(config.draw_score);
-        let mut slot = Slot { search, rng, log, playthrough, over: None, filter };
+        if let Some(filter) = root_filter {
+            search.set_root_filter(filter);
+        }
+        let mut slot = Slot { search, rng, log, playthrough, over: None };
         slot.check_end(config);
         slot.set_budget(config);
         Ok(slot)
@@ -98,14 +99,6 @@ impl<G: Game> Slot<G> {
             self.log.game.moves.push(m);
         }
         self.check_end(config);
-        // The kept root's prior was the network's at an inner node: filtered now, as a fresh
-        // root's is in `apply` (not where the game is over or the next action forced).
-        if let Some(filter) = self.filter.as_mut()
-            && self.over.is_none()
-            && self.search.forced_action().is_none()
-        {
-            self.search.filter_root_prior(filter.as_mut());
-        }
         self.set_budget(config);
         Ok(())
     }
@@ -161,13 +154,9 @@ impl<G: Game> lockstep::Slot<SelfPlayConfig> for Slot<G> {
         }
     }
 
-    /// Hands an evaluation back to the search; at its root, through the root filter if any.
-    fn apply(&mut self, leaf: Leaf<G>, mut eval: Evaluation) -> Result<(), SearchError> {
-        if leaf.is_root()
-            && let Some(filter) = self.filter.as_mut()
-        {
-            filter.filter(&leaf.state, &leaf.legal, &mut eval.policy);
-        }
+    /// Hands an evaluation back to the search (which filters a root's prior, with
+    /// `selfplay.root_filter`).
+    fn apply(&mut self, leaf: Leaf<G>, eval: Evaluation) -> Result<(), SearchError> {
         self.search.apply(leaf, eval)
     }
 

@@ -18,6 +18,7 @@ use games::{
 use super::protocol::{self, AnalysisRequest, Command, Limits, MAX_SIMS, Start};
 use super::session::{Session, analyze_batch};
 use crate::evaluator::Evaluator;
+use crate::mcts::PlaySearch;
 
 /// Where the engine's evaluators come from (a checkpoint, or none: uniform priors).
 pub trait EvaluatorSource {
@@ -42,6 +43,9 @@ pub struct EngineInfo {
     pub sims: u32,
     /// The game before any `newgame` (the model's, say).
     pub variant: VariantKind,
+    /// How the engine searches (the `[play]` section of a run config; its defaults without
+    /// one).
+    pub play: PlaySearch,
 }
 
 /// The game in progress.
@@ -51,10 +55,10 @@ enum Game {
 }
 
 impl Game {
-    fn new(variant: VariantKind, options: RuleOptions) -> Game {
+    fn new(variant: VariantKind, options: RuleOptions, play: PlaySearch) -> Game {
         match variant {
-            VariantKind::Camelot => Game::Camelot(Session::new(options)),
-            VariantKind::Tricamelot => Game::Tricamelot(Session::new(options)),
+            VariantKind::Camelot => Game::Camelot(Session::new(options, play)),
+            VariantKind::Tricamelot => Game::Tricamelot(Session::new(options, play)),
         }
     }
 
@@ -101,14 +105,14 @@ pub fn serve<S: EvaluatorSource>(
         }
         let _ = tx.send(None);
     });
-    let variant = info.variant;
+    let (variant, play) = (info.variant, info.play);
     let mut engine = Engine {
         source,
         info,
         out: RefCell::new(output),
         lines: rx,
         queue: VecDeque::new(),
-        game: Game::new(variant, RuleOptions::default()),
+        game: Game::new(variant, RuleOptions::default(), play),
         knight_canter: KnightCanter::default(),
         camelot: None,
         tricamelot: None,
@@ -167,7 +171,7 @@ impl<S: EvaluatorSource, W: Write> Engine<S, W> {
             Command::SetOption { name, value } => return Ok(self.set_option(&name, &value)),
             Command::NewGame { variant, knight_canter } => {
                 self.knight_canter = knight_canter;
-                self.game = Game::new(variant, RuleOptions { knight_canter });
+                self.game = Game::new(variant, RuleOptions { knight_canter }, self.info.play);
             }
             Command::Position { start, moves } => return Ok(self.set_position(&start, &moves)),
             Command::Legal => {
@@ -226,7 +230,8 @@ impl<S: EvaluatorSource, W: Write> Engine<S, W> {
             let variant: VariantKind =
                 named.parse().map_err(|e: games::UnknownName| e.to_string())?;
             if variant != self.game.variant() {
-                self.game = Game::new(variant, RuleOptions { knight_canter: self.knight_canter });
+                let options = RuleOptions { knight_canter: self.knight_canter };
+                self.game = Game::new(variant, options, self.info.play);
             }
         }
         match &mut self.game {
@@ -309,12 +314,12 @@ impl<S: EvaluatorSource, W: Write> Engine<S, W> {
                 continue;
             }
             let batch: Vec<&AnalysisRequest> = indices.iter().map(|&i| &requests[i]).collect();
-            let sims = self.info.sims;
+            let (sims, play) = (self.info.sims, &self.info.play);
             let results = match kind {
                 VariantKind::Camelot => evaluator(&self.source, &mut self.camelot)
-                    .map(|e| analyze_batch::<CamelotRules>(&batch, e.as_mut(), sims)),
+                    .map(|e| analyze_batch::<CamelotRules>(&batch, e.as_mut(), sims, play)),
                 VariantKind::Tricamelot => evaluator(&self.source, &mut self.tricamelot)
-                    .map(|e| analyze_batch::<TriCamelotRules>(&batch, e.as_mut(), sims)),
+                    .map(|e| analyze_batch::<TriCamelotRules>(&batch, e.as_mut(), sims, play)),
             };
             for (k, &i) in indices.iter().enumerate() {
                 answers[i] = Some(match &results {

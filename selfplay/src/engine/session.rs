@@ -18,20 +18,23 @@ use crate::mcts::{Analysis, NodeId, PlaySearch, Search, choose_action};
 /// a searched one, not the first legal leg).
 pub const MIN_SIMS: u32 = 8;
 
-/// A game of variant `V`: the start the client gave, the moves after it, the current state.
+/// A game of variant `V`: the start the client gave, the moves after it, the current state,
+/// and how it is searched.
 pub struct Session<V: Variant> {
     options: RuleOptions,
     current: State<V>,
     rng: StdRng,
+    play: PlaySearch,
 }
 
 /// How a search in progress asks whether to stop (the client sent `stop`).
 pub type StopPoll<'a> = dyn FnMut() -> bool + 'a;
 
 impl<V: Variant> Session<V> {
-    /// A new game from the start position.
-    pub fn new(options: RuleOptions) -> Self {
-        Session { options, current: State::start_with(options), rng: StdRng::seed_from_u64(0) }
+    /// A new game from the start position, searched with `play`.
+    pub fn new(options: RuleOptions, play: PlaySearch) -> Self {
+        let current = State::start_with(options);
+        Session { options, current, rng: StdRng::seed_from_u64(0), play }
     }
 
     /// Sets the position: `start` then the complete `moves`, each checked by the rules.
@@ -91,8 +94,7 @@ impl<V: Variant> Session<V> {
             _ => default_sims,
         };
         let mut state = self.current.clone();
-        let mut search = Search::new(state.clone(), PlaySearch::default().mcts(sims))
-            .map_err(|e| e.to_string())?;
+        let mut search = self.play.search(state.clone(), sims).map_err(|e| e.to_string())?;
         let mut stopped = false;
         for leg in 1.. {
             let action = match search.forced_action() {
@@ -181,14 +183,15 @@ fn round(x: f32) -> f64 {
     (f64::from(x) * 1e6).round() / 1e6
 }
 
-/// Analyses positions of variant `V` together: every search gathers a leaf, the leaves go to
-/// `evaluator` in one call, and so on until every search has its simulations. Returns one JSON
-/// answer per request, in order (an answer with an `error` field for a request that cannot be
-/// searched).
+/// Analyses positions of variant `V` together, each searched with `play`: every search gathers
+/// a leaf, the leaves go to `evaluator` in one call, and so on until every search has its
+/// simulations. Returns one JSON answer per request, in order (an answer with an `error` field
+/// for a request that cannot be searched).
 pub fn analyze_batch<V: Variant>(
     requests: &[&AnalysisRequest],
     evaluator: &mut (impl Evaluator<State<V>> + ?Sized),
     default_sims: u32,
+    play: &PlaySearch,
 ) -> Vec<Value> {
     struct Job<V: Variant> {
         search: Search<State<V>>,
@@ -208,8 +211,7 @@ pub fn analyze_batch<V: Variant>(
                 return Err("the game is over at this position".into());
             }
             let sims = r.sims.unwrap_or(default_sims).clamp(1, super::protocol::MAX_SIMS);
-            let search =
-                Search::new(state, PlaySearch::default().mcts(sims)).map_err(|e| e.to_string())?;
+            let search = play.search(state, sims).map_err(|e| e.to_string())?;
             Ok(Job { search, rng: StdRng::seed_from_u64(0) })
         })
         .collect();

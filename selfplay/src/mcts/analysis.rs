@@ -6,7 +6,6 @@
 use games::{Game, Player, Values};
 use rand::Rng;
 
-use super::config::MctsConfig;
 use super::policy::choose_action;
 use super::search::{Search, SearchError};
 use super::summary::SearchSummary;
@@ -108,17 +107,15 @@ pub fn principal_line<G: Game>(
     line
 }
 
-/// The searching player's complete move from `root`: one search of `config` per leg (a forced
-/// leg is played without one), each time the most visited action, until a complete move is
-/// made; returned in official notation.
+/// The searching player's complete move from `search`'s root: one search per leg (a forced
+/// leg is played without one; the tree kept from leg to leg), each time the most visited
+/// action, until a complete move is made; returned in official notation.
 pub fn complete_move<G: Game, E: Evaluator<G> + ?Sized>(
-    root: G,
-    config: &MctsConfig,
+    mut search: Search<G>,
     evaluator: &mut E,
     rng: &mut impl Rng,
 ) -> Result<String, SearchError> {
-    let mut state = root.clone();
-    let mut search = Search::new(root, config.clone())?;
+    let mut state = search.root_state().clone();
     loop {
         let action = match search.forced_action() {
             Some(a) => a,

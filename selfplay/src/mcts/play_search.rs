@@ -25,17 +25,19 @@
 //! at the root of each search (each leg of a move) of the actions that alpha-beta to `depth`
 //! plies and its quiescence scores `margin` (hundredths of a Man) or more below the best
 //! ([`TacticsFilter`]): the player never walks a piece into a capture chain that search sees.
-//! The player is then the network's search and a classical guard together. The arena applies
-//! it (so `arena`, `rate` and the ladder, with a config that sets it): to a fresh root's
-//! evaluation, and to the root a later leg keeps
-//! ([`Search::filter_root_prior`](super::Search::filter_root_prior)). `engine`, `analyze` and
-//! `play` take no config and search with the defaults.
+//! The player is then the network's search and a classical guard together. Every search of a
+//! playing model is made by [`PlaySearch::search`], which sets the filter as the search's root
+//! filter ([`Search::set_root_filter`]): `arena`, `rate`, the ladder, `engine`, `analyze` and
+//! `play` all apply it when their config (`--config`) sets it.
 
+use games::{State, Variant};
 use serde::{Deserialize, Serialize};
 
+use super::Search;
 use super::config::{
     ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
+use super::search::SearchError;
 use crate::teacher::TacticsFilter;
 
 /// The search options of a playing model; [`PlaySearch::mcts`] makes the whole configuration.
@@ -55,7 +57,7 @@ pub struct PlaySearch {
     /// See [`MctsConfig::win_check`].
     pub win_check: WinCheck,
     /// Whether the network's prior at the root is cleared of the actions alpha-beta shows to
-    /// lose material (applied by the arena's games: `arena`, `rate`, the ladder).
+    /// lose material (the root filter of every search [`PlaySearch::search`] makes).
     pub tactics_filter: TacticsFilter,
 }
 
@@ -89,6 +91,21 @@ impl PlaySearch {
             forced_legs: self.forced_legs,
             win_check: self.win_check,
         }
+    }
+
+    /// A search of `root` by a playing model: [`PlaySearch::mcts`]`(simulations)`, its root
+    /// prior filtered by the tactics filter when that is on. Searches that a player makes
+    /// without a network (the rollout anchors) are not a model's, and use `Search::new`.
+    pub fn search<V: Variant>(
+        &self,
+        root: State<V>,
+        simulations: u32,
+    ) -> Result<Search<State<V>>, SearchError> {
+        let mut search = Search::new(root, self.mcts(simulations))?;
+        if let Some(guard) = self.tactics_filter.guard::<V>() {
+            search.set_root_filter(Box::new(guard));
+        }
+        Ok(search)
     }
 
     /// Checks every option.

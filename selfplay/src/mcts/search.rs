@@ -73,13 +73,19 @@ impl<G: Game> Leaf<G> {
     }
 }
 
-/// Rewrites the prior at a search's root, where a move is chosen (the tactics filter): the
-/// caller applies it to a fresh root's evaluation ([`Leaf::is_root`]) and to a kept root after
-/// [`Search::advance`] ([`Search::filter_root_prior`]).
+/// Rewrites the prior at a search's root, where a move is chosen (the tactics filter). A search
+/// given one ([`Search::set_root_filter`]) applies it to every root it chooses at: to a fresh
+/// root's evaluation in [`Search::apply`], and to the root [`Search::advance`] keeps.
 pub trait RootFilter<G: Game>: Send {
     /// Changes `prior`, over `state`'s legal actions `legal` (in the same order) and summing to
     /// 1, in place, still summing to 1; returns whether it changed any.
     fn filter(&mut self, state: &G, legal: &[G::Action], prior: &mut [f32]) -> bool;
+}
+
+impl<G: Game> std::fmt::Debug for dyn RootFilter<G> + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RootFilter")
+    }
 }
 
 /// MCTS over one game, with the tree kept between moves.
@@ -89,7 +95,7 @@ pub trait RootFilter<G: Game>: Send {
 /// action, and [`Search::advance`]. A root with exactly one legal action can be advanced
 /// without searching ([`Search::forced_action`]). At most one leaf is in flight: `gather`
 /// returns the same leaf again until it is applied.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Search<G: Game> {
     config: MctsConfig,
     root_state: G,
@@ -111,6 +117,8 @@ pub struct Search<G: Game> {
     path: Vec<NodeId>,
     /// How drawn end positions reached by the search are scored.
     draw_score: DrawScore,
+    /// Applied to the prior of every root a move is chosen at (None: the evaluator's prior).
+    root_filter: Option<Box<dyn RootFilter<G>>>,
 }
 
 impl<G: Game> Search<G> {
@@ -133,7 +141,19 @@ impl<G: Game> Search<G> {
             serial: 0,
             path: Vec::new(),
             draw_score: DrawScore::Share,
+            root_filter: None,
         })
+    }
+
+    /// Filters the prior of every root this search chooses a move at with `filter`: a fresh
+    /// root's evaluation when it is applied ([`Leaf::is_root`]), and the root a later
+    /// [`Search::advance`] keeps, unless its action is forced ([`Search::forced_action`]).
+    /// When the filter lowers the prior of a kept child that the kept statistics visited, the
+    /// tree is dropped and the root evaluated afresh, since visits won under the old prior
+    /// would count for that child. Set it before the first `gather`: a root already evaluated
+    /// is not filtered.
+    pub fn set_root_filter(&mut self, filter: Box<dyn RootFilter<G>>) {
+        self.root_filter = Some(filter);
     }
 
     /// Scores drawn end positions the search reaches with `draw_score` (the fair share by
@@ -262,8 +282,9 @@ impl<G: Game> Search<G> {
     }
 
     /// Expands the leaf with its evaluation and backs the values up the path. The policy is
-    /// renormalised (a policy of all zeros becomes uniform).
-    pub fn apply(&mut self, leaf: Leaf<G>, eval: Evaluation) -> Result<(), SearchError> {
+    /// renormalised (a policy of all zeros becomes uniform); at the root, it is filtered first
+    /// by the root filter if any ([`Search::set_root_filter`]).
+    pub fn apply(&mut self, leaf: Leaf<G>, mut eval: Evaluation) -> Result<(), SearchError> {
         match &self.pending {
             Some(p) if p.serial == leaf.serial && p.node == leaf.node => {}
             _ => return Err(SearchError::StaleLeaf),
@@ -279,6 +300,11 @@ impl<G: Game> Search<G> {
             return Err(SearchError::BadEvaluation);
         }
         self.pending = None;
+        if leaf.is_root()
+            && let Some(filter) = self.root_filter.as_mut()
+        {
+            filter.filter(&leaf.state, &leaf.legal, &mut eval.policy);
+        }
         let total: f32 = eval.policy.iter().sum();
         let uniform = 1.0 / leaf.legal.len() as f32;
         let priors = eval.policy.iter().map(|&p| if total > 0.0 { p / total } else { uniform });
@@ -312,8 +338,8 @@ impl<G: Game> Search<G> {
         self.summary()
     }
 
-    /// Plays `action` at the root and keeps its subtree as the new tree (tree reuse). Starts a
-    /// new move: full budget, no pending leaf.
+    /// Plays `action` at the root and keeps its subtree as the new tree (tree reuse), its prior
+    /// filtered by the root filter if any. Starts a new move: full budget, no pending leaf.
     pub fn advance(&mut self, action: G::Action) -> Result<(), SearchError> {
         if !self.root_legal.contains(&action) {
             return Err(SearchError::IllegalAction(self.root_state.action_to_string(action)));
@@ -343,19 +369,18 @@ impl<G: Game> Search<G> {
         self.root_noise_done = false;
         self.gumbel = None;
         self.pending = None;
+        if self.root_filter.is_some() && self.forced_action().is_none() {
+            self.filter_kept_root();
+        }
         Ok(())
     }
 
-    /// Lets a root filter rewrite the prior of a root that [`Search::advance`] kept expanded;
-    /// call it right after `advance`, before the move's first `gather`. The filter gets the
-    /// root state, the children's actions and their priors. A fresh root needs no call: its
-    /// prior is the evaluation applied at [`Leaf::is_root`], for the caller to filter there.
-    /// When the filter lowers the prior of a child that the kept statistics visited, the tree
-    /// is dropped and the root searched afresh, since visits won under the old prior would
-    /// count for that child.
-    pub fn filter_root_prior(&mut self, filter: &mut (impl RootFilter<G> + ?Sized)) {
-        debug_assert!(self.pending.is_none() && self.done == 0 && self.gumbel.is_none());
+    /// The root filter on the prior of the root `advance` kept expanded (its children's
+    /// actions and priors); see [`Search::set_root_filter`]. A root not expanded is filtered
+    /// when its evaluation is applied.
+    fn filter_kept_root(&mut self) {
         let root = NodeId::ROOT;
+        let Some(filter) = self.root_filter.as_mut() else { return };
         if self.tree.node(root).kind != NodeKind::Expanded {
             return;
         }

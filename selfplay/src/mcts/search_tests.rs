@@ -216,43 +216,67 @@ fn tree_reuse_keeps_the_chosen_subtree() {
     assert!(search.advance(a).is_err(), "the cell is taken now");
 }
 
+/// The root's children's priors, in child order.
+fn root_priors(search: &Search<TicTacToe>) -> Vec<f32> {
+    let tree = search.tree();
+    tree.children(NodeId::ROOT).map(|c| tree.node(c).prior).collect()
+}
+
+#[test]
+fn a_fresh_root_s_evaluation_is_filtered_and_inner_nodes_are_not() {
+    let mut search = Search::new(TicTacToe::initial(), puct(24)).unwrap();
+    search.set_root_filter(Box::new(ClearAction::new(Some(4u8))));
+    let s = search.run(&mut UniformEvaluator, &mut StdRng::seed_from_u64(8)).unwrap();
+    assert_eq!(s.actions[4], 4);
+    assert_eq!(s.priors[4], 0.0, "{s:?}");
+    assert!(s.priors.iter().enumerate().all(|(i, &p)| i == 4 || (p - 0.125).abs() < 1e-6));
+    let tree = search.tree();
+    let inner = tree
+        .children(NodeId::ROOT)
+        .find(|&c| tree.node(c).kind == NodeKind::Expanded)
+        .expect("an expanded child");
+    let centre = tree.children(inner).find(|&c| tree.node(c).action == Some(4)).unwrap();
+    assert!((tree.node(centre).prior - 0.125).abs() < 1e-6, "only the root is filtered");
+}
+
+/// A 12-simulation tic-tac-toe search advanced by its best action, `filter` set only before
+/// the advance (so that only the kept root is filtered).
+fn advanced_with(filter: Option<ClearAction<u8>>) -> Search<TicTacToe> {
+    let mut search = Search::new(TicTacToe::initial(), puct(12)).unwrap();
+    let s = search.run(&mut UniformEvaluator, &mut StdRng::seed_from_u64(8)).unwrap();
+    if let Some(filter) = filter {
+        search.set_root_filter(Box::new(filter));
+    }
+    search.advance(best(&s)).unwrap();
+    search
+}
+
 #[test]
 fn a_kept_root_s_prior_is_filtered_and_a_visited_child_cleared_drops_the_tree() {
-    let fresh = Search::new(TicTacToe::initial(), puct(12)).unwrap();
-    let mut filter = ClearAction::new(Some(0u8));
-    fresh.clone().filter_root_prior(&mut filter);
-    assert_eq!(filter.calls, 0, "an unexpanded root is the caller's to filter when evaluated");
-
-    let mut search = fresh;
-    let mut rng = StdRng::seed_from_u64(8);
-    let s = search.run(&mut UniformEvaluator, &mut rng).unwrap();
-    search.advance(best(&s)).unwrap();
-    let kept = search.tree().node(NodeId::ROOT).n;
-    let children: Vec<NodeId> = search.tree().children(NodeId::ROOT).collect();
-    let visits = |c: &NodeId| search.tree().node(*c).n;
+    let plain = advanced_with(None);
+    let kept = plain.tree().node(NodeId::ROOT).n;
+    let children: Vec<NodeId> = plain.tree().children(NodeId::ROOT).collect();
+    let visits = |c: &NodeId| plain.tree().node(*c).n;
     let visited = children.iter().position(|c| visits(c) > 0).expect("a visited child");
     let unvisited = children.iter().position(|c| visits(c) == 0).expect("an unvisited child");
-    let action = |i: usize| search.tree().node(children[i]).action;
-    let priors = |s: &Search<TicTacToe>| -> Vec<f32> {
-        s.tree().children(NodeId::ROOT).map(|c| s.tree().node(c).prior).collect()
-    };
+    let action = |i: usize| plain.tree().node(children[i]).action;
 
     // A filter that says it changed nothing is taken at its word.
-    let mut unchanged = search.clone();
-    unchanged.filter_root_prior(&mut ClearAction::new(None));
-    assert_eq!(priors(&unchanged), priors(&search));
+    assert_eq!(root_priors(&advanced_with(Some(ClearAction::new(None)))), root_priors(&plain));
 
-    let mut kept_tree = search.clone();
-    kept_tree.filter_root_prior(&mut ClearAction::new(action(unvisited)));
+    let kept_tree = advanced_with(Some(ClearAction::new(action(unvisited))));
     assert_eq!(kept_tree.tree().node(NodeId::ROOT).n, kept, "the statistics stay");
-    assert_eq!(priors(&kept_tree)[unvisited], 0.0);
-    assert!((priors(&kept_tree).iter().sum::<f32>() - 1.0).abs() < 1e-6);
+    assert_eq!(root_priors(&kept_tree)[unvisited], 0.0);
+    assert_ne!(root_priors(&plain)[unvisited], 0.0);
+    assert!((root_priors(&kept_tree).iter().sum::<f32>() - 1.0).abs() < 1e-6);
 
-    let mut afresh = search.clone();
-    afresh.filter_root_prior(&mut ClearAction::new(action(visited)));
+    let mut afresh = advanced_with(Some(ClearAction::new(action(visited))));
     assert_eq!(afresh.tree().node(NodeId::ROOT).n, 0, "visits won under the old prior go");
-    let leaf = afresh.gather(&mut rng).expect("the root is evaluated again");
+    let leaf = afresh.gather(&mut StdRng::seed_from_u64(8)).expect("the root is evaluated again");
     assert!(leaf.is_root());
+    let eval = UniformEvaluator.evaluate(std::slice::from_ref(&leaf.state)).remove(0);
+    afresh.apply(leaf, eval).unwrap();
+    assert_eq!(root_priors(&afresh)[visited], 0.0, "and its evaluation filtered");
 }
 
 #[test]
