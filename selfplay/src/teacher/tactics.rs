@@ -11,9 +11,9 @@
 //! onto the others. Moves played and value targets are unchanged.
 //!
 //! The same filter, as a [`TacticsGuard`] ([`RootFilter`]), clears a search's root prior
-//! instead: the play search's (`[play] tactics_filter`, in the arena) and self-play's
-//! (`selfplay.root_filter`: the moves played avoid those actions too, and the search's improved
-//! policy gives them next to no target).
+//! instead: the play search's (`[play] tactics_filter`, every search of a playing model) and
+//! self-play's (`selfplay.root_filter`: the moves played avoid those actions too, and the
+//! search's improved policy gives them next to no target).
 
 use games::{Action, Game, RuleOptions, State, Variant};
 use serde::{Deserialize, Serialize};
@@ -22,8 +22,9 @@ use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
 use crate::driver::PlayedGame;
 use crate::mcts::RootFilter;
 
-/// Transposition-table entries of a guard's searcher (~100 KB): one is kept per game in flight,
-/// up to a thousand of them, and its searches of one or two plies fill few.
+/// Transposition-table entries of a guard's searcher (~100 KB): one is kept per search in
+/// flight (a self-play game's, an arena player's move), up to a thousand of them, and its
+/// searches of one or two plies fill few.
 const GUARD_TABLE: usize = 1 << 12;
 
 /// Whether the searches' policy targets are filtered by a classical search.
@@ -65,8 +66,8 @@ impl TacticsFilter {
         self != TacticsFilter::Off
     }
 
-    /// The filter's judge for variant `V`'s states (None when off). Keep one per game: its
-    /// searcher's table carries over from position to position.
+    /// The filter's judge for variant `V`'s states (None when off). Keep one for many
+    /// positions (a game's, a move's legs): its searcher's table carries over.
     pub fn guard<V: Variant>(self) -> Option<TacticsGuard<V>> {
         let TacticsFilter::AlphaBeta { depth, margin } = self else { return None };
         let searcher = AlphaBeta::with_table(AlphaBetaLimits { depth, time: None }, GUARD_TABLE);
