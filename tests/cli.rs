@@ -146,18 +146,28 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 
+/// `smoke-camelot.toml` with one more line `line` in its section `[section]` (appended with
+/// the section when the file has none), written to `dir/<name>.toml`: the file's path.
+fn smoke_config_with(dir: &Path, name: &str, section: &str, line: &str) -> String {
+    let smoke = std::fs::read_to_string(common::config("smoke-camelot.toml")).unwrap();
+    let header = format!("[{section}]\n");
+    let text = if smoke.contains(&header) {
+        smoke.replace(&header, &format!("{header}{line}\n"))
+    } else {
+        format!("{smoke}\n{header}{line}\n")
+    };
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 /// Two games of `selfplay --uniform` (uniform priors and draw values, so that any difference
 /// between two folders' games comes from the key) on the smoke config with one more
 /// `[selfplay]` line `key`, into `tmp/name`: the command's output and the folder.
 fn selfplay_with(tmp: &Path, name: &str, key: &str) -> (Output, PathBuf) {
-    let smoke =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke-camelot.toml"))
-            .unwrap();
-    let config = tmp.join(format!("{name}.toml"));
-    std::fs::write(&config, smoke.replace("[selfplay]\n", &format!("[selfplay]\n{key}\n")))
-        .unwrap();
+    let config = smoke_config_with(tmp, name, "selfplay", key);
     let out = tmp.join(name);
-    let args = ["selfplay", "--config", config.to_str().unwrap(), "--uniform", "--games", "2"];
+    let args = ["selfplay", "--config", &config, "--uniform", "--games", "2"];
     (run(&[&args[..], &["--out", out.to_str().unwrap()]].concat()), out)
 }
 
@@ -268,19 +278,17 @@ fn analyzed_prior(out: &str, leg: &str) -> f32 {
     line.split_whitespace().nth(2).unwrap().parse().unwrap()
 }
 
-/// `smoke-camelot.toml` with `[play] tactics_filter` set to `filter`, written under `dir`.
+/// `smoke-camelot.toml` with `[play] tactics_filter` set to `filter`, written to
+/// `dir/<name>.toml`.
 fn play_filter_config(dir: &Path, name: &str, filter: &str) -> String {
-    let text = std::fs::read_to_string(common::config("smoke-camelot.toml")).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, format!("{text}\n[play]\ntactics_filter = {filter}\n")).unwrap();
-    path.to_str().unwrap().to_string()
+    smoke_config_with(dir, name, "play", &format!("tactics_filter = {filter}"))
 }
 
 #[test]
 fn analyze_engine_and_play_search_with_the_config_s_tactics_filter() {
     let dir = common::scratch_dir("play-filter");
-    let on = play_filter_config(&dir, "on.toml", "{ alpha_beta = { depth = 1, margin = 100 } }");
-    let bad = play_filter_config(&dir, "bad.toml", "{ alpha_beta = { depth = 0, margin = 100 } }");
+    let on = play_filter_config(&dir, "on", "{ alpha_beta = { depth = 1, margin = 100 } }");
+    let bad = play_filter_config(&dir, "bad", "{ alpha_beta = { depth = 0, margin = 100 } }");
 
     let analyze = |config: &[&str]| {
         let mut args = vec!["analyze", JUMPABLE, "--sims", "40", "--top", "99"];
