@@ -146,28 +146,15 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 
-/// `smoke-camelot.toml` with one more line `line` in its section `[section]` (appended with
-/// the section when the file has none), written to `dir/<name>.toml`: the file's path.
-fn smoke_config_with(dir: &Path, name: &str, section: &str, line: &str) -> String {
-    let smoke = std::fs::read_to_string(common::config("smoke-camelot.toml")).unwrap();
-    let header = format!("[{section}]\n");
-    let text = if smoke.contains(&header) {
-        smoke.replace(&header, &format!("{header}{line}\n"))
-    } else {
-        format!("{smoke}\n{header}{line}\n")
-    };
-    let path = dir.join(format!("{name}.toml"));
-    std::fs::write(&path, text).unwrap();
-    path.to_str().unwrap().to_string()
-}
-
 /// Two games of `selfplay --uniform` (uniform priors and draw values, so that any difference
 /// between two folders' games comes from the key) on the smoke config with one more
 /// `[selfplay]` line `key`, into `tmp/name`: the command's output and the folder.
 fn selfplay_with(tmp: &Path, name: &str, key: &str) -> (Output, PathBuf) {
-    let config = smoke_config_with(tmp, name, "selfplay", key);
+    let section = format!("[selfplay]\n{key}\n");
+    let config = common::smoke_camelot_with(tmp, name, &[("[selfplay]\n", &section)]);
+    let config = config.to_str().unwrap();
     let out = tmp.join(name);
-    let args = ["selfplay", "--config", &config, "--uniform", "--games", "2"];
+    let args = ["selfplay", "--config", config, "--uniform", "--games", "2"];
     (run(&[&args[..], &["--out", out.to_str().unwrap()]].concat()), out)
 }
 
@@ -278,10 +265,12 @@ fn analyzed_prior(out: &str, leg: &str) -> f32 {
     line.split_whitespace().nth(2).unwrap().parse().unwrap()
 }
 
-/// `smoke-camelot.toml` with `[play] tactics_filter` set to `filter`, written to
-/// `dir/<name>.toml`.
+/// `smoke-camelot.toml` with a `[play]` section setting `tactics_filter` to `filter`, written
+/// to `dir/<name>.toml`.
 fn play_filter_config(dir: &Path, name: &str, filter: &str) -> String {
-    smoke_config_with(dir, name, "play", &format!("tactics_filter = {filter}"))
+    let play = format!("[play]\ntactics_filter = {filter}\n\n[ladder]\n");
+    let path = common::smoke_camelot_with(dir, name, &[("[ladder]\n", &play)]);
+    path.to_str().unwrap().to_string()
 }
 
 #[test]

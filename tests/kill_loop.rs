@@ -19,7 +19,7 @@ use train::testing::{records, timeless_cells};
 
 mod common;
 
-use common::{bin, config, scratch, text};
+use common::{bin, scratch, smoke_camelot_with, text};
 
 /// Kills in the CI version.
 const CI_KILLS: usize = 6;
@@ -27,20 +27,16 @@ const CI_KILLS: usize = 6;
 /// configs/smoke-camelot.toml with three generations of 24 games, 2 per shard and 2 in flight
 /// (many small steps for a kill to land between or inside).
 fn smoke_config(dir: &Path) -> PathBuf {
-    let mut cfg = std::fs::read_to_string(config("smoke-camelot.toml")).unwrap();
-    for (from, to) in [
-        ("generations = 2", "generations = 3"),
-        ("games_per_generation = 8", "games_per_generation = 24"),
-        ("games_per_shard = 4", "games_per_shard = 2"),
-        ("games_in_flight = 8", "games_in_flight = 2"),
-    ] {
-        assert!(cfg.contains(from), "smoke-camelot.toml has no `{from}`");
-        cfg = cfg.replace(from, to);
-    }
-    std::fs::create_dir_all(dir).unwrap();
-    let path = dir.join("kill.toml");
-    std::fs::write(&path, cfg).unwrap();
-    path
+    smoke_camelot_with(
+        dir,
+        "kill",
+        &[
+            ("generations = 2", "generations = 3"),
+            ("games_per_generation = 8", "games_per_generation = 24"),
+            ("games_per_shard = 4", "games_per_shard = 2"),
+            ("games_in_flight = 8", "games_in_flight = 2"),
+        ],
+    )
 }
 
 fn start(cfg: &Path, run_dir: &Path) -> Child {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, config, games_in, run, scratch, scratch_dir, text};
+use common::{bin, config, games_in, run, scratch, scratch_dir, smoke_camelot_with, text};
 
 /// Edits making a generation long enough (24 games, 2 per shard, 2 in flight) for a signal
 /// to land inside it.
@@ -18,19 +18,6 @@ const LONG_GENERATION: [(&str, &str); 3] = [
     ("games_per_shard = 4", "games_per_shard = 2"),
     ("games_in_flight = 8", "games_in_flight = 2"),
 ];
-
-/// Writes `<dir>/<name>.toml`: configs/smoke-camelot.toml with each `(from, to)` replaced.
-fn smoke_camelot_with(dir: &Path, name: &str, edits: &[(&str, &str)]) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    let mut text_cfg = std::fs::read_to_string(config("smoke-camelot.toml")).unwrap();
-    for (from, to) in edits {
-        assert!(text_cfg.contains(from), "smoke-camelot.toml has no `{from}`");
-        text_cfg = text_cfg.replace(from, to);
-    }
-    let cfg = dir.join(format!("{name}.toml"));
-    std::fs::write(&cfg, text_cfg).unwrap();
-    cfg
-}
 
 /// A smoke run with [`LONG_GENERATION`]s in `scratch(name)`, for tests that interrupt it.
 struct LongRun {
@@ -293,10 +280,11 @@ fn broken_configs_and_checkpoints_are_named() {
     assert!(err.contains("gen-0001") && err.lines().count() <= 2, "{err}");
 
     // Another config on an existing run directory is refused, naming the sections that differ.
-    let other_play = dir.join("other-play.toml");
-    let text_of = std::fs::read_to_string(config("smoke-camelot.toml")).unwrap();
-    std::fs::write(&other_play, format!("{text_of}\n[play]\nforced_legs = \"evaluate\"\n"))
-        .unwrap();
+    let other_play = smoke_camelot_with(
+        &dir,
+        "other-play",
+        &[("[ladder]\n", "[play]\nforced_legs = \"evaluate\"\n\n[ladder]\n")],
+    );
     let o = run(&[
         "run",
         "--config",

@@ -2,7 +2,7 @@
 // Each test file uses only some of these helpers.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The built `camelot-zero` binary.
@@ -13,6 +13,21 @@ pub fn bin() -> Command {
 /// The path of `configs/<name>`.
 pub fn config(name: &str) -> String {
     format!("{}/configs/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Writes `<dir>/<name>.toml` (creating `dir`): configs/smoke-camelot.toml with each
+/// `(from, to)` replaced, in order; each `from` must be in the text it is applied to. The path
+/// of the file written.
+pub fn smoke_camelot_with(dir: &Path, name: &str, edits: &[(&str, &str)]) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut text_cfg = std::fs::read_to_string(config("smoke-camelot.toml")).unwrap();
+    for (from, to) in edits {
+        assert!(text_cfg.contains(from), "smoke-camelot.toml has no `{from}`");
+        text_cfg = text_cfg.replace(from, to);
+    }
+    let cfg = dir.join(format!("{name}.toml"));
+    std::fs::write(&cfg, text_cfg).unwrap();
+    cfg
 }
 
 /// A fresh (removed if present) scratch path under the temporary directory, named after the
@@ -55,7 +70,7 @@ pub fn stderr(o: &Output) -> String {
 }
 
 /// Every game recorded in the shards of `dir`, in game-id order.
-pub fn games_in(dir: &std::path::Path) -> Vec<selfplay::GameRecord> {
+pub fn games_in(dir: &Path) -> Vec<selfplay::GameRecord> {
     let mut games: Vec<selfplay::GameRecord> = selfplay::list_shards(dir)
         .unwrap()
         .iter()
