@@ -19,7 +19,7 @@ use train::testing::{records, timeless_cells};
 
 mod common;
 
-use common::{bin, scratch, smoke_camelot_with, text};
+use common::{LONG_GENERATION, bin, scratch, smoke_camelot_with, text};
 
 /// Kills in the CI version.
 const CI_KILLS: usize = 6;
@@ -27,16 +27,9 @@ const CI_KILLS: usize = 6;
 /// configs/smoke-camelot.toml with three generations of 24 games, 2 per shard and 2 in flight
 /// (many small steps for a kill to land between or inside).
 fn smoke_config(dir: &Path) -> PathBuf {
-    smoke_camelot_with(
-        dir,
-        "kill",
-        &[
-            ("generations = 2", "generations = 3"),
-            ("games_per_generation = 8", "games_per_generation = 24"),
-            ("games_per_shard = 4", "games_per_shard = 2"),
-            ("games_in_flight = 8", "games_in_flight = 2"),
-        ],
-    )
+    // At a line's start, so that `window_generations = 2` stays.
+    let three = [("\ngenerations = 2", "\ngenerations = 3")];
+    smoke_camelot_with(dir, "kill", &[&LONG_GENERATION[..], &three].concat())
 }
 
 fn start(cfg: &Path, run_dir: &Path) -> Child {

@@ -9,15 +9,9 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, config, games_in, run, scratch, scratch_dir, smoke_camelot_with, text};
-
-/// Edits making a generation long enough (24 games, 2 per shard, 2 in flight) for a signal
-/// to land inside it.
-const LONG_GENERATION: [(&str, &str); 3] = [
-    ("games_per_generation = 8", "games_per_generation = 24"),
-    ("games_per_shard = 4", "games_per_shard = 2"),
-    ("games_in_flight = 8", "games_in_flight = 2"),
-];
+use common::{
+    LONG_GENERATION, bin, config, games_in, run, scratch, scratch_dir, smoke_camelot_with, text,
+};
 
 /// A smoke run with [`LONG_GENERATION`]s in `scratch(name)`, for tests that interrupt it.
 struct LongRun {

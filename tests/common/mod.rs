@@ -15,6 +15,14 @@ pub fn config(name: &str) -> String {
     format!("{}/configs/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// [`smoke_camelot_with`] edits making a generation long enough (24 games, 2 per shard, 2 in
+/// flight) for a signal to land inside it.
+pub const LONG_GENERATION: [(&str, &str); 3] = [
+    ("games_per_generation = 8", "games_per_generation = 24"),
+    ("games_per_shard = 4", "games_per_shard = 2"),
+    ("games_in_flight = 8", "games_in_flight = 2"),
+];
+
 /// Writes `<dir>/<name>.toml` (creating `dir`): configs/smoke-camelot.toml with each
 /// `(from, to)` replaced, in order; each `from` must be in the text it is applied to. The path
 /// of the file written.
