@@ -7,7 +7,7 @@
 //! real shapes.
 
 use model::testing::{camelot_shape, tri_camelot_shape};
-use model::{DeviceKind, InferenceEngine, NetConfig, bench_forward_with, bench_train};
+use model::{DeviceKind, NetConfig, NetEngine, bench_forward_with, bench_train};
 
 fn main() -> Result<(), model::ModelError> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,15 +24,10 @@ fn main() -> Result<(), model::ModelError> {
     {
         let config = NetConfig::preset(preset, shape)?;
         println!("{preset}, {name} stand-in shape, {planes} planes, CPU");
-        let native = bench_forward_with(
-            &config,
-            DeviceKind::Cpu,
-            InferenceEngine::Native,
-            &batches,
-            seconds,
-        )?;
+        let native =
+            bench_forward_with(&config, DeviceKind::Cpu, NetEngine::Native, &batches, seconds)?;
         let burn =
-            bench_forward_with(&config, DeviceKind::Cpu, InferenceEngine::Burn, &batches, seconds)?;
+            bench_forward_with(&config, DeviceKind::Cpu, NetEngine::Burn, &batches, seconds)?;
         for (n, b) in native.iter().zip(&burn) {
             println!(
                 "forward batch {:>4}: native {:>8.1}  burn {:>8.1} positions/s  ({:.2}x)",

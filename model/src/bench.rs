@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::config::NetConfig;
 use crate::device::DeviceKind;
-use crate::engine::InferenceEngine;
+use crate::engine::NetEngine;
 use crate::error::{ModelError, Result};
 use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
@@ -30,7 +30,7 @@ pub struct ForwardBench {
 }
 
 /// Forward-pass throughput of a freshly initialised `config` network on `kind` with that
-/// device's default engine ([`InferenceEngine::default_for`]), for each batch size, spending
+/// device's default engine ([`NetEngine::default_for`]), for each batch size, spending
 /// about `seconds` on each.
 pub fn bench_forward(
     config: &NetConfig,
@@ -38,14 +38,14 @@ pub fn bench_forward(
     batch_sizes: &[usize],
     seconds: f64,
 ) -> Result<Vec<ForwardBench>> {
-    bench_forward_with(config, kind, InferenceEngine::default_for(kind), batch_sizes, seconds)
+    bench_forward_with(config, kind, NetEngine::default_for(kind), batch_sizes, seconds)
 }
 
 /// [`bench_forward`] with an explicit inference engine.
 pub fn bench_forward_with(
     config: &NetConfig,
     kind: DeviceKind,
-    engine: InferenceEngine,
+    engine: NetEngine,
     batch_sizes: &[usize],
     seconds: f64,
 ) -> Result<Vec<ForwardBench>> {
@@ -65,16 +65,27 @@ pub fn bench_forward_with(
 }
 
 /// Training throughput (samples per second) of `config` on `kind` at `batch` positions per
-/// step, with the default optimizer, over about `seconds`.
+/// step, with the default optimizer and the device's default engine, over about `seconds`.
 pub fn bench_train(
     config: &NetConfig,
     kind: DeviceKind,
     batch: usize,
     seconds: f64,
 ) -> Result<f64> {
+    bench_train_with(config, kind, NetEngine::default_for(kind), batch, seconds)
+}
+
+/// [`bench_train`] with the gradients computed by `engine`.
+pub fn bench_train_with(
+    config: &NetConfig,
+    kind: DeviceKind,
+    engine: NetEngine,
+    batch: usize,
+    seconds: f64,
+) -> Result<f64> {
     let budget = budget(seconds)?;
-    let mut trainer =
-        Trainer::new(Net::new(config, &kind.device()?)?, kind, &OptimizerConfig::default())?;
+    let net = Net::new(config, &kind.device()?)?;
+    let mut trainer = Trainer::with_engine(net, kind, &OptimizerConfig::default(), engine)?;
     let s = &config.shape;
     let (a, v) = (s.num_actions(), s.value_classes);
     let planes = pseudo_random(batch * s.input_len(), 7);

@@ -1,4 +1,5 @@
-//! Which code computes a [`Predictor`](crate::Predictor)'s forward pass.
+//! Which code computes the network: a [`Predictor`](crate::Predictor)'s forward pass and a
+//! [`Trainer`](crate::Trainer)'s gradients.
 
 use std::fmt;
 use std::str::FromStr;
@@ -8,44 +9,45 @@ use serde::{Deserialize, Serialize};
 use crate::device::DeviceKind;
 use crate::error::{ModelError, Result};
 
-/// The inference engine behind a [`Predictor`](crate::Predictor).
+/// The code behind a [`Predictor`](crate::Predictor) or a [`Trainer`](crate::Trainer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum InferenceEngine {
-    /// burn's `Net::forward` on the predictor's device (CPU or GPU).
+pub enum NetEngine {
+    /// burn's `Net::forward` on the device (CPU or GPU), and burn's autodiff for gradients.
     Burn,
-    /// The native CPU engine ([`NativeNet`](crate::native::NativeNet)): im2col + SGEMM with
-    /// folded batch norms. CPU only.
+    /// The native CPU code: for inference [`NativeNet`](crate::native::NativeNet), im2col +
+    /// SGEMM with folded batch norms; for training the same products forward and backward with
+    /// batch statistics, burn keeping the parameters and the optimizer. CPU only.
     Native,
 }
 
-impl InferenceEngine {
+impl NetEngine {
     /// The default for a device: `Native` on the CPU, `Burn` on the GPU.
     pub fn default_for(kind: DeviceKind) -> Self {
         match kind {
-            DeviceKind::Cpu => InferenceEngine::Native,
-            DeviceKind::Gpu => InferenceEngine::Burn,
+            DeviceKind::Cpu => NetEngine::Native,
+            DeviceKind::Gpu => NetEngine::Burn,
         }
     }
 }
 
-impl fmt::Display for InferenceEngine {
+impl fmt::Display for NetEngine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            InferenceEngine::Burn => "burn",
-            InferenceEngine::Native => "native",
+            NetEngine::Burn => "burn",
+            NetEngine::Native => "native",
         })
     }
 }
 
-impl FromStr for InferenceEngine {
+impl FromStr for NetEngine {
     type Err = ModelError;
 
     /// Parses `"burn"` or `"native"` (case-insensitive).
     fn from_str(s: &str) -> Result<Self> {
         match s.trim().to_ascii_lowercase().as_str() {
-            "burn" => Ok(InferenceEngine::Burn),
-            "native" => Ok(InferenceEngine::Native),
+            "burn" => Ok(NetEngine::Burn),
+            "native" => Ok(NetEngine::Native),
             _ => Err(ModelError::InvalidArgument(format!(
                 "unknown inference engine {s:?}; expected \"burn\" or \"native\""
             ))),
@@ -59,14 +61,11 @@ mod tests {
 
     #[test]
     fn names_and_defaults() {
-        assert_eq!(serde_json::to_string(&InferenceEngine::Native).unwrap(), "\"native\"");
-        assert_eq!(
-            serde_json::from_str::<InferenceEngine>("\"burn\"").unwrap(),
-            InferenceEngine::Burn
-        );
-        assert_eq!(" Native".parse::<InferenceEngine>().unwrap(), InferenceEngine::Native);
-        assert!("onnx".parse::<InferenceEngine>().is_err());
-        assert_eq!(InferenceEngine::default_for(DeviceKind::Cpu), InferenceEngine::Native);
-        assert_eq!(InferenceEngine::default_for(DeviceKind::Gpu), InferenceEngine::Burn);
+        assert_eq!(serde_json::to_string(&NetEngine::Native).unwrap(), "\"native\"");
+        assert_eq!(serde_json::from_str::<NetEngine>("\"burn\"").unwrap(), NetEngine::Burn);
+        assert_eq!(" Native".parse::<NetEngine>().unwrap(), NetEngine::Native);
+        assert!("onnx".parse::<NetEngine>().is_err());
+        assert_eq!(NetEngine::default_for(DeviceKind::Cpu), NetEngine::Native);
+        assert_eq!(NetEngine::default_for(DeviceKind::Gpu), NetEngine::Burn);
     }
 }

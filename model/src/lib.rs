@@ -7,9 +7,10 @@
 //!   `[B, cells × policy_channels + 1]` (action `cell * policy_channels + channel`, last =
 //!   end-move) and value logits `[B, value_classes]`.
 //! * [`Predictor`] + [`masked_softmax`]: inference with plain slices in and `Vec<f32>` out; no
-//!   burn type crosses that boundary. It runs on one [`InferenceEngine`]: burn's forward pass,
+//!   burn type crosses that boundary. It runs on one [`NetEngine`]: burn's forward pass,
 //!   or (the CPU default) the [`native`] engine, im2col + SGEMM on plain buffers with batch
-//!   norms folded in.
+//!   norms folded in. [`Trainer`] computes gradients with the same choice (native by default
+//!   on the CPU).
 //! * [`onnx`]: ONNX export (burn's exporter) with named inputs/outputs and a symbolic batch
 //!   axis, plus a reference input/output pair for checking another runtime.
 //! * [`named_weights`]: the weights under PyTorch-style names (`trunk.block3.conv1.weight`) and
@@ -41,11 +42,11 @@ mod readback;
 pub mod testing;
 pub mod train_step;
 
-pub use bench::{ForwardBench, bench_forward, bench_forward_with, bench_train};
+pub use bench::{ForwardBench, bench_forward, bench_forward_with, bench_train, bench_train_with};
 pub use checkpoint::{Checkpoint, CheckpointMeta};
 pub use config::{NetConfig, Preset};
 pub use device::{DeviceKind, GpuAdapter, gpu_adapter};
-pub use engine::InferenceEngine;
+pub use engine::NetEngine;
 pub use error::{ModelError, Result};
 pub use files::{FileDigest, write_atomic};
 pub use native::NativeNet;

@@ -9,7 +9,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 
 use crate::config::NetConfig;
 use crate::device::DeviceKind;
-use crate::engine::InferenceEngine;
+use crate::engine::NetEngine;
 use crate::error::{ModelError, Result};
 use crate::native::NativeNet;
 use crate::net::Net;
@@ -44,7 +44,7 @@ fn row(data: &[f32], batch: usize, i: usize) -> Option<&[f32]> {
     data.get(i * width..(i + 1) * width)
 }
 
-/// A network in inference mode on one device, behind one [`InferenceEngine`].
+/// A network in inference mode on one device, behind one [`NetEngine`].
 ///
 /// `Clone` is cheap for the native engine (the folded weights are shared through an `Arc`),
 /// and clones may predict on different threads at once.
@@ -61,23 +61,23 @@ enum Engine {
 
 impl Predictor {
     /// Puts `net` in inference mode (running batch-norm statistics, no autodiff) on `kind`,
-    /// with that device's default engine ([`InferenceEngine::default_for`]: native on the CPU,
+    /// with that device's default engine ([`NetEngine::default_for`]: native on the CPU,
     /// burn on the GPU).
     pub fn new(net: &Net, kind: DeviceKind) -> Result<Self> {
-        Self::with_engine(net, kind, InferenceEngine::default_for(kind))
+        Self::with_engine(net, kind, NetEngine::default_for(kind))
     }
 
     /// [`new`](Self::new) with an explicit engine. The native engine runs on the CPU only:
     /// asking for it with [`DeviceKind::Gpu`] is [`ModelError::InvalidArgument`].
-    pub fn with_engine(net: &Net, kind: DeviceKind, engine: InferenceEngine) -> Result<Self> {
+    pub fn with_engine(net: &Net, kind: DeviceKind, engine: NetEngine) -> Result<Self> {
         let engine = match (engine, kind) {
-            (InferenceEngine::Native, DeviceKind::Cpu) => Engine::Native(NativeNet::from_net(net)?),
-            (InferenceEngine::Native, DeviceKind::Gpu) => {
+            (NetEngine::Native, DeviceKind::Cpu) => Engine::Native(NativeNet::from_net(net)?),
+            (NetEngine::Native, DeviceKind::Gpu) => {
                 return Err(ModelError::InvalidArgument(
                     "the native inference engine runs on the CPU only".into(),
                 ));
             }
-            (InferenceEngine::Burn, _) => {
+            (NetEngine::Burn, _) => {
                 let device = kind.device()?;
                 Engine::Burn { net: Box::new(net.valid().to_device(&device)), device }
             }
@@ -86,10 +86,10 @@ impl Predictor {
     }
 
     /// The engine in use.
-    pub fn engine(&self) -> InferenceEngine {
+    pub fn engine(&self) -> NetEngine {
         match self.engine {
-            Engine::Burn { .. } => InferenceEngine::Burn,
-            Engine::Native(_) => InferenceEngine::Native,
+            Engine::Burn { .. } => NetEngine::Burn,
+            Engine::Native(_) => NetEngine::Native,
         }
     }
 

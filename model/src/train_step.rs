@@ -14,7 +14,9 @@ use burn::tensor::{Bool, Device, Tensor, TensorData};
 
 use crate::config::NetConfig;
 use crate::device::DeviceKind;
+use crate::engine::NetEngine;
 use crate::error::{ModelError, Result};
+use crate::native::train::NativeGradients;
 use crate::net::Net;
 use crate::optimizer::{self, OptimizerConfig};
 use crate::predict::Predictor;
@@ -126,10 +128,16 @@ fn cross_entropy(logits: Tensor<2>, target: Tensor<2>) -> Tensor<1> {
 }
 
 /// A network being trained, with its optimizer, on an autodiff device.
+///
+/// The gradients come from burn's autodiff or, with [`NetEngine::Native`] (the CPU default),
+/// from the native code ([`crate::native`]); either way burn holds the parameters, the
+/// optimizer and its state, so checkpoints and optimizer files are the same.
 pub struct Trainer {
     net: Net,
     optim: ModuleOptimizer,
     device: Device,
+    /// The native gradient code, when the engine is native.
+    native: Option<NativeGradients>,
     /// Weight of the value loss in the total.
     pub value_weight: f32,
 }
@@ -141,17 +149,45 @@ impl std::fmt::Debug for Trainer {
             .field("net", &self.net)
             .field("device", &self.device)
             .field("value_weight", &self.value_weight)
+            .field("engine", &self.engine())
             .finish_non_exhaustive()
     }
 }
 
 impl Trainer {
     /// Takes `net` (from any device, e.g. a loaded checkpoint) to `kind`'s autodiff device with
-    /// a fresh optimizer.
+    /// a fresh optimizer, computing gradients with the device's default engine
+    /// ([`NetEngine::default_for`]: native on the CPU, burn on the GPU).
     pub fn new(net: Net, kind: DeviceKind, optimizer: &OptimizerConfig) -> Result<Self> {
+        Self::with_engine(net, kind, optimizer, NetEngine::default_for(kind))
+    }
+
+    /// [`new`](Self::new) with the gradients computed by `engine` (native runs on the CPU
+    /// only: [`ModelError::InvalidArgument`] with the GPU).
+    pub fn with_engine(
+        net: Net,
+        kind: DeviceKind,
+        optimizer: &OptimizerConfig,
+        engine: NetEngine,
+    ) -> Result<Self> {
+        let native = match (engine, kind) {
+            (NetEngine::Burn, _) => None,
+            (NetEngine::Native, DeviceKind::Cpu) => Some(NativeGradients::new(&net)),
+            (NetEngine::Native, DeviceKind::Gpu) => {
+                return Err(ModelError::InvalidArgument(
+                    "the native engine trains on the CPU only; use the burn engine on the GPU"
+                        .into(),
+                ));
+            }
+        };
         let device = kind.autodiff_device()?;
         let net = net.fork(&device).train();
-        Ok(Trainer { net, optim: optimizer.build(), device, value_weight: 1.0 })
+        Ok(Trainer { net, optim: optimizer.build(), device, native, value_weight: 1.0 })
+    }
+
+    /// Which code computes the gradients.
+    pub fn engine(&self) -> NetEngine {
+        if self.native.is_some() { NetEngine::Native } else { NetEngine::Burn }
     }
 
     /// The network as trained so far (on the autodiff device).
@@ -175,6 +211,13 @@ impl Trainer {
     pub fn step(&mut self, batch: &TrainBatch<'_>, lr: f64) -> Result<LossStats> {
         if !(lr.is_finite() && lr >= 0.0) {
             return Err(ModelError::InvalidArgument(format!("learning rate {lr}")));
+        }
+        if let Some(native) = &self.native {
+            batch.validate(self.net.config())?;
+            let inner = self.device.clone().without_autodiff();
+            let (stats, grads) = native.step(&self.net, batch, self.value_weight, &inner)?;
+            self.net = self.optim.step(lr, self.net.clone(), grads);
+            return Ok(stats);
         }
         let (total, policy, value) =
             loss_tensors(&self.net, batch, self.value_weight, &self.device)?;
@@ -288,6 +331,34 @@ mod tests {
         // The trained running statistics generalise to inference mode on the same batch.
         let eval = t.evaluate(&f.batch()).unwrap();
         assert!(eval.total < 0.75 * first.total, "inference loss {eval:?} vs initial {first:?}");
+    }
+
+    #[test]
+    fn both_engines_take_the_same_steps() {
+        // From one checkpoint, five AdamW steps with native gradients and five with burn's
+        // autodiff: the same losses, and the same network after (running statistics included).
+        let f = fixture();
+        let dir = scratch_dir("engines");
+        let mut t = trainer(&f, OptimizerKind::AdamW);
+        t.step(&f.batch(), 1e-3).unwrap();
+        checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+        let device = DeviceKind::Cpu.device().unwrap();
+        let optim = OptimizerConfig::default();
+        let mut trainers = [NetEngine::Native, NetEngine::Burn].map(|engine| {
+            let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
+            Trainer::with_engine(net, DeviceKind::Cpu, &optim, engine).unwrap()
+        });
+        assert_eq!(trainers.each_ref().map(Trainer::engine), [NetEngine::Native, NetEngine::Burn]);
+        for _ in 0..5 {
+            let [a, b] = trainers.each_mut().map(|t| t.step(&f.batch(), 3e-3).unwrap());
+            assert!((a.total - b.total).abs() < 1e-3 * b.total.abs().max(1.0), "{a:?} vs {b:?}");
+            assert!((a.value - b.value).abs() < 1e-3 * b.value.abs().max(1.0), "{a:?} vs {b:?}");
+        }
+        let [a, b] = trainers.each_ref().map(|t| t.evaluate(&f.batch()).unwrap());
+        assert!((a.total - b.total).abs() < 1e-3 * b.total.abs().max(1.0), "{a:?} vs {b:?}");
+        let gpu = Net::new(&f.config, &device).unwrap();
+        let native_on_gpu = Trainer::with_engine(gpu, DeviceKind::Gpu, &optim, NetEngine::Native);
+        assert!(matches!(native_on_gpu, Err(ModelError::InvalidArgument(_))));
     }
 
     #[test]

@@ -6,7 +6,8 @@ use std::path::Path;
 use anyhow::Result;
 use games::{Encode, State, Variant, VariantKind};
 use model::{
-    DeviceKind, InferenceEngine, Net, NetConfig, bench_forward, bench_forward_with, bench_train,
+    DeviceKind, Net, NetConfig, NetEngine, bench_forward, bench_forward_with, bench_train,
+    bench_train_with,
 };
 use selfplay::ShardWriter;
 use train::run::play_games;
@@ -40,14 +41,9 @@ pub fn net(
     }
     for (name, shape) in shapes {
         let config = NetConfig::preset(preset, shape)?;
-        let native = bench_forward_with(
-            &config,
-            DeviceKind::Cpu,
-            InferenceEngine::Native,
-            batches,
-            seconds,
-        )?;
-        let burn = bench_forward_with(&config, device, InferenceEngine::Burn, batches, seconds)?;
+        let native =
+            bench_forward_with(&config, DeviceKind::Cpu, NetEngine::Native, batches, seconds)?;
+        let burn = bench_forward_with(&config, device, NetEngine::Burn, batches, seconds)?;
         for (n, b) in native.iter().zip(&burn) {
             let (batch, native, burn) = (n.batch, n.positions_per_s, b.positions_per_s);
             match device {
@@ -65,7 +61,12 @@ pub fn net(
         }
         let train = bench_train(&config, device, train_batch, seconds)?;
         if device == DeviceKind::Cpu {
-            outln!("{name} {preset} training: {train:.0} samples/s at batch {train_batch}")?;
+            let burn = bench_train_with(&config, device, NetEngine::Burn, train_batch, seconds)?;
+            outln!(
+                "{name} {preset} training at batch {train_batch}: native {train:.0}, burn \
+                 {burn:.0} samples/s ({:.2}x)",
+                train / burn
+            )?;
         } else {
             let cpu = bench_train(&config, DeviceKind::Cpu, train_batch, seconds)?;
             outln!(

@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use games::testing::random_states;
 use games::{ENCODING_VERSION, Encode, Game, State, Variant, VariantKind};
 use model::{
-    DeviceKind, InferenceEngine, LossStats, Net, OptimizerConfig, Predictor, TrainBatch, Trainer,
+    DeviceKind, LossStats, Net, NetEngine, OptimizerConfig, Predictor, TrainBatch, Trainer,
     checkpoint,
 };
 use rand::rngs::StdRng;
@@ -221,7 +221,7 @@ where
     let _ = std::fs::remove_dir_all(&dir);
     let (on_cpu, on_device) = result?;
     let original = Predictor::new(&net, args.device)?.predict(&positions.planes, positions.len)?;
-    let cpu = Predictor::with_engine(&on_cpu, DeviceKind::Cpu, InferenceEngine::Native)?
+    let cpu = Predictor::with_engine(&on_cpu, DeviceKind::Cpu, NetEngine::Native)?
         .predict(&positions.planes, positions.len)?;
     let back =
         Predictor::new(&on_device, args.device)?.predict(&positions.planes, positions.len)?;
@@ -266,8 +266,8 @@ fn forward_line<V: Variant>(
 where
     State<V>: Encode,
 {
-    let cpu = Predictor::with_engine(net, DeviceKind::Cpu, InferenceEngine::Native)?;
-    let dev = Predictor::with_engine(net, args.device, InferenceEngine::Burn)?;
+    let cpu = Predictor::with_engine(net, DeviceKind::Cpu, NetEngine::Native)?;
+    let dev = Predictor::with_engine(net, args.device, NetEngine::Burn)?;
     let want = cpu.predict(&positions.planes, positions.len)?;
     let got = dev.predict(&positions.planes, positions.len)?;
     let policy = max_abs_diff(&want.policy_logits, &got.policy_logits);

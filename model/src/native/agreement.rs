@@ -11,7 +11,7 @@ use crate::optimizer::OptimizerConfig;
 use crate::readback::to_vec;
 use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
 use crate::train_step::{TrainBatch, Trainer};
-use crate::{DeviceKind, InferenceEngine, ModelError, NativeNet, Predictor};
+use crate::{DeviceKind, ModelError, NativeNet, NetEngine, Predictor};
 use games::Layout;
 
 const TOLERANCE: f32 = 1e-4;
@@ -115,8 +115,8 @@ fn native_matches_burn_after_a_checkpoint_round_trip() {
     // And through the Predictor: both engines, same answers.
     let planes = pseudo_random(9 * config.shape.input_len(), 3);
     let native = Predictor::new(&loaded, DeviceKind::Cpu).unwrap();
-    assert_eq!(native.engine(), InferenceEngine::Native);
-    let burn = Predictor::with_engine(&loaded, DeviceKind::Cpu, InferenceEngine::Burn).unwrap();
+    assert_eq!(native.engine(), NetEngine::Native);
+    let burn = Predictor::with_engine(&loaded, DeviceKind::Cpu, NetEngine::Burn).unwrap();
     let (a, b) = (native.predict(&planes, 9).unwrap(), burn.predict(&planes, 9).unwrap());
     assert!(max_abs_diff(&a.policy_logits, &b.policy_logits) <= TOLERANCE);
     assert!(max_abs_diff(&a.values, &b.values) <= 1e-5);
@@ -138,7 +138,7 @@ fn bad_inputs_are_typed_errors() {
     let err = Predictor::with_engine(
         &Net::new(&config, &Device::flex()).unwrap(),
         DeviceKind::Gpu,
-        InferenceEngine::Native,
+        NetEngine::Native,
     )
     .unwrap_err();
     assert!(matches!(err, ModelError::InvalidArgument(_)));

@@ -88,6 +88,27 @@ impl Taps {
         Taps { kernel, source }
     }
 
+    /// Taps per grid square (`kernel²`).
+    pub fn count(&self) -> usize {
+        self.kernel * self.kernel
+    }
+
+    /// Grid squares per position (`H × W`).
+    pub fn grid(&self) -> usize {
+        self.source.len() / self.count()
+    }
+
+    /// The same taps in the mirrored order (tap `t` reads where tap `kernel² - 1 - t` did):
+    /// im2col through these and a convolution with the weight's taps regrouped is the
+    /// convolution's transpose, its input gradient.
+    pub fn mirrored(&self) -> Taps {
+        let mut source = self.source.clone();
+        for square in source.chunks_exact_mut(self.count()) {
+            square.reverse();
+        }
+        Taps { kernel: self.kernel, source }
+    }
+
     /// im2col: `x` `[batch × HW, c]` → `cols` `[batch × HW, kernel² × c]`, column
     /// `tap × c + channel`, zero where a tap falls off the grid.
     pub fn im2col(&self, x: &[f32], c: usize, cols: &mut [f32]) {

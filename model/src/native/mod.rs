@@ -20,6 +20,7 @@
 mod agreement;
 mod forward;
 mod kernels;
+pub(crate) mod train;
 mod weights;
 
 use std::fmt;

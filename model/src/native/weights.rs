@@ -33,7 +33,7 @@ pub(crate) struct FoldedConv {
 }
 
 /// A fully connected layer: `y = x · weight + bias`.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub(crate) struct Dense {
     /// `[d_in, d_out]`.
     pub weight: Vec<f32>,
@@ -160,21 +160,15 @@ fn check_conv(conv: &Conv2d) -> Result<()> {
 /// the folded weight is `w × s` (per output channel) and the bias `(b - mean) × s + beta`.
 fn fold(unit: &ConvBn) -> Result<FoldedConv> {
     let conv = &unit.conv;
-    check_conv(conv)?;
-    let ([c_out, c_in, kernel, _], w) = read(conv.weight.val())?;
+    let FoldedConv { mut weight, c_in, c_out, kernel, .. } = conv_matrix(conv)?;
     let conv_bias = match &conv.bias {
         Some(b) => to_vec(b.val())?,
         None => vec![0.0; c_out],
     };
     let (scale, shift) = bn_affine(&unit.bn, c_out)?;
-    let kk = kernel * kernel;
-    let mut weight = vec![0.0; kk * c_in * c_out];
-    for co in 0..c_out {
-        for ci in 0..c_in {
-            for k in 0..kk {
-                let v = f64::from(w[(co * c_in + ci) * kk + k]) * scale[co];
-                weight[(k * c_in + ci) * c_out + co] = v as f32;
-            }
+    for row in weight.chunks_exact_mut(c_out) {
+        for (v, s) in row.iter_mut().zip(&scale) {
+            *v = (f64::from(*v) * s) as f32;
         }
     }
     let bias = (0..c_out)
@@ -183,6 +177,38 @@ fn fold(unit: &ConvBn) -> Result<FoldedConv> {
         })
         .collect();
     Ok(FoldedConv { weight, bias, c_in, c_out, kernel })
+}
+
+/// A convolution's weight as it is (no batch norm), in the native layout
+/// `[kernel × kernel × c_in, c_out]`; the bias is left empty.
+pub(crate) fn conv_matrix(conv: &Conv2d) -> Result<FoldedConv> {
+    check_conv(conv)?;
+    let ([c_out, c_in, kernel, _], w) = read(conv.weight.val())?;
+    let kk = kernel * kernel;
+    let mut weight = vec![0.0; kk * c_in * c_out];
+    for co in 0..c_out {
+        for ci in 0..c_in {
+            for k in 0..kk {
+                weight[(k * c_in + ci) * c_out + co] = w[(co * c_in + ci) * kk + k];
+            }
+        }
+    }
+    Ok(FoldedConv { weight, bias: Vec::new(), c_in, c_out, kernel })
+}
+
+/// The inverse of [`conv_matrix`]'s reordering: `[kernel × kernel × c_in, c_out]` back to
+/// burn's `[c_out, c_in, kernel, kernel]`.
+pub(crate) fn conv_matrix_to_burn(m: &[f32], c_in: usize, c_out: usize, kernel: usize) -> Vec<f32> {
+    let kk = kernel * kernel;
+    let mut w = vec![0.0; m.len()];
+    for co in 0..c_out {
+        for ci in 0..c_in {
+            for k in 0..kk {
+                w[(co * c_in + ci) * kk + k] = m[(k * c_in + ci) * c_out + co];
+            }
+        }
+    }
+    w
 }
 
 /// The batch norm as `y × scale + shift` per channel (in `f64`).
@@ -219,7 +245,7 @@ fn side_by_side(a: &FoldedConv, b: &FoldedConv) -> Result<FoldedConv> {
 }
 
 /// A 1×1 convolution with bias (no batch norm) as a dense layer `[c_in, c_out]`.
-fn conv_as_dense(conv: &Conv2d) -> Result<Dense> {
+pub(crate) fn conv_as_dense(conv: &Conv2d) -> Result<Dense> {
     check_conv(conv)?;
     let ([c_out, c_in, kernel, _], w) = read(conv.weight.val())?;
     if kernel != 1 {
@@ -239,7 +265,7 @@ fn conv_as_dense(conv: &Conv2d) -> Result<Dense> {
 }
 
 /// A burn linear layer (`[d_in, d_out]` weight) as it is.
-fn dense(linear: &Linear) -> Result<Dense> {
+pub(crate) fn dense(linear: &Linear) -> Result<Dense> {
     let ([d_in, d_out], weight) = read(linear.weight.val())?;
     let bias = match &linear.bias {
         Some(b) => to_vec(b.val())?,
@@ -253,7 +279,7 @@ fn dense(linear: &Linear) -> Result<Dense> {
 
 /// Reorders the input rows of a layer fed `[Vc, N]`-flattened features (`vc × N + n`) to take
 /// `[N, Vc]`-flattened ones (`n × Vc + vc`).
-fn cell_major(layer: Dense, channels: usize, cells: usize) -> Result<Dense> {
+pub(crate) fn cell_major(layer: Dense, channels: usize, cells: usize) -> Result<Dense> {
     if layer.d_in != channels * cells {
         return Err(mismatch(format!(
             "value hidden layer takes {} inputs, expected {channels} × {cells}",

@@ -1,0 +1,171 @@
+//! The native gradients against burn's autodiff: the losses, the gradient of every parameter
+//! and the batch norms' running statistics after a step, on both game shapes and two presets,
+//! with pseudo-random weights moved off their initial batch-norm values.
+
+use burn::module::{Module, ParamId};
+use burn::optim::GradientsParams;
+use burn::tensor::Device;
+
+use super::NativeGradients;
+use super::params::{for_each_norm, param_ids};
+use crate::DeviceKind;
+use crate::checkpoint;
+use crate::config::NetConfig;
+use crate::net::Net;
+use crate::optimizer::OptimizerConfig;
+use crate::readback::to_vec;
+use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
+use crate::train_step::{TrainBatch, Trainer, loss_tensors};
+use games::Layout;
+
+/// A batch of `n` positions with 1-12 legal moves each, soft policy targets on some of them
+/// and soft value targets.
+struct Fixture {
+    planes: Vec<f32>,
+    policy_target: Vec<f32>,
+    legal: Vec<bool>,
+    value_target: Vec<f32>,
+    n: usize,
+}
+
+impl Fixture {
+    fn new(shape: &Layout, n: usize) -> Self {
+        let (a, v) = (shape.num_actions(), shape.value_classes);
+        let mut legal = vec![false; n * a];
+        let mut policy_target = vec![0.0; n * a];
+        let mut value_target = vec![0.0; n * v];
+        for i in 0..n {
+            let moves: Vec<usize> = (0..=(i % 12)).map(|k| (i * 97 + k * 31) % a).collect();
+            for &m in &moves {
+                legal[i * a + m] = true;
+            }
+            legal[i * a + a - 1] |= i % 3 == 0; // end-move legal in some positions
+            let first = moves[0];
+            let last = moves[moves.len() - 1];
+            policy_target[i * a + first] += 0.75;
+            policy_target[i * a + last] += 0.25;
+            value_target[i * v + i % v] = 0.6;
+            value_target[i * v + (i + 1) % v] += 0.4;
+        }
+        Fixture {
+            planes: pseudo_random(n * shape.input_len(), 11),
+            policy_target,
+            legal,
+            value_target,
+            n,
+        }
+    }
+
+    fn batch(&self) -> TrainBatch<'_> {
+        TrainBatch {
+            batch: self.n,
+            planes: &self.planes,
+            policy_target: &self.policy_target,
+            legal: &self.legal,
+            value_target: &self.value_target,
+        }
+    }
+}
+
+/// A network whose batch-norm scales and shifts are not 1 and 0 (a few burn training steps
+/// on the fixture), saved; returns the checkpoint folder.
+fn trained_checkpoint(config: &NetConfig, f: &Fixture, name: &str) -> std::path::PathBuf {
+    let net = Net::new(config, &Device::flex()).unwrap();
+    let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+    for _ in 0..3 {
+        t.step(&f.batch(), 0.01).unwrap();
+    }
+    let dir = scratch_dir(name);
+    checkpoint::save(&dir, t.net(), "test", 1).unwrap();
+    dir
+}
+
+fn load_for_training(dir: &std::path::Path) -> Net {
+    let device = DeviceKind::Cpu.autodiff_device().unwrap();
+    checkpoint::load_on(dir, "test", 1, &device).unwrap().net.train()
+}
+
+fn running_statistics(net: &Net) -> Vec<f32> {
+    let mut all = Vec::new();
+    for_each_norm(net, |bn| {
+        all.extend(to_vec(bn.running_mean.value_sync()).unwrap());
+        all.extend(to_vec(bn.running_var.value_sync()).unwrap());
+    });
+    all
+}
+
+fn grad_values(grads: &GradientsParams, (id, rank): (ParamId, usize)) -> Vec<f32> {
+    let values = match rank {
+        1 => grads.get::<1>(id).map(to_vec),
+        2 => grads.get::<2>(id).map(to_vec),
+        4 => grads.get::<4>(id).map(to_vec),
+        _ => panic!("the net has no parameter of rank {rank}"),
+    };
+    values.expect("a gradient for the parameter").unwrap()
+}
+
+fn assert_close(what: &str, native: &[f32], burn: &[f32]) {
+    assert_eq!(native.len(), burn.len(), "{what}: lengths");
+    let scale = burn.iter().fold(0.0f32, |m, v| m.max(v.abs())).max(1e-3);
+    for (i, (a, b)) in native.iter().zip(burn).enumerate() {
+        assert!(
+            (a - b).abs() <= 2e-3 * scale,
+            "{what}[{i}]: native {a} vs burn {b} (largest |burn| {scale})"
+        );
+    }
+}
+
+fn assert_agrees(config: NetConfig, name: &str) {
+    let f = Fixture::new(&config.shape, 6);
+    let dir = trained_checkpoint(&config, &f, name);
+    let value_weight = 0.7;
+
+    let burn_net = load_for_training(&dir);
+    let device = DeviceKind::Cpu.autodiff_device().unwrap();
+    let (total, policy, value) =
+        loss_tensors(&burn_net, &f.batch(), value_weight, &device).unwrap();
+    let burn_losses = [total.clone(), policy, value].map(|t| to_vec(t.detach()).unwrap()[0]);
+    let burn_grads = GradientsParams::from_grads(total.backward(), &burn_net);
+
+    let native_net = load_for_training(&dir);
+    let inner = device.clone().without_autodiff();
+    let engine = NativeGradients::new(&native_net);
+    let (loss, grads) = engine.step(&native_net, &f.batch(), value_weight, &inner).unwrap();
+    assert_close("losses", &[loss.total, loss.policy, loss.value], &burn_losses);
+
+    let ids = param_ids(&native_net);
+    assert_eq!(ids, param_ids(&burn_net), "both nets were loaded from one checkpoint");
+    assert_eq!(grads.len(), ids.len(), "a gradient for every parameter");
+    assert_eq!(burn_grads.len(), ids.len());
+    for (k, id) in ids.into_iter().enumerate() {
+        assert_close(
+            &format!("parameter {k}"),
+            &grad_values(&grads, id),
+            &grad_values(&burn_grads, id),
+        );
+    }
+    assert_close(
+        "running statistics",
+        &running_statistics(&native_net),
+        &running_statistics(&burn_net),
+    );
+    let fresh = load_for_training(&dir);
+    let moved = running_statistics(&fresh)
+        .iter()
+        .zip(running_statistics(&native_net))
+        .any(|(a, b)| (a - b).abs() > 1e-4);
+    assert!(moved, "the step must move the running statistics, or the check above is vacuous");
+}
+
+#[test]
+fn camelot_b4c32_gradients_match_burn() {
+    assert_agrees(NetConfig::preset("b4c32", camelot_shape(13)).unwrap(), "native-grad-camelot");
+}
+
+#[test]
+fn tri_camelot_b6c64_gradients_match_burn() {
+    // Cell order differs from grid order, so a wrong gather or scatter shows.
+    let mut shape = tri_camelot_shape(13);
+    shape.cells.reverse();
+    assert_agrees(NetConfig::preset("b6c64", shape).unwrap(), "native-grad-tri");
+}
