@@ -103,6 +103,9 @@ pub(crate) fn conv_forward(
 }
 
 /// `dw = im2col(x)ᵀ · dz` (overwritten): `dw` `[k² c_in, c_out]`.
+///
+/// Each chunk's product is computed apart and the products are summed in chunk order, so the
+/// result does not depend on how rayon spread the chunks (training stays reproducible).
 pub(crate) fn conv_weight_grad(
     taps: &Taps,
     x: &[f32],
@@ -113,26 +116,25 @@ pub(crate) fn conv_weight_grad(
 ) -> Result<()> {
     let k = taps.count() * c_in;
     let step = chunk_rows(taps);
-    let zero = || (Vec::new(), vec![0.0f32; k * c_out]);
-    let (_, sum) = x
+    let partials = x
         .par_chunks(step * c_in)
         .zip(dz.par_chunks(step * c_out))
-        .try_fold(zero, |(mut cols, mut acc), (x, dz)| {
+        .map_init(Vec::new, |cols, (x, dz)| {
             let rows = x.len() / c_in;
-            let buf = take(&mut cols, rows * k);
+            let buf = take(cols, rows * k);
             taps.im2col(x, c_in, buf);
+            let mut part = vec![0.0f32; k * c_out];
             let a = view(buf, rows, k, k)?;
-            gemm(a.t(), view(dz, rows, c_out, c_out)?, 1.0, &mut view_mut(&mut acc, k, c_out)?)?;
-            Ok::<_, ModelError>((cols, acc))
+            gemm(a.t(), view(dz, rows, c_out, c_out)?, 0.0, &mut view_mut(&mut part, k, c_out)?)?;
+            Ok(part)
         })
-        .try_reduce(zero, |(c, mut a), (_, b)| {
-            a.iter_mut().zip(&b).for_each(|(a, b)| *a += b);
-            Ok((c, a))
-        })?;
+        .collect::<Result<Vec<_>>>()?;
     let have = dw.len();
-    dw.get_mut(..sum.len())
-        .ok_or_else(|| short("weight gradient", have, sum.len()))?
-        .copy_from_slice(&sum);
+    let dw = dw.get_mut(..k * c_out).ok_or_else(|| short("weight gradient", have, k * c_out))?;
+    dw.fill(0.0);
+    for part in &partials {
+        dw.iter_mut().zip(part).for_each(|(a, b)| *a += b);
+    }
     Ok(())
 }
 
