@@ -65,7 +65,6 @@ fn conv_norm(
 /// A convolution + batch norm layer's backward: `dy` (the gradient of the normalised output)
 /// is consumed; the layer's gradients go to `g`, the input's gradient is added to `dx` when
 /// there is one.
-#[allow(clippy::too_many_arguments)]
 fn conv_norm_backward(
     grids: &Grids,
     layer: &NormConv,
