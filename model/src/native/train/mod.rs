@@ -50,7 +50,7 @@ impl NativeGradients {
         let eps = norm_epsilon(net)?;
         let out = train_pass(&params, &self.grids, eps, batch, value_weight)?;
         update_running_statistics(net, &out.norm_stats)?;
-        Ok((out.loss, out.grads.to_burn_gradients(net, grad_device)))
+        Ok((out.loss, out.grads.to_burn_gradients(net, grad_device)?))
     }
 }
 

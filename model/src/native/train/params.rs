@@ -143,7 +143,7 @@ impl Params {
 
     /// These values (gradients) as burn's gradients of `net`'s parameters, on `device` (the
     /// inner device of `net`'s autodiff device).
-    pub fn to_burn_gradients(&self, net: &Net, device: &Device) -> GradientsParams {
+    pub fn to_burn_gradients(&self, net: &Net, device: &Device) -> Result<GradientsParams> {
         let mut grads = GradientsParams::new();
         let mut conv_bn = |unit: &ConvBn, g: &NormConv| {
             let weight = conv_matrix_to_burn(&g.weight, g.c_in, g.c_out, g.kernel);
@@ -171,7 +171,11 @@ impl Params {
         let cells = self.config.shape.cells.len();
         let linears = [
             (&net.policy.end_move, self.end_move.clone()),
-            (&net.value.hidden, vc_major(&self.value_hidden, self.value_reduce.c_out, cells)),
+            // Back to burn's rows `vc × N + n`: the same regrouping with the roles swapped.
+            (
+                &net.value.hidden,
+                cell_major(self.value_hidden.clone(), cells, self.value_reduce.c_out)?,
+            ),
             (&net.value.out, self.value_out.clone()),
         ];
         for (linear, g) in linears {
@@ -180,7 +184,7 @@ impl Params {
                 register(&mut grads, bias, g.bias, [g.d_out], device);
             }
         }
-        grads
+        Ok(grads)
     }
 }
 
@@ -204,20 +208,6 @@ fn register<const D: usize>(
     device: &Device,
 ) {
     grads.register(param.id, Tensor::<D>::from_data(TensorData::new(values, dims), device));
-}
-
-/// The inverse of [`cell_major`]: rows `n × Vc + vc` back to burn's `vc × N + n`.
-fn vc_major(layer: &Dense, channels: usize, cells: usize) -> Dense {
-    let d_out = layer.d_out;
-    let mut weight = vec![0.0; layer.weight.len()];
-    for vc in 0..channels {
-        for n in 0..cells {
-            let to = (vc * cells + n) * d_out;
-            let from = (n * channels + vc) * d_out;
-            weight[to..to + d_out].copy_from_slice(&layer.weight[from..from + d_out]);
-        }
-    }
-    Dense { weight, ..layer.clone() }
 }
 
 /// The id and rank of every trained parameter of `net` (those
