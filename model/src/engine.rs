@@ -22,6 +22,17 @@ pub enum NetEngine {
 }
 
 impl NetEngine {
+    /// Checks the engine runs on `kind`: the native engine is CPU only
+    /// ([`ModelError::InvalidArgument`] with the GPU; `what` names the use, e.g. "inference").
+    pub fn check_device(self, kind: DeviceKind, what: &str) -> Result<()> {
+        match (self, kind) {
+            (NetEngine::Native, DeviceKind::Gpu) => Err(ModelError::InvalidArgument(format!(
+                "the native engine's {what} runs on the CPU only; use the burn engine on the GPU"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The default for a device: `Native` on the CPU, `Burn` on the GPU.
     pub fn default_for(kind: DeviceKind) -> Self {
         match kind {

@@ -70,14 +70,10 @@ impl Predictor {
     /// [`new`](Self::new) with an explicit engine. The native engine runs on the CPU only:
     /// asking for it with [`DeviceKind::Gpu`] is [`ModelError::InvalidArgument`].
     pub fn with_engine(net: &Net, kind: DeviceKind, engine: NetEngine) -> Result<Self> {
-        let engine = match (engine, kind) {
-            (NetEngine::Native, DeviceKind::Cpu) => Engine::Native(NativeNet::from_net(net)?),
-            (NetEngine::Native, DeviceKind::Gpu) => {
-                return Err(ModelError::InvalidArgument(
-                    "the native inference engine runs on the CPU only".into(),
-                ));
-            }
-            (NetEngine::Burn, _) => {
+        engine.check_device(kind, "inference")?;
+        let engine = match engine {
+            NetEngine::Native => Engine::Native(NativeNet::from_net(net)?),
+            NetEngine::Burn => {
                 let device = kind.device()?;
                 Engine::Burn { net: Box::new(net.valid().to_device(&device)), device }
             }

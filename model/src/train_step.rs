@@ -170,16 +170,8 @@ impl Trainer {
         optimizer: &OptimizerConfig,
         engine: NetEngine,
     ) -> Result<Self> {
-        let native = match (engine, kind) {
-            (NetEngine::Burn, _) => None,
-            (NetEngine::Native, DeviceKind::Cpu) => Some(NativeGradients::new(&net)),
-            (NetEngine::Native, DeviceKind::Gpu) => {
-                return Err(ModelError::InvalidArgument(
-                    "the native engine trains on the CPU only; use the burn engine on the GPU"
-                        .into(),
-                ));
-            }
-        };
+        engine.check_device(kind, "training")?;
+        let native = (engine == NetEngine::Native).then(|| NativeGradients::new(&net));
         let device = kind.autodiff_device()?;
         let net = net.fork(&device).train();
         Ok(Trainer { net, optim: optimizer.build(), device, native, value_weight: 1.0 })

@@ -4,7 +4,7 @@
 //! convolutions and activations kept channels-last (`[positions × H × W, C]`).
 
 use crate::error::Result;
-use crate::native::kernels::{Taps, add_bias, fill_bias, gemm_acc, relu};
+use crate::native::kernels::{Taps, add_bias, fill_bias, gemm_acc, relu, take};
 use crate::native::weights::{Dense, FoldedConv, Weights};
 
 /// Per-call working memory. Buffers only grow, so after the first call at the largest chunk
@@ -31,16 +31,14 @@ pub(crate) struct Scratch {
     value_hidden: Vec<f32>,
 }
 
-/// `buf[..len]`, growing `buf` if it is shorter.
-fn take(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
-    if buf.len() < len {
-        buf.resize(len, 0.0);
-    }
-    &mut buf[..len]
-}
-
 /// `out[rows, d_out] = x[rows, d_in] (row stride lda) · W + b`.
-fn dense(x: &[f32], lda: usize, layer: &Dense, rows: usize, out: &mut [f32]) -> Result<()> {
+pub(crate) fn dense(
+    x: &[f32],
+    lda: usize,
+    layer: &Dense,
+    rows: usize,
+    out: &mut [f32],
+) -> Result<()> {
     fill_bias(out, &layer.bias);
     gemm_acc(x, lda, &layer.weight, out, (rows, layer.d_in, layer.d_out))
 }

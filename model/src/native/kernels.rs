@@ -36,6 +36,14 @@ pub(crate) fn gemm_acc(
     Ok(())
 }
 
+/// `buf[..len]`, growing `buf` if it is shorter (scratch buffers only grow).
+pub(crate) fn take(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
+    if buf.len() < len {
+        buf.resize(len, 0.0);
+    }
+    &mut buf[..len]
+}
+
 /// Sets every row of `out` (`[rows, bias.len()]`) to `bias`.
 pub(crate) fn fill_bias(out: &mut [f32], bias: &[f32]) {
     for row in out.chunks_exact_mut(bias.len()) {

@@ -10,7 +10,7 @@ use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder, linalg::general_mat_mul};
 use rayon::prelude::*;
 
 use crate::error::{ModelError, Result};
-use crate::native::kernels::Taps;
+use crate::native::kernels::{Taps, take};
 
 /// Positions per chunk of a convolution.
 const CHUNK: usize = 4;
@@ -63,14 +63,6 @@ pub(crate) fn gemm(
     }
     general_mat_mul(1.0, &a, &b, beta, c);
     Ok(())
-}
-
-/// `buf[..len]`, growing `buf` if it is shorter.
-fn take(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
-    if buf.len() < len {
-        buf.resize(len, 0.0);
-    }
-    &mut buf[..len]
 }
 
 /// The rows of `x` per chunk of positions.

@@ -7,7 +7,8 @@
 //! [`loss_tensors`]: crate::train_step::loss_tensors
 
 use crate::error::Result;
-use crate::native::kernels::{Taps, add_bias, fill_bias, relu};
+use crate::native::forward::dense;
+use crate::native::kernels::{Taps, add_bias, relu};
 use crate::native::train::layers::{
     NormTape, conv_forward, conv_input_grad, conv_weight_grad, gemm, norm_backward, norm_forward,
     relu_backward, transpose_taps, view, view_mut,
@@ -84,16 +85,10 @@ fn conv_norm_backward(
     Ok(())
 }
 
-/// `out[rows, d_out] = x[rows, d_in] · W + b`.
+/// `out[rows, d_out] = x[rows, d_in] · W + b`, in a new buffer.
 fn dense_forward(layer: &Dense, x: &[f32], rows: usize) -> Result<Vec<f32>> {
     let mut out = vec![0.0; rows * layer.d_out];
-    fill_bias(&mut out, &layer.bias);
-    gemm(
-        view(x, rows, layer.d_in, layer.d_in)?,
-        view(&layer.weight, layer.d_in, layer.d_out, layer.d_out)?,
-        1.0,
-        &mut view_mut(&mut out, rows, layer.d_out)?,
-    )?;
+    dense(x, layer.d_in, layer, rows, &mut out)?;
     Ok(out)
 }
 
