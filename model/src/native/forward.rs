@@ -4,7 +4,7 @@
 //! convolutions and activations kept channels-last (`[positions × H × W, C]`).
 
 use crate::error::Result;
-use crate::native::kernels::{Taps, add_bias, fill_bias, gemm_acc, relu, take};
+use crate::native::kernels::{Taps, add_bias, fill_bias, gather_cells, gemm_acc, relu, take};
 use crate::native::weights::{Dense, FoldedConv, Weights};
 
 /// Per-call working memory. Buffers only grow, so after the first call at the largest chunk
@@ -125,13 +125,7 @@ fn heads(
 
     // Gather the board cells: [n × HW, C] → [n × N, C].
     let at_cells = take(&mut s.cells, rows * c);
-    let trunk = &s.trunk[..n * grid * c];
-    for (image, out) in trunk.chunks_exact(grid * c).zip(at_cells.chunks_exact_mut(cells * c)) {
-        for (&g, row) in shape.cells.iter().zip(out.chunks_exact_mut(c)) {
-            let g = usize::from(g) * c;
-            row.copy_from_slice(&image[g..g + c]);
-        }
-    }
+    gather_cells(&s.trunk[..n * grid * c], grid, c, &shape.cells, at_cells);
 
     // Both heads' 1×1 conv + folded batch norm + ReLU: [n × N, Ph + Vc].
     let hc = w.heads.c_out;

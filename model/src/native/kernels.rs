@@ -60,6 +60,18 @@ pub(crate) fn add_bias(out: &mut [f32], bias: &[f32]) {
     }
 }
 
+/// Gathers the board's cells of each image: `src` `[n × grid, width]` (channels last) →
+/// `out` `[n × cells.len(), width]`, `cells` the flat grid index of each cell.
+pub(crate) fn gather_cells(src: &[f32], grid: usize, width: usize, cells: &[u16], out: &mut [f32]) {
+    let images = src.chunks_exact(grid * width).zip(out.chunks_exact_mut(cells.len() * width));
+    for (image, dst) in images {
+        for (&g, row) in cells.iter().zip(dst.chunks_exact_mut(width)) {
+            let g = usize::from(g) * width;
+            row.copy_from_slice(&image[g..g + width]);
+        }
+    }
+}
+
 /// `x = max(x, 0)` in place.
 pub(crate) fn relu(x: &mut [f32]) {
     for v in x {

@@ -1,6 +1,9 @@
 //! The native gradients against burn's autodiff: the losses, the gradient of every parameter
 //! and the batch norms' running statistics after a step, on both game shapes and two presets,
 //! with pseudo-random weights moved off their initial batch-norm values.
+//!
+//! Losses and running statistics (forward values) agree to 2e-3 of the largest; gradients to
+//! 1% in norm, see [`assert_gradient_close`].
 
 use burn::module::{Module, ParamId};
 use burn::optim::GradientsParams;
@@ -104,15 +107,34 @@ fn grad_values(grads: &GradientsParams, (id, rank): (ParamId, usize)) -> Vec<f32
     values.expect("a gradient for the parameter").unwrap()
 }
 
-fn assert_close(what: &str, native: &[f32], burn: &[f32]) {
+/// Every value of `native` within `tolerance` of the largest of `burn`.
+fn assert_close(what: &str, native: &[f32], burn: &[f32], tolerance: f32) {
     assert_eq!(native.len(), burn.len(), "{what}: lengths");
     let scale = burn.iter().fold(0.0f32, |m, v| m.max(v.abs())).max(1e-3);
     for (i, (a, b)) in native.iter().zip(burn).enumerate() {
         assert!(
-            (a - b).abs() <= 2e-3 * scale,
+            (a - b).abs() <= tolerance * scale,
             "{what}[{i}]: native {a} vs burn {b} (largest |burn| {scale})"
         );
     }
+}
+
+/// A gradient agrees: the difference's norm within 0.4% of `burn`'s, every value within 1% of
+/// the largest.
+///
+/// Looser than the forward values' 2e-3 because the gradient is not continuous: a
+/// pre-activation within rounding of 0 can fall on either side of its ReLU in the two engines,
+/// and then part of a gradient moves by up to ~0.1% of its norm (~0.3% of its largest value).
+/// The test nets are freshly initialised each run, and about one run in ten has such a unit;
+/// the other runs agree to ~2e-6. The pooled policy features' gradient scaled by 1/1.05 instead
+/// of 1 moves one parameter's gradient by 0.84% and fails.
+fn assert_gradient_close(what: &str, native: &[f32], burn: &[f32]) {
+    let norm =
+        |v: &mut dyn Iterator<Item = f32>| v.map(|x| f64::from(x).powi(2)).sum::<f64>().sqrt();
+    let diff = norm(&mut native.iter().zip(burn).map(|(a, b)| a - b));
+    let size = norm(&mut burn.iter().copied()).max(1e-6);
+    assert!(diff <= 4e-3 * size, "{what}: |native - burn| = {diff:e}, |burn| = {size:e}");
+    assert_close(what, native, burn, 1e-2);
 }
 
 fn assert_agrees(config: NetConfig, name: &str) {
@@ -131,14 +153,14 @@ fn assert_agrees(config: NetConfig, name: &str) {
     let inner = device.clone().without_autodiff();
     let engine = NativeGradients::new(&native_net);
     let (loss, grads) = engine.step(&native_net, &f.batch(), value_weight, &inner).unwrap();
-    assert_close("losses", &[loss.total, loss.policy, loss.value], &burn_losses);
+    assert_close("losses", &[loss.total, loss.policy, loss.value], &burn_losses, 2e-3);
 
     let ids = param_ids(&native_net);
     assert_eq!(ids, param_ids(&burn_net), "both nets were loaded from one checkpoint");
     assert_eq!(grads.len(), ids.len(), "a gradient for every parameter");
     assert_eq!(burn_grads.len(), ids.len());
     for (k, id) in ids.into_iter().enumerate() {
-        assert_close(
+        assert_gradient_close(
             &format!("parameter {k}"),
             &grad_values(&grads, id),
             &grad_values(&burn_grads, id),
@@ -148,6 +170,7 @@ fn assert_agrees(config: NetConfig, name: &str) {
         "running statistics",
         &running_statistics(&native_net),
         &running_statistics(&burn_net),
+        2e-3,
     );
     let fresh = load_for_training(&dir);
     let moved = running_statistics(&fresh)

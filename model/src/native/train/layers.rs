@@ -70,26 +70,32 @@ fn chunk_rows(taps: &Taps) -> usize {
     CHUNK * taps.grid()
 }
 
-/// `z = im2col(x) · w`: `x` `[rows, c_in]`, `w` `[k² c_in, c_out]`, `z` `[rows, c_out]`
-/// (overwritten).
-pub(crate) fn conv_forward(
+/// `out = beta · out + im2col(x) · w`: `x` `[rows, c_in]`, `w` `[k² c_in, c_out]`, `out`
+/// `[rows, c_out]`.
+///
+/// The forward pass is `beta = 0` (overwritten). The input gradient is the same convolution of
+/// `dz` with the mirrored kernel, added to `dx` (`beta = 1`): `taps` is then `taps.mirrored()`
+/// and `w` the weight regrouped by [`transpose_taps`] (`[k² c_out, c_in]`), so there is no
+/// scatter.
+pub(crate) fn conv(
     taps: &Taps,
     x: &[f32],
     c_in: usize,
     w: &[f32],
     c_out: usize,
-    z: &mut [f32],
+    beta: f32,
+    out: &mut [f32],
 ) -> Result<()> {
     let k = taps.count() * c_in;
     let w = view(w, k, c_out, c_out)?;
     let step = chunk_rows(taps);
-    z.par_chunks_mut(step * c_out).zip(x.par_chunks(step * c_in)).try_for_each_init(
+    out.par_chunks_mut(step * c_out).zip(x.par_chunks(step * c_in)).try_for_each_init(
         Vec::new,
-        |cols, (z, x)| {
+        |cols, (out, x)| {
             let rows = x.len() / c_in;
             let cols = take(cols, rows * k);
             taps.im2col(x, c_in, cols);
-            gemm(view(cols, rows, k, k)?, w, 0.0, &mut view_mut(z, rows, c_out)?)
+            gemm(view(cols, rows, k, k)?, w, beta, &mut view_mut(out, rows, c_out)?)
         },
     )
 }
@@ -130,35 +136,9 @@ pub(crate) fn conv_weight_grad(
     Ok(())
 }
 
-/// The input gradient of a convolution, added to `dx` (`[rows, c_in]`): the convolution of `dz`
-/// with the mirrored kernel, `dx += im2col_mirrored(dz) · wt`.
-///
-/// `mirrored` is `taps.mirrored()`; `wt` is the weight regrouped by [`transpose_taps`]
-/// (`[k² c_out, c_in]`).
-pub(crate) fn conv_input_grad(
-    mirrored: &Taps,
-    dz: &[f32],
-    c_out: usize,
-    wt: &[f32],
-    c_in: usize,
-    dx: &mut [f32],
-) -> Result<()> {
-    let k = mirrored.count() * c_out;
-    let wt = view(wt, k, c_in, c_in)?;
-    let step = chunk_rows(mirrored);
-    dx.par_chunks_mut(step * c_in).zip(dz.par_chunks(step * c_out)).try_for_each_init(
-        Vec::new,
-        |cols, (dx, dz)| {
-            let rows = dz.len() / c_out;
-            let cols = take(cols, rows * k);
-            mirrored.im2col(dz, c_out, cols);
-            gemm(view(cols, rows, k, k)?, wt, 1.0, &mut view_mut(dx, rows, c_in)?)
-        },
-    )
-}
-
 /// Regroups a convolution weight `[taps × c_in, c_out]` into `[taps × c_out, c_in]` (each
-/// tap's block transposed), the weight of [`conv_input_grad`].
+/// tap's block transposed), the weight of the input gradient
+/// ([`conv`] with the mirrored taps).
 pub(crate) fn transpose_taps(w: &[f32], taps: usize, c_in: usize, c_out: usize) -> Vec<f32> {
     let mut t = vec![0.0; w.len()];
     for tap in 0..taps {
@@ -304,14 +284,14 @@ mod tests {
             z.iter().zip(&g).map(|(a, b)| f64::from(*a) * f64::from(*b)).sum()
         };
         let mut z = vec![0.0; rows * c_out];
-        conv_forward(&taps, &x, c_in, &w, c_out, &mut z).unwrap();
+        conv(&taps, &x, c_in, &w, c_out, 0.0, &mut z).unwrap();
         assert_eq!(z, naive_conv(&taps, &x, c_in, &w, c_out));
 
         let mut dw = vec![0.0; w.len()];
         conv_weight_grad(&taps, &x, c_in, &g, c_out, &mut dw).unwrap();
         let mut dx = vec![0.0; x.len()];
         let wt = transpose_taps(&w, 9, c_in, c_out);
-        conv_input_grad(&taps.mirrored(), &g, c_out, &wt, c_in, &mut dx).unwrap();
+        conv(&taps.mirrored(), &g, c_out, &wt, c_in, 1.0, &mut dx).unwrap();
         let base = loss(&x, &w);
         for i in 0..w.len() {
             let mut bumped = w.clone();

@@ -8,10 +8,10 @@
 
 use crate::error::Result;
 use crate::native::forward::dense;
-use crate::native::kernels::{Taps, add_bias, relu};
+use crate::native::kernels::{Taps, add_bias, gather_cells, relu};
 use crate::native::train::layers::{
-    NormTape, conv_forward, conv_input_grad, conv_weight_grad, gemm, norm_backward, norm_forward,
-    relu_backward, transpose_taps, view, view_mut,
+    NormTape, conv, conv_weight_grad, gemm, norm_backward, norm_forward, relu_backward,
+    transpose_taps, view, view_mut,
 };
 use crate::native::train::params::{NormConv, Params};
 use crate::native::weights::Dense;
@@ -56,7 +56,7 @@ fn conv_norm(
     eps: f64,
 ) -> Result<(Vec<f32>, NormTape)> {
     let mut z = vec![0.0; rows * layer.c_out];
-    conv_forward(grids.of(layer.kernel).0, x, layer.c_in, &layer.weight, layer.c_out, &mut z)?;
+    conv(grids.of(layer.kernel).0, x, layer.c_in, &layer.weight, layer.c_out, 0.0, &mut z)?;
     let mut y = vec![0.0; rows * layer.c_out];
     let mut tape = NormTape::default();
     norm_forward(z, &layer.gamma, &layer.beta, eps, &mut y, &mut tape);
@@ -80,7 +80,7 @@ fn conv_norm_backward(
     conv_weight_grad(taps, x, layer.c_in, &dy, layer.c_out, &mut g.weight)?;
     if let Some(dx) = dx {
         let wt = transpose_taps(&layer.weight, taps.count(), layer.c_in, layer.c_out);
-        conv_input_grad(mirrored, &dy, layer.c_out, &wt, layer.c_in, dx)?;
+        conv(mirrored, &dy, layer.c_out, &wt, layer.c_in, 1.0, dx)?;
     }
     Ok(())
 }
@@ -208,13 +208,7 @@ pub(crate) fn train_pass(
     relu(&mut value_grid);
     let at_cells = |src: &[f32], width: usize| {
         let mut out = vec![0.0; n * cells * width];
-        for (image, dst) in src.chunks_exact(grid * width).zip(out.chunks_exact_mut(cells * width))
-        {
-            for (&g, row) in s.cells.iter().zip(dst.chunks_exact_mut(width)) {
-                let g = usize::from(g) * width;
-                row.copy_from_slice(&image[g..g + width]);
-            }
-        }
+        gather_cells(src, grid, width, &s.cells, &mut out);
         out
     };
     let policy_cells = at_cells(&policy_grid, ph); // [n × N, Ph]
