@@ -204,7 +204,7 @@ impl Trainer {
         if !(lr.is_finite() && lr >= 0.0) {
             return Err(ModelError::InvalidArgument(format!("learning rate {lr}")));
         }
-        if let Some(native) = &self.native {
+        if let Some(native) = &mut self.native {
             batch.validate(self.net.config())?;
             let inner = self.device.clone().without_autodiff();
             let (stats, grads) = native.step(&self.net, batch, self.value_weight, &inner)?;

@@ -4,16 +4,38 @@
 //!
 //! The convolutions run im2col + SGEMM over chunks of [`CHUNK`] positions spread over rayon's
 //! threads (as the inference engine does, so the im2col buffer stays near the cache); the
-//! weight gradient is summed over the chunks.
+//! weight gradient is summed over the chunks. The element-wise passes (batch norm, ReLU) run
+//! over pieces of [`PIECE_ROWS`] rows on rayon's threads too; their sums are taken per piece
+//! and added in piece order, so results do not depend on the thread count or the scheduling.
+
+use std::cell::RefCell;
 
 use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder, linalg::general_mat_mul};
 use rayon::prelude::*;
 
 use crate::error::{ModelError, Result};
-use crate::native::kernels::{Taps, take};
+use crate::native::kernels::{Taps, relu, take};
 
 /// Positions per chunk of a convolution.
 const CHUNK: usize = 4;
+
+/// Rows (grid squares) per piece of an element-wise pass: 32K values at 32 channels, so a
+/// Camelot batch of 128 is ~24 pieces to share between the threads.
+const PIECE_ROWS: usize = 1024;
+
+/// Values per piece of a pass that does not know the channel count.
+const PIECE_VALUES: usize = PIECE_ROWS * 32;
+
+thread_local! {
+    /// Each thread's im2col buffer, kept between the convolutions and the steps: a fresh one
+    /// per rayon job was a page-faulted allocation each time.
+    static COLUMNS: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `f` with this thread's im2col buffer, `len` values long (contents unspecified).
+fn with_columns<T>(len: usize, f: impl FnOnce(&mut [f32]) -> T) -> T {
+    COLUMNS.with(|cols| f(take(&mut cols.borrow_mut(), len)))
+}
 
 /// A row-major `[rows, cols]` view of `data` with row stride `ld` (≥ `cols`).
 pub(crate) fn view(
@@ -89,15 +111,13 @@ pub(crate) fn conv(
     let k = taps.count() * c_in;
     let w = view(w, k, c_out, c_out)?;
     let step = chunk_rows(taps);
-    out.par_chunks_mut(step * c_out).zip(x.par_chunks(step * c_in)).try_for_each_init(
-        Vec::new,
-        |cols, (out, x)| {
-            let rows = x.len() / c_in;
-            let cols = take(cols, rows * k);
+    out.par_chunks_mut(step * c_out).zip(x.par_chunks(step * c_in)).try_for_each(|(out, x)| {
+        let rows = x.len() / c_in;
+        with_columns(rows * k, |cols| {
             taps.im2col(x, c_in, cols);
             gemm(view(cols, rows, k, k)?, w, beta, &mut view_mut(out, rows, c_out)?)
-        },
-    )
+        })
+    })
 }
 
 /// `dw = im2col(x)ᵀ · dz` (overwritten): `dw` `[k² c_in, c_out]`.
@@ -117,13 +137,14 @@ pub(crate) fn conv_weight_grad(
     let partials = x
         .par_chunks(step * c_in)
         .zip(dz.par_chunks(step * c_out))
-        .map_init(Vec::new, |cols, (x, dz)| {
+        .map(|(x, dz)| {
             let rows = x.len() / c_in;
-            let buf = take(cols, rows * k);
-            taps.im2col(x, c_in, buf);
             let mut part = vec![0.0f32; k * c_out];
-            let a = view(buf, rows, k, k)?;
-            gemm(a.t(), view(dz, rows, c_out, c_out)?, 0.0, &mut view_mut(&mut part, k, c_out)?)?;
+            with_columns(rows * k, |cols| {
+                taps.im2col(x, c_in, cols);
+                let a = view(cols, rows, k, k)?;
+                gemm(a.t(), view(dz, rows, c_out, c_out)?, 0.0, &mut view_mut(&mut part, k, c_out)?)
+            })?;
             Ok(part)
         })
         .collect::<Result<Vec<_>>>()?;
@@ -175,32 +196,59 @@ pub(crate) fn norm_forward(
 ) {
     let c = gamma.len();
     let rows = z.len() / c;
-    let mut sum = vec![0.0f64; c];
-    let mut sq = vec![0.0f64; c];
-    for row in z.chunks_exact(c) {
-        for ((s, q), &v) in sum.iter_mut().zip(sq.iter_mut()).zip(row) {
-            let v = f64::from(v);
-            *s += v;
-            *q += v * v;
-        }
-    }
+    let [sum, sq] = channel_sums(
+        c,
+        z.par_chunks(PIECE_ROWS * c).map(|piece| {
+            let (mut sum, mut sq) = (vec![0.0f64; c], vec![0.0f64; c]);
+            for row in piece.chunks_exact(c) {
+                for ((s, q), &v) in sum.iter_mut().zip(sq.iter_mut()).zip(row) {
+                    let v = f64::from(v);
+                    *s += v;
+                    *q += v * v;
+                }
+            }
+            [sum, sq]
+        }),
+    );
     let n = rows.max(1) as f64;
     let mean: Vec<f64> = sum.iter().map(|s| s / n).collect();
     let var: Vec<f64> = sq.iter().zip(&mean).map(|(q, m)| (q / n - m * m).max(0.0)).collect();
     let inv_std: Vec<f32> = var.iter().map(|v| (1.0 / (v + eps).sqrt()) as f32).collect();
     let mean32: Vec<f32> = mean.iter().map(|&m| m as f32).collect();
     let mut xhat = z;
-    for (row, out) in xhat.chunks_exact_mut(c).zip(y.chunks_exact_mut(c)) {
-        for ch in 0..c {
-            let h = (row[ch] - mean32[ch]) * inv_std[ch];
-            row[ch] = h;
-            out[ch] = gamma[ch] * h + beta[ch];
-        }
-    }
+    xhat.par_chunks_mut(PIECE_ROWS * c).zip(y.par_chunks_mut(PIECE_ROWS * c)).for_each(
+        |(xhat, y)| {
+            for (row, out) in xhat.chunks_exact_mut(c).zip(y.chunks_exact_mut(c)) {
+                // Zipped rather than indexed, so that the loop vectorises.
+                let per_channel = mean32.iter().zip(&inv_std).zip(gamma.iter().zip(beta));
+                for ((v, o), ((m, s), (g, b))) in row.iter_mut().zip(out).zip(per_channel) {
+                    let h = (*v - m) * s;
+                    *v = h;
+                    *o = g * h + b;
+                }
+            }
+        },
+    );
     tape.xhat = xhat;
     tape.inv_std = inv_std;
     tape.mean = mean32;
     tape.var = var.iter().map(|&v| v as f32).collect();
+}
+
+/// Two per-channel sums over all pieces: each piece's sums (`[2][c]`, in f64), added in piece
+/// order.
+fn channel_sums(
+    c: usize,
+    pieces: impl IndexedParallelIterator<Item = [Vec<f64>; 2]>,
+) -> [Vec<f64>; 2] {
+    let pieces: Vec<[Vec<f64>; 2]> = pieces.collect();
+    let mut total = [vec![0.0f64; c], vec![0.0f64; c]];
+    for piece in &pieces {
+        for (t, p) in total.iter_mut().zip(piece) {
+            t.iter_mut().zip(p).for_each(|(a, b)| *a += b);
+        }
+    }
+    total
 }
 
 /// Batch norm backward, in place: `dy` (the gradient of the output) becomes the gradient of the
@@ -214,36 +262,62 @@ pub(crate) fn norm_backward(
 ) {
     let c = gamma.len();
     let rows = dy.len() / c;
-    let mut dg = vec![0.0f64; c];
-    let mut db = vec![0.0f64; c];
-    for (d, h) in dy.chunks_exact(c).zip(tape.xhat.chunks_exact(c)) {
-        for ch in 0..c {
-            dg[ch] += f64::from(d[ch]) * f64::from(h[ch]);
-            db[ch] += f64::from(d[ch]);
-        }
-    }
+    let piece = PIECE_ROWS * c;
+    let [dg, db] = channel_sums(
+        c,
+        dy.par_chunks(piece).zip(tape.xhat.par_chunks(piece)).map(|(dy, xhat)| {
+            let (mut dg, mut db) = (vec![0.0f64; c], vec![0.0f64; c]);
+            for (d, h) in dy.chunks_exact(c).zip(xhat.chunks_exact(c)) {
+                for (((g, b), &d), &h) in dg.iter_mut().zip(db.iter_mut()).zip(d).zip(h) {
+                    *g += f64::from(d) * f64::from(h);
+                    *b += f64::from(d);
+                }
+            }
+            [dg, db]
+        }),
+    );
     let n = rows.max(1) as f64;
     let scale: Vec<f32> = (0..c).map(|ch| gamma[ch] * tape.inv_std[ch]).collect();
     let mean_db: Vec<f32> = db.iter().map(|&v| (v / n) as f32).collect();
     let mean_dg: Vec<f32> = dg.iter().map(|&v| (v / n) as f32).collect();
-    for (d, h) in dy.chunks_exact_mut(c).zip(tape.xhat.chunks_exact(c)) {
-        for ch in 0..c {
-            d[ch] = scale[ch] * (d[ch] - mean_db[ch] - h[ch] * mean_dg[ch]);
+    dy.par_chunks_mut(piece).zip(tape.xhat.par_chunks(piece)).for_each(|(dy, xhat)| {
+        for (d, h) in dy.chunks_exact_mut(c).zip(xhat.chunks_exact(c)) {
+            let per_channel = scale.iter().zip(&mean_db).zip(&mean_dg);
+            for ((d, &h), ((s, mdb), mdg)) in d.iter_mut().zip(h).zip(per_channel) {
+                *d = s * (*d - mdb - h * mdg);
+            }
         }
-    }
+    });
     for ch in 0..c {
         dgamma[ch] = dg[ch] as f32;
         dbeta[ch] = db[ch] as f32;
     }
 }
 
-/// `d = 0` wherever the ReLU's output `y` is not positive.
+/// `d = 0` wherever the ReLU's output `y` is not positive (on rayon's threads).
 pub(crate) fn relu_backward(d: &mut [f32], y: &[f32]) {
-    for (d, &y) in d.iter_mut().zip(y) {
-        if y <= 0.0 {
-            *d = 0.0;
+    let piece = PIECE_VALUES;
+    d.par_chunks_mut(piece).zip(y.par_chunks(piece)).for_each(|(d, y)| {
+        // A select rather than a branch, so that the loop vectorises.
+        for (d, &y) in d.iter_mut().zip(y) {
+            *d = if y > 0.0 { *d } else { 0.0 };
         }
-    }
+    });
+}
+
+/// `x = max(x, 0)` in place, on rayon's threads.
+pub(crate) fn par_relu(x: &mut [f32]) {
+    x.par_chunks_mut(PIECE_VALUES).for_each(relu);
+}
+
+/// `x = max(x + skip, 0)` in place (a residual block's output), on rayon's threads.
+pub(crate) fn add_relu(x: &mut [f32], skip: &[f32]) {
+    let piece = PIECE_VALUES;
+    x.par_chunks_mut(piece).zip(skip.par_chunks(piece)).for_each(|(x, skip)| {
+        for (x, s) in x.iter_mut().zip(skip) {
+            *x = (*x + s).max(0.0);
+        }
+    });
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod agreement;
 mod layers;
 mod params;
 mod pass;
+mod pool;
 
 use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
@@ -23,24 +24,27 @@ use crate::readback::to_vec;
 use crate::train_step::{LossStats, TrainBatch};
 use params::{Params, for_each_norm};
 use pass::{Grids, train_pass};
+use pool::Pool;
 
 /// The native gradient engine of one network shape.
 #[derive(Debug)]
 pub(crate) struct NativeGradients {
     grids: Grids,
+    /// The steps' buffers, kept from one step to the next.
+    pool: Pool,
 }
 
 impl NativeGradients {
     /// For networks on `net`'s board shape.
     pub fn new(net: &Net) -> Self {
         let s = &net.config().shape;
-        NativeGradients { grids: Grids::new(s.height, s.width) }
+        NativeGradients { grids: Grids::new(s.height, s.width), pool: Pool::default() }
     }
 
     /// The losses of `batch` (validated by the caller) and the gradients of `net`'s
     /// parameters on `grad_device`; `net`'s batch norms' running statistics are updated.
     pub fn step(
-        &self,
+        &mut self,
         net: &Net,
         batch: &TrainBatch<'_>,
         value_weight: f32,
@@ -48,7 +52,7 @@ impl NativeGradients {
     ) -> Result<(LossStats, GradientsParams)> {
         let params = Params::from_net(net)?;
         let eps = norm_epsilon(net)?;
-        let out = train_pass(&params, &self.grids, eps, batch, value_weight)?;
+        let out = train_pass(&params, &self.grids, eps, batch, value_weight, &mut self.pool)?;
         update_running_statistics(net, &out.norm_stats)?;
         Ok((out.loss, out.grads.to_burn_gradients(net, grad_device)?))
     }

@@ -6,14 +6,17 @@
 //!
 //! [`loss_tensors`]: crate::train_step::loss_tensors
 
+use rayon::prelude::*;
+
 use crate::error::Result;
 use crate::native::forward::dense;
 use crate::native::kernels::{Taps, add_bias, gather_cells, relu};
 use crate::native::train::layers::{
-    NormTape, conv, conv_weight_grad, gemm, norm_backward, norm_forward, relu_backward,
-    transpose_taps, view, view_mut,
+    NormTape, add_relu, conv, conv_weight_grad, gemm, norm_backward, norm_forward, par_relu,
+    relu_backward, transpose_taps, view, view_mut,
 };
 use crate::native::train::params::{NormConv, Params};
+use crate::native::train::pool::Pool;
 use crate::native::weights::Dense;
 use crate::train_step::{LossStats, TrainBatch};
 
@@ -54,52 +57,55 @@ fn conv_norm(
     x: &[f32],
     rows: usize,
     eps: f64,
+    pool: &mut Pool,
 ) -> Result<(Vec<f32>, NormTape)> {
-    let mut z = vec![0.0; rows * layer.c_out];
+    let mut z = pool.zeros(rows * layer.c_out);
     conv(grids.of(layer.kernel).0, x, layer.c_in, &layer.weight, layer.c_out, 0.0, &mut z)?;
-    let mut y = vec![0.0; rows * layer.c_out];
+    let mut y = pool.zeros(rows * layer.c_out);
     let mut tape = NormTape::default();
     norm_forward(z, &layer.gamma, &layer.beta, eps, &mut y, &mut tape);
     Ok((y, tape))
 }
 
 /// A convolution + batch norm layer's backward: `dy` (the gradient of the normalised output)
-/// is consumed; the layer's gradients go to `g`, the input's gradient is added to `dx` when
-/// there is one.
+/// is overwritten with the pre-norm gradient; the layer's gradients go to `g`, the input's
+/// gradient is added to `dx` when there is one.
 fn conv_norm_backward(
     grids: &Grids,
     layer: &NormConv,
     tape: &NormTape,
     x: &[f32],
-    mut dy: Vec<f32>,
+    dy: &mut [f32],
     g: &mut NormConv,
     dx: Option<&mut [f32]>,
 ) -> Result<()> {
-    norm_backward(&mut dy, &layer.gamma, tape, &mut g.gamma, &mut g.beta);
+    norm_backward(dy, &layer.gamma, tape, &mut g.gamma, &mut g.beta);
     let (taps, mirrored) = grids.of(layer.kernel);
-    conv_weight_grad(taps, x, layer.c_in, &dy, layer.c_out, &mut g.weight)?;
+    conv_weight_grad(taps, x, layer.c_in, dy, layer.c_out, &mut g.weight)?;
     if let Some(dx) = dx {
         let wt = transpose_taps(&layer.weight, taps.count(), layer.c_in, layer.c_out);
-        conv(mirrored, &dy, layer.c_out, &wt, layer.c_in, 1.0, dx)?;
+        conv(mirrored, dy, layer.c_out, &wt, layer.c_in, 1.0, dx)?;
     }
     Ok(())
 }
 
-/// `out[rows, d_out] = x[rows, d_in] · W + b`, in a new buffer.
-fn dense_forward(layer: &Dense, x: &[f32], rows: usize) -> Result<Vec<f32>> {
-    let mut out = vec![0.0; rows * layer.d_out];
+/// `out[rows, d_out] = x[rows, d_in] · W + b`, in a buffer from `pool`.
+fn dense_forward(layer: &Dense, x: &[f32], rows: usize, pool: &mut Pool) -> Result<Vec<f32>> {
+    let mut out = pool.zeros(rows * layer.d_out);
     dense(x, layer.d_in, layer, rows, &mut out)?;
     Ok(out)
 }
 
 /// A dense layer's backward: its gradients into `g` from its input `x` and the output's
-/// gradient `dy` (`[rows, d_out]`); returns the input's gradient `[rows, d_in]`.
+/// gradient `dy` (`[rows, d_out]`); returns the input's gradient `[rows, d_in]` (in a buffer
+/// from `pool`).
 fn dense_backward(
     layer: &Dense,
     x: &[f32],
     dy: &[f32],
     rows: usize,
     g: &mut Dense,
+    pool: &mut Pool,
 ) -> Result<Vec<f32>> {
     let (d_in, d_out) = (layer.d_in, layer.d_out);
     let dy_view = view(dy, rows, d_out, d_out)?;
@@ -108,7 +114,7 @@ fn dense_backward(
     for row in dy.chunks_exact(d_out) {
         add_bias(&mut g.bias, row);
     }
-    let mut dx = vec![0.0; rows * d_in];
+    let mut dx = pool.zeros(rows * d_in);
     gemm(
         dy_view,
         view(&layer.weight, d_in, d_out, d_out)?.t(),
@@ -152,13 +158,15 @@ fn cross_entropy_row(
 }
 
 /// The forward pass in training mode, the loss and every gradient for `batch` (which the caller
-/// has validated against `p.config`).
+/// has validated against `p.config`). The activations' and gradients' buffers come from `pool`
+/// and go back to it.
 pub(crate) fn train_pass(
     p: &Params,
     grids: &Grids,
     eps: f64,
     batch: &TrainBatch<'_>,
     value_weight: f32,
+    pool: &mut Pool,
 ) -> Result<PassOutput> {
     let s = &p.config.shape;
     let grid = s.height * s.width;
@@ -169,30 +177,30 @@ pub(crate) fn train_pass(
 
     // [n, planes, HW] → [n × HW, planes]
     let pl = s.planes;
-    let mut x0 = vec![0.0; rows * pl];
-    for (image, out) in batch.planes.chunks_exact(pl * grid).zip(x0.chunks_exact_mut(pl * grid)) {
+    let mut x0 = pool.zeros(rows * pl);
+    let images = batch.planes.par_chunks_exact(pl * grid).zip(x0.par_chunks_exact_mut(pl * grid));
+    images.for_each(|(image, out)| {
         for (plane_index, plane) in image.chunks_exact(grid).enumerate() {
             for (g, &v) in plane.iter().enumerate() {
                 out[g * pl + plane_index] = v;
             }
         }
-    }
+    });
 
     // Trunk: trunks[i] is the input of block i (trunks[0] the input layer's output).
     let mut tapes = Vec::with_capacity(2 * p.tower.len() + 3);
-    let (mut trunk, tape) = conv_norm(grids, &p.input, &x0, rows, eps)?;
-    relu(&mut trunk);
+    let (mut trunk, tape) = conv_norm(grids, &p.input, &x0, rows, eps, pool)?;
+    par_relu(&mut trunk);
     tapes.push(tape);
     let mut trunks = vec![trunk];
     let mut mids = Vec::with_capacity(p.tower.len());
     for [first, second] in &p.tower {
         let last = trunks.last().expect("the input layer's output");
-        let (mut mid, tape) = conv_norm(grids, first, last, rows, eps)?;
-        relu(&mut mid);
+        let (mut mid, tape) = conv_norm(grids, first, last, rows, eps, pool)?;
+        par_relu(&mut mid);
         tapes.push(tape);
-        let (mut next, tape) = conv_norm(grids, second, &mid, rows, eps)?;
-        next.iter_mut().zip(last).for_each(|(a, b)| *a += b);
-        relu(&mut next);
+        let (mut next, tape) = conv_norm(grids, second, &mid, rows, eps, pool)?;
+        add_relu(&mut next, last);
         tapes.push(tape);
         mids.push(mid);
         trunks.push(next);
@@ -202,12 +210,13 @@ pub(crate) fn train_pass(
     // Heads' 1×1 convolutions over the whole grid (their batch norms see every grid square).
     let ph = p.policy_hidden.c_out;
     let vc = p.value_reduce.c_out;
-    let (mut policy_grid, policy_tape) = conv_norm(grids, &p.policy_hidden, trunk, rows, eps)?;
-    relu(&mut policy_grid);
-    let (mut value_grid, value_tape) = conv_norm(grids, &p.value_reduce, trunk, rows, eps)?;
-    relu(&mut value_grid);
-    let at_cells = |src: &[f32], width: usize| {
-        let mut out = vec![0.0; n * cells * width];
+    let (mut policy_grid, policy_tape) =
+        conv_norm(grids, &p.policy_hidden, trunk, rows, eps, pool)?;
+    par_relu(&mut policy_grid);
+    let (mut value_grid, value_tape) = conv_norm(grids, &p.value_reduce, trunk, rows, eps, pool)?;
+    par_relu(&mut value_grid);
+    let mut at_cells = |src: &[f32], width: usize| {
+        let mut out = pool.zeros(n * cells * width);
         gather_cells(src, grid, width, &s.cells, &mut out);
         out
     };
@@ -216,7 +225,7 @@ pub(crate) fn train_pass(
 
     // Policy logits [n, N × P + 1].
     let pc = p.policy_out.d_out;
-    let moves = dense_forward(&p.policy_out, &policy_cells, n * cells)?;
+    let moves = dense_forward(&p.policy_out, &policy_cells, n * cells, pool)?;
     let mut pooled = vec![0.0; n * ph];
     for (image, out) in policy_cells.chunks_exact(cells * ph).zip(pooled.chunks_exact_mut(ph)) {
         for row in image.chunks_exact(ph) {
@@ -224,9 +233,9 @@ pub(crate) fn train_pass(
         }
         out.iter_mut().for_each(|v| *v /= cells as f32);
     }
-    let end = dense_forward(&p.end_move, &pooled, n)?;
+    let end = dense_forward(&p.end_move, &pooled, n, pool)?;
     let actions = cells * pc + 1;
-    let mut policy = vec![0.0; n * actions];
+    let mut policy = pool.zeros(n * actions);
     for ((out, m), e) in
         policy.chunks_exact_mut(actions).zip(moves.chunks_exact(cells * pc)).zip(&end)
     {
@@ -235,9 +244,9 @@ pub(crate) fn train_pass(
     }
 
     // Value logits [n, V].
-    let mut value_hidden = dense_forward(&p.value_hidden, &value_cells, n)?;
+    let mut value_hidden = dense_forward(&p.value_hidden, &value_cells, n, pool)?;
     relu(&mut value_hidden);
-    let mut value = dense_forward(&p.value_out, &value_hidden, n)?;
+    let mut value = dense_forward(&p.value_out, &value_hidden, n, pool)?;
 
     // Losses; the logits become their gradients.
     let v = s.value_classes;
@@ -265,14 +274,15 @@ pub(crate) fn train_pass(
     let mut g = p.zeros_like();
 
     // Value head backward.
-    let mut d_hidden = dense_backward(&p.value_out, &value_hidden, &value, n, &mut g.value_out)?;
+    let mut d_hidden =
+        dense_backward(&p.value_out, &value_hidden, &value, n, &mut g.value_out, pool)?;
     relu_backward(&mut d_hidden, &value_hidden);
     let d_value_cells =
-        dense_backward(&p.value_hidden, &value_cells, &d_hidden, n, &mut g.value_hidden)?;
+        dense_backward(&p.value_hidden, &value_cells, &d_hidden, n, &mut g.value_hidden, pool)?;
 
     // Policy head backward.
-    let mut d_moves = vec![0.0; n * cells * pc];
-    let mut d_end = vec![0.0; n];
+    let mut d_moves = pool.zeros(n * cells * pc);
+    let mut d_end = pool.zeros(n);
     for ((row, dm), de) in
         policy.chunks_exact(actions).zip(d_moves.chunks_exact_mut(cells * pc)).zip(&mut d_end)
     {
@@ -280,8 +290,8 @@ pub(crate) fn train_pass(
         *de = row[cells * pc];
     }
     let mut d_policy_cells =
-        dense_backward(&p.policy_out, &policy_cells, &d_moves, n * cells, &mut g.policy_out)?;
-    let d_pooled = dense_backward(&p.end_move, &pooled, &d_end, n, &mut g.end_move)?;
+        dense_backward(&p.policy_out, &policy_cells, &d_moves, n * cells, &mut g.policy_out, pool)?;
+    let d_pooled = dense_backward(&p.end_move, &pooled, &d_end, n, &mut g.end_move, pool)?;
     for (image, dp) in d_policy_cells.chunks_exact_mut(cells * ph).zip(d_pooled.chunks_exact(ph)) {
         for row in image.chunks_exact_mut(ph) {
             for (r, d) in row.iter_mut().zip(dp) {
@@ -291,8 +301,8 @@ pub(crate) fn train_pass(
     }
 
     // Back to the grid, through the heads' ReLUs, batch norms and 1×1 convolutions.
-    let to_grid = |src: &[f32], width: usize| {
-        let mut out = vec![0.0; rows * width];
+    let mut to_grid = |src: &[f32], width: usize| {
+        let mut out = pool.zeros(rows * width);
         for (image, dst) in src.chunks_exact(cells * width).zip(out.chunks_exact_mut(grid * width))
         {
             for (&g, row) in s.cells.iter().zip(image.chunks_exact(width)) {
@@ -302,26 +312,26 @@ pub(crate) fn train_pass(
         }
         out
     };
-    let mut d_trunk = vec![0.0; rows * c];
     let mut d_policy_grid = to_grid(&d_policy_cells, ph);
+    let mut d_value_grid = to_grid(&d_value_cells, vc);
+    let mut d_trunk = pool.zeros(rows * c);
     relu_backward(&mut d_policy_grid, &policy_grid);
     conv_norm_backward(
         grids,
         &p.policy_hidden,
         &policy_tape,
         trunk,
-        d_policy_grid,
+        &mut d_policy_grid,
         &mut g.policy_hidden,
         Some(&mut d_trunk),
     )?;
-    let mut d_value_grid = to_grid(&d_value_cells, vc);
     relu_backward(&mut d_value_grid, &value_grid);
     conv_norm_backward(
         grids,
         &p.value_reduce,
         &value_tape,
         trunk,
-        d_value_grid,
+        &mut d_value_grid,
         &mut g.value_reduce,
         Some(&mut d_trunk),
     )?;
@@ -331,13 +341,14 @@ pub(crate) fn train_pass(
         p.tower.iter().zip(&mut g.tower).enumerate().rev()
     {
         relu_backward(&mut d_trunk, &trunks[i + 1]); // now the gradient of the sum, and of the skip
-        let mut d_mid = vec![0.0; rows * c];
+        let mut d_mid = pool.zeros(rows * c);
+        let mut d_sum = pool.copy(&d_trunk); // overwritten below; d_trunk is the skip's
         conv_norm_backward(
             grids,
             second,
             &tapes[2 + 2 * i],
             &mids[i],
-            d_trunk.clone(),
+            &mut d_sum,
             g_second,
             Some(&mut d_mid),
         )?;
@@ -347,16 +358,25 @@ pub(crate) fn train_pass(
             first,
             &tapes[1 + 2 * i],
             &trunks[i],
-            d_mid,
+            &mut d_mid,
             g_first,
             Some(&mut d_trunk),
         )?;
+        pool.keep([d_sum, d_mid]);
     }
     relu_backward(&mut d_trunk, &trunks[0]);
-    conv_norm_backward(grids, &p.input, &tapes[0], &x0, d_trunk, &mut g.input, None)?;
+    conv_norm_backward(grids, &p.input, &tapes[0], &x0, &mut d_trunk, &mut g.input, None)?;
 
     tapes.push(policy_tape);
     tapes.push(value_tape);
-    let norm_stats = tapes.into_iter().map(|t| (t.mean, t.var)).collect();
+    let mut norm_stats = Vec::with_capacity(tapes.len());
+    for tape in tapes {
+        pool.keep([tape.xhat]);
+        norm_stats.push((tape.mean, tape.var));
+    }
+    pool.keep(trunks.into_iter().chain(mids));
+    pool.keep([x0, policy_grid, value_grid, policy_cells, value_cells, moves, end, policy]);
+    pool.keep([value_hidden, value, d_hidden, d_value_cells, d_moves, d_end]);
+    pool.keep([d_policy_cells, d_pooled, d_policy_grid, d_value_grid, d_trunk]);
     Ok(PassOutput { loss, grads: g, norm_stats })
 }
