@@ -161,8 +161,9 @@ fn players_in(dir: &Path) -> Vec<String> {
 #[test]
 fn a_teacher_plays_its_share_of_the_first_generations_and_selfplay_plays_the_model() {
     let dir = scratch("teacher");
+    // `label = 1.0`: the teacher's targets replace the searches' in their own games.
     let teacher = "teacher = { alpha_beta = { depth = 1, fraction = 1.0, fade_generations = 2, \
-                   explore = 0.1 } }";
+                   explore = 0.1, label = 1.0 } }";
     let max_moves = "max_moves = 30               # complete moves before a game is adjudicated";
     let with = format!("{teacher}\n{max_moves}");
     let cfg = smoke_camelot_with(&dir, "teacher", &[(max_moves, &with)]);
@@ -180,6 +181,20 @@ fn a_teacher_plays_its_share_of_the_first_generations_and_selfplay_plays_the_mod
     let more = run(&[&args[..], &["--generations", "3"]].concat());
     assert!(more.status.success(), "{}", text(&more.stderr));
     assert_eq!(players_of(&run_dir, 2), vec!["gen-0002"; 8], "the share is 0 from generation 2");
+    // The searches' games are labelled in full: every full-search row at the start of a move
+    // targets the teacher's one move (a search of 8 simulations spreads its visits).
+    let rows: Vec<selfplay::PositionRow> = selfplay::list_shards(&run_dir.join("games/gen-0002"))
+        .unwrap()
+        .iter()
+        .flat_map(|s| selfplay::read_positions(&s.positions).unwrap())
+        .filter(|r| r.full_search && r.policy_actions.len() > 1 && !r.position.contains("move="))
+        .collect();
+    assert!(rows.len() >= 8, "{} rows", rows.len());
+    for r in &rows {
+        let mut positive = r.policy_target.iter().filter(|&&p| p > 0.0);
+        assert_eq!(positive.next(), Some(&1.0), "{}: {:?}", r.position, r.policy_target);
+        assert_eq!(positive.next(), None, "{}: {:?}", r.position, r.policy_target);
+    }
     // The `selfplay` command plays the model it is given, whatever the config's teacher.
     let out = dir.join("games");
     let model = run_dir.join("models/gen-0000");

@@ -50,11 +50,36 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// [`scratch`], created empty.
-pub fn scratch_dir(name: &str) -> PathBuf {
+/// A scratch folder made empty by [`scratch_dir`] and removed with everything in it when this
+/// guard is dropped, at the end of the test that holds it (also when the test fails), so that
+/// test runs leave nothing in the temporary directory. Derefs to its path.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // Already removed by the test, or never filled: nothing to report either way.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// [`scratch`], created empty, removed when the returned guard is dropped.
+pub fn scratch_dir(name: &str) -> Scratch {
     let dir = scratch(name);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Runs the binary to completion.

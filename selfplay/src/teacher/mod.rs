@@ -43,6 +43,9 @@ pub enum Teacher {
     /// moves is, with probability `explore`, replaced by a uniformly random legal move (the row
     /// still holds the teacher's targets), so that its games, deterministic otherwise, differ.
     /// `targets`: its move one-hot (the default) or every move weighted by its score.
+    /// `label`: the share of every full-search row's policy target in the searches' own games
+    /// that the teacher's targets for that position take, in every generation (0, the default:
+    /// none; see [`TeacherLabels`]).
     AlphaBeta {
         depth: u32,
         fraction: f32,
@@ -50,6 +53,8 @@ pub enum Teacher {
         explore: f32,
         #[serde(default)]
         targets: TeacherTargets,
+        #[serde(default)]
+        label: f32,
     },
 }
 
@@ -83,7 +88,8 @@ impl Teacher {
 
     /// Checks the values (None when the setting is valid).
     pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
-        let Teacher::AlphaBeta { depth, fraction, fade_generations, explore, targets } = self
+        let Teacher::AlphaBeta { depth, fraction, fade_generations, explore, targets, label } =
+            self
         else {
             return None;
         };
@@ -98,6 +104,9 @@ impl Teacher {
         }
         if !(0.0..1.0).contains(&explore) {
             return Some(("teacher.alpha_beta.explore", "must be at least 0 and below 1"));
+        }
+        if !(0.0..=1.0).contains(&label) {
+            return Some(("teacher.alpha_beta.label", "must be between 0 and 1"));
         }
         targets.problem()
     }
@@ -128,17 +137,13 @@ pub fn teacher_game<V: Variant>(
         if let Some(ending) = log.ending(&state, config) {
             break ending;
         }
-        let found = searcher.search(state.position()).expect("a game that is not over has moves");
+        let (found, weights) =
+            targets.weigh(&mut searcher, &state).expect("a game that is not over has moves");
         let mover = state.to_move();
         let root_values = heuristic
             .searched_values::<V>(state.position().board(), mover, found.score)
             .0[..V::NUM_PLAYERS]
             .to_vec();
-        let scores = match targets.margin() {
-            None => Vec::new(),
-            Some(margin) => searcher.root_scores(state.position(), state.moves(), &found, margin),
-        };
-        let weights = targets.move_weights(state.moves(), &found.best, &scores);
         let played = if rng.random::<f32>() < explore {
             state.moves().choose(&mut rng).cloned().expect("legal moves")
         } else {
@@ -234,10 +239,12 @@ fn alpha_beta(depth: u32) -> PlayerSpec {
     PlayerSpec::AlphaBeta { depth: Some(depth), ms: None }
 }
 
+mod label;
 mod tactics;
 mod targets;
 #[cfg(test)]
 mod tests;
 
+pub use label::TeacherLabels;
 pub use tactics::{TacticsFilter, TacticsGuard};
 pub use targets::{TeacherTargets, leg_target};

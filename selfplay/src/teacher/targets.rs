@@ -4,6 +4,8 @@
 use games::{Game, Move, State, Variant};
 use serde::{Deserialize, Serialize};
 
+use crate::arena::alphabeta::{AlphaBeta, SearchResult};
+
 /// Targets below this share of a row are dropped (and the rest renormalised): a move scored a
 /// Man below the best at temperature 30 keeps ~3.6% of the best's weight, one scored three Men
 /// below ~0.005%, which only fills the records.
@@ -48,6 +50,23 @@ impl TeacherTargets {
                 Some((f64::from(temperature) * (1.0 / SMALLEST_SHARE).ln()).ceil() as i32)
             }
         }
+    }
+
+    /// The teacher's search of `state`'s turn (from the start of the move, legs in progress or
+    /// not) and the weight of each of its moves (aligned with `state.moves()`, summing to 1):
+    /// what [`leg_target`] turns into a row's target. `None` when the game is over.
+    pub fn weigh<V: Variant>(
+        self,
+        searcher: &mut AlphaBeta<V>,
+        state: &State<V>,
+    ) -> Option<(SearchResult, Vec<f64>)> {
+        let found = searcher.search(state.position())?;
+        let scores = match self.margin() {
+            None => Vec::new(),
+            Some(margin) => searcher.root_scores(state.position(), state.moves(), &found, margin),
+        };
+        let weights = self.move_weights(state.moves(), &found.best, &scores);
+        Some((found, weights))
     }
 
     /// The weight of each of a turn's `moves` (in their order, summing to 1), given the

@@ -13,6 +13,7 @@ const ALPHA_BETA: Teacher = Teacher::AlphaBeta {
     fade_generations: 10,
     explore: 0.0,
     targets: BEST,
+    label: 0.0,
 };
 const BEST: TeacherTargets = TeacherTargets::Best;
 const SOFT: TeacherTargets = TeacherTargets::Soft { temperature: 30.0 };
@@ -173,6 +174,7 @@ fn a_session_plays_every_id_once_and_stops_on_a_handler_error() {
         fade_generations: 1,
         explore: 0.1,
         targets: BEST,
+        label: 0.0,
     };
     let ids = [3, 5, 8, 13, 21];
     let mut seen = Vec::new();
@@ -217,14 +219,21 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
         fade_generations: 10,
         explore: 0.05,
         targets: BEST,
+        label: 0.0,
     };
-    assert_eq!(section.teacher, read, "one-hot targets unless told");
+    assert_eq!(section.teacher, read, "one-hot targets and no labels unless told");
     let soft = text.replace("0.05 }", "0.05, targets = { soft = { temperature = 30.0 } } }");
     let Teacher::AlphaBeta { targets, .. } = toml::from_str::<Section>(&soft).unwrap().teacher
     else {
         panic!("{soft}")
     };
     assert_eq!(targets, SOFT);
+    let labelled = text.replace("0.05 }", "0.05, label = 0.5 }");
+    let Teacher::AlphaBeta { label, .. } = toml::from_str::<Section>(&labelled).unwrap().teacher
+    else {
+        panic!("{labelled}")
+    };
+    assert_eq!(label, 0.5);
     let best = text.replace("0.05 }", "0.05, targets = \"best\" }");
     assert_eq!(toml::from_str::<Section>(&best).unwrap().teacher, read);
     assert!(
@@ -237,11 +246,23 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
         fade_generations,
         explore,
         targets: BEST,
+        label: 0.0,
     };
     assert!(bad(t(0, 1.0, 10, 0.0)).starts_with("selfplay.teacher.alpha_beta.depth"));
     assert!(bad(t(2, 1.5, 10, 0.0)).starts_with("selfplay.teacher.alpha_beta.fraction"));
     assert!(bad(t(2, 1.0, 0, 0.0)).starts_with("selfplay.teacher.alpha_beta.fade_generations"));
     assert!(bad(t(2, 1.0, 10, 1.0)).starts_with("selfplay.teacher.alpha_beta.explore"));
+    for label in [-0.1, 1.5, f32::NAN] {
+        let teacher = Teacher::AlphaBeta {
+            depth: 2,
+            fraction: 1.0,
+            fade_generations: 10,
+            explore: 0.0,
+            targets: BEST,
+            label,
+        };
+        assert!(bad(teacher).starts_with("selfplay.teacher.alpha_beta.label"), "{label}");
+    }
     assert_eq!(SelfPlayConfig { teacher: t(2, 1.0, 10, 0.05), ..config() }.validate(2), Ok(()));
     for temperature in [0.0, -1.0, f32::NAN, f32::INFINITY] {
         let teacher = Teacher::AlphaBeta {
@@ -250,6 +271,7 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
             fade_generations: 10,
             explore: 0.05,
             targets: TeacherTargets::Soft { temperature },
+            label: 0.0,
         };
         assert!(
             bad(teacher).starts_with("selfplay.teacher.alpha_beta.targets.soft.temperature"),

@@ -22,8 +22,9 @@ use crate::evaluators::{BoxedEvaluator, EvaluatorFactory};
 /// returns ends the session. With `selfplay.leaf_heuristic` the searches mix the heuristic
 /// into their leaf values at the weight of the writer's generation; with `selfplay.teacher` the
 /// teacher plays its share of the ids (at the writer's generation) before the searches play the
-/// rest; with `selfplay.tactics_filter` the searches' policy targets are filtered before they
-/// are written (on the caller's thread); with `selfplay.root_filter` the searches' root priors
+/// rest; with the teacher's `label` share its targets are blended into the searches' policy
+/// targets, and then with `selfplay.tactics_filter` those are filtered, before they are written
+/// (both on the caller's thread); with `selfplay.root_filter` the searches' root priors
 /// are (each game with its own filter).
 #[allow(clippy::too_many_arguments)]
 pub fn play_games<V: Variant>(
@@ -88,6 +89,7 @@ where
         root_filter: root_filter.is_on().then_some(&make_root_filter as &RootFilterFactory<_>),
     };
     let filter = config.selfplay.tactics_filter;
+    let mut labels = teacher.labels::<V>(options);
     let leaf = config.selfplay.leaf_heuristic;
     let heuristic = leaf.weight_at(generation);
     let make_evaluator = |_| -> BoxedEvaluator<State<V>> {
@@ -111,6 +113,9 @@ where
             &session,
             &make_evaluator,
             |mut g, stats| {
+                if let Some(labels) = labels.as_mut() {
+                    labels.apply(&mut g);
+                }
                 filter.apply::<V>(&mut g, options);
                 push(&g, &with_taught(stats))
             },
