@@ -47,7 +47,6 @@ fn a_checkpoint_of_the_smoke_run_beats_random() {
         "the checkpoint should win: {wins} wins, {losses} losses, score {score}"
     );
     assert!(stdout.contains(&format!("{score:.3}")), "the table shows the same score: {stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -80,7 +79,6 @@ fn three_players_of_tricamelot() {
     seatings.sort();
     seatings.dedup();
     assert_eq!(seatings.len(), 6, "every order of the three players once: {seatings:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -145,5 +143,4 @@ fn anchors_are_rated_and_a_player_is_rated_against_them() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

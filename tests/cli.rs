@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{run, stderr, stdout};
+use common::{run, scratch, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -98,8 +98,7 @@ fn read_games(dir: &std::path::Path) -> Vec<selfplay::GameRecord> {
 
 #[test]
 fn selfplay_writes_reproducible_shards_and_resumes() {
-    let tmp = std::env::temp_dir().join(format!("cz-cli-selfplay-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = scratch("selfplay");
     let config = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke-camelot.toml");
     let play = |dir: &str, games: &str, source: &str| {
         let out = tmp.join(dir);
@@ -143,7 +142,6 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/gen-0001"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&tmp).unwrap();
 }
 
 /// Two games of `selfplay --uniform` (uniform priors and draw values, so that any difference
@@ -160,9 +158,7 @@ fn selfplay_with(tmp: &Path, name: &str, key: &str) -> (Output, PathBuf) {
 
 #[test]
 fn selfplay_mixes_the_heuristic_into_its_searches_when_configured() {
-    let tmp = std::env::temp_dir().join(format!("cz-cli-leaf-heuristic-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp = scratch("leaf-heuristic");
     let play = |name: &str, key: &str| selfplay_with(&tmp, name, key);
     let (o, off) = play("off", "leaf_heuristic = \"off\"");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -186,14 +182,11 @@ fn selfplay_mixes_the_heuristic_into_its_searches_when_configured() {
     let (o, _) = play("unknown", unknown);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("deep"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&tmp).unwrap();
 }
 
 #[test]
 fn selfplay_filters_its_searches_roots_when_configured() {
-    let tmp = std::env::temp_dir().join(format!("cz-cli-root-filter-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp = scratch("root-filter");
     let play = |name: &str, key: &str| selfplay_with(&tmp, name, key);
     let (o, off) = play("off", "root_filter = \"off\"");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -205,7 +198,6 @@ fn selfplay_filters_its_searches_roots_when_configured() {
     let (o, _) = play("bad", "root_filter = { alpha_beta = { depth = 0, margin = 100 } }");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("selfplay.root_filter.alpha_beta.depth"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&tmp).unwrap();
 }
 
 #[test]
@@ -232,7 +224,8 @@ fn analyze_prints_the_search_and_the_raw_network_output() {
 #[test]
 fn play_takes_moves_rejects_illegal_ones_undoes_and_saves() {
     use std::io::Write;
-    let saved = std::env::temp_dir().join(format!("cz-play-{}.txt", std::process::id()));
+    let dir = scratch("play");
+    let saved = dir.join("game.txt");
     let mut child = common::bin()
         .args(["play", "start", "--variant", "camelot", "--sims", "8"])
         .stdin(std::process::Stdio::piped())
@@ -251,7 +244,6 @@ fn play_takes_moves_rejects_illegal_ones_undoes_and_saves() {
     assert_eq!(lines[0], CAMELOT_START);
     assert_eq!(lines[1], "D7-D5-B7", "C6-B5 and its reply were undone: {text}");
     assert_eq!(lines.len(), 3, "D7-D5-B7 and Black's reply: {text}");
-    std::fs::remove_file(saved).unwrap();
 }
 
 /// White's lone Man on F7 faces Black's Man on F9: after F7>F8, F7>E8 or F7>G8 it is jumped from
@@ -275,7 +267,7 @@ fn play_filter_config(dir: &Path, name: &str, filter: &str) -> String {
 
 #[test]
 fn analyze_engine_and_play_search_with_the_config_s_tactics_filter() {
-    let dir = common::scratch_dir("play-filter");
+    let dir = scratch("play-filter");
     let on = play_filter_config(&dir, "on", "{ alpha_beta = { depth = 1, margin = 100 } }");
     let bad = play_filter_config(&dir, "bad", "{ alpha_beta = { depth = 0, margin = 100 } }");
 
@@ -339,5 +331,4 @@ fn analyze_engine_and_play_search_with_the_config_s_tactics_filter() {
         assert_eq!(o.status.code(), Some(2), "{command:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("play.tactics_filter.alpha_beta.depth"), "{}", stderr(&o));
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -160,7 +160,6 @@ fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
     assert_eq!(by_worker, ["w-a".to_string(), "w-b".to_string()].into());
     assert!(run_dir.join("models/gen-0002/net.json").exists());
     assert!(!run_dir.join("learner.lease").exists(), "the lease is released");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -198,7 +197,6 @@ fn a_killed_worker_loses_only_its_shard_in_flight_and_a_killed_learner_resumes()
         .filter(|n| n.starts_with("games-"))
         .collect();
     assert!(names.contains(&"games-000000.parquet".to_string()), "{names:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -221,5 +219,4 @@ fn a_worker_refuses_a_model_whose_weights_are_not_the_pointers() {
     assert!(stderr.contains("models/gen-0000"), "{stderr}");
     assert!(stderr.contains("not the 0123456789abcdef models/latest.toml names"), "{stderr}");
     assert!(!run_dir.join("games/gen-0000/w-h").exists(), "no game played with the wrong weights");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,7 +8,7 @@ use std::process::Output;
 
 mod common;
 
-use common::{run, scratch_dir, text};
+use common::{run, scratch, text};
 
 fn report(run_dir: &Path, out: &Path) -> Output {
     run(&["report", "--run", run_dir.to_str().unwrap(), "--out", out.to_str().unwrap()])
@@ -65,7 +65,7 @@ fn edit_generations(run_dir: &Path, edit: impl Fn(&mut Vec<String>, &mut Vec<Vec
 
 #[test]
 fn a_smoke_run_gets_every_chart_and_a_page() {
-    let dir = scratch_dir("smoke");
+    let dir = scratch("smoke");
     let run_dir = dir.join("run");
     let config = format!("{}/configs/smoke-camelot.toml", env!("CARGO_MANIFEST_DIR"));
     let o = run(&["run", "--config", &config, "--run-dir", run_dir.to_str().unwrap()]);
@@ -148,12 +148,11 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
     assert!(!out.join("elo.png").exists());
     assert!(page.contains("no model with both an absolute Elo and a run time"));
     assert!(!out.join("elo_time.png").exists() && !out.join("elo_time.svg").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_run_without_finished_generations_still_gets_its_page() {
-    let dir = scratch_dir("empty");
+    let dir = scratch("empty");
     let run_dir = dir.join("run");
     std::fs::create_dir_all(&run_dir).unwrap();
     std::fs::write(run_dir.join("config.toml"), "[game]\nvariant = \"tricamelot\"\n").unwrap();
@@ -174,12 +173,11 @@ fn a_run_without_finished_generations_still_gets_its_page() {
     }
     assert!(page.contains("tricamelot"));
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1, "only the page");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn bad_input_exits_with_status_2_and_says_why() {
-    let dir = scratch_dir("bad");
+    let dir = scratch("bad");
     let out = dir.join("out");
     let expect_bad = |run_dir: &Path, out: &Path, needle: &str| {
         let o = report(run_dir, out);
@@ -213,5 +211,4 @@ fn bad_input_exits_with_status_2_and_says_why() {
     std::fs::write(&file, "x").unwrap();
     expect_bad(&run_dir, &file, "is not a directory");
     assert!(report(&run_dir, &out).status.success(), "the good run after the bad cases");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -10,12 +10,13 @@ use std::time::{Duration, Instant};
 mod common;
 
 use common::{
-    LONG_GENERATION, bin, config, games_in, run, scratch, scratch_dir, smoke_camelot_with, text,
+    LONG_GENERATION, ScratchDir, bin, config, games_in, run, scratch, smoke_camelot_with, text,
 };
 
 /// A smoke run with [`LONG_GENERATION`]s in `scratch(name)`, for tests that interrupt it.
 struct LongRun {
-    dir: PathBuf,
+    /// Holds the folder until the test ends.
+    _dir: ScratchDir,
     run_dir: PathBuf,
     cfg: PathBuf,
 }
@@ -24,7 +25,7 @@ impl LongRun {
     fn new(name: &str) -> Self {
         let dir = scratch(name);
         let cfg = smoke_camelot_with(&dir, name, &LONG_GENERATION);
-        LongRun { run_dir: dir.join("run"), dir, cfg }
+        LongRun { run_dir: dir.join("run"), _dir: dir, cfg }
     }
 
     /// The `run` command line (also the one that resumes it).
@@ -144,7 +145,6 @@ fn smoke_runs_complete_for_both_variants_and_rerunning_only_reports() {
         ]);
         assert!(more.status.success(), "{}", text(&more.stderr));
         check_finished(&dir, 3, 8);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -213,7 +213,6 @@ fn a_teacher_plays_its_share_of_the_first_generations_and_selfplay_plays_the_mod
     let played = players_in(&out);
     assert_eq!(played.len(), 2);
     assert!(played.iter().all(|m| !m.starts_with("alphabeta")), "{played:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -234,12 +233,11 @@ fn a_killed_run_resumes_without_losing_or_duplicating_shards() {
     let o = run(&long.args());
     assert!(o.status.success(), "{}", text(&o.stderr));
     check_finished(run_dir, 2, 24);
-    std::fs::remove_dir_all(&long.dir).unwrap();
 }
 
 #[test]
 fn broken_configs_and_checkpoints_are_named() {
-    let dir = scratch_dir("broken");
+    let dir = scratch("broken");
     let bad = dir.join("bad.toml");
     std::fs::write(
         &bad,
@@ -312,7 +310,6 @@ fn broken_configs_and_checkpoints_are_named() {
     ]);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("another configuration"), "{}", text(&o.stderr));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -329,7 +326,6 @@ fn train_runs_only_the_training_stage() {
     let o = run(&["train", "--config", &cfg, "--run-dir", "/nonexistent/run"]);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("/nonexistent/run/models"), "{}", text(&o.stderr));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -381,7 +377,6 @@ fn with_gating_self_play_uses_the_newest_promoted_model() {
             }
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -403,5 +398,4 @@ fn an_interrupt_delivered_twice_at_once_still_stops_at_a_safe_point() {
     let o = run(&long.args());
     assert!(o.status.success(), "{}", text(&o.stderr));
     check_finished(&long.run_dir, 2, 24);
-    std::fs::remove_dir_all(&long.dir).unwrap();
 }

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{run, scratch_dir, stderr, stdout};
+use common::{run, scratch, stderr, stdout};
 
 const OTHER_START: &str = "camelot W W:KA4,MF14 B:KL13,MF15 cm=0,0";
 
@@ -115,7 +115,7 @@ fn check_line(v: &Value, moves: &str, e: Expected) {
 
 #[test]
 fn openings_count_lines_outcomes_scores_and_intervals() {
-    let dir = scratch_dir("openings");
+    let dir = scratch("openings");
     let run_dir = fixture(&dir);
     let o = run(&[
         "stats",
@@ -195,7 +195,7 @@ fn openings_count_lines_outcomes_scores_and_intervals() {
 
 #[test]
 fn openings_filters_and_formats() {
-    let dir = scratch_dir("filters");
+    let dir = scratch("filters");
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
     let v = json_of(&run(&[
@@ -288,7 +288,7 @@ fn openings_filters_and_formats() {
 
 #[test]
 fn summary_by_generation_and_termination() {
-    let dir = scratch_dir("summary");
+    let dir = scratch("summary");
     let run_dir = fixture(&dir);
     let v = json_of(&run(&[
         "stats",
@@ -383,7 +383,7 @@ fn summary_by_generation_and_termination() {
 
 #[test]
 fn bad_input_exits_2_with_a_message() {
-    let dir = scratch_dir("bad");
+    let dir = scratch("bad");
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
     let corrupt = dir.join("corrupt");
@@ -488,7 +488,7 @@ fn bad_input_exits_2_with_a_message() {
 
 #[test]
 fn openings_chart_as_png_and_svg() {
-    let dir = scratch_dir("chart");
+    let dir = scratch("chart");
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
     let png = dir.join("first-moves.png");
@@ -533,7 +533,7 @@ fn python_cross_check_agrees() {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         return;
     }
-    let dir = scratch_dir("python");
+    let dir = scratch("python");
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
     let script = format!("{}/scripts/check_stats.py", env!("CARGO_MANIFEST_DIR"));

@@ -197,17 +197,20 @@ mod tests {
     use super::*;
     use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
     use crate::{DeviceKind, Predictor};
+    use storage::ScratchDir;
 
     const VARIANT: &str = "tri-camelot";
     const ENCODING: u32 = 3;
 
-    /// A small saved checkpoint and the network it holds.
-    fn saved(name: &str) -> (PathBuf, Net) {
-        let dir = scratch_dir(name).join("ckpt");
+    /// A small saved checkpoint (its folder in the scratch folder returned first, which holds
+    /// it until dropped) and the network it holds.
+    fn saved(name: &str) -> (ScratchDir, PathBuf, Net) {
+        let scratch = scratch_dir(name);
+        let dir = scratch.join("ckpt");
         let config = NetConfig::preset("b4c32", tri_camelot_shape(18)).unwrap();
         let net = Net::new(&config, &Device::flex()).unwrap();
         save(&dir, &net, VARIANT, ENCODING).unwrap();
-        (dir, net)
+        (scratch, dir, net)
     }
 
     fn outputs(net: &Net) -> crate::Prediction {
@@ -226,7 +229,7 @@ mod tests {
 
     #[test]
     fn save_then_load_gives_bit_identical_outputs() {
-        let (dir, net) = saved("roundtrip");
+        let (_scratch, dir, net) = saved("roundtrip");
         let loaded = load(&dir, VARIANT, ENCODING).unwrap();
         assert_eq!(loaded.meta.config, *net.config());
         assert_eq!(loaded.meta.variant, VARIANT);
@@ -240,7 +243,7 @@ mod tests {
     /// of bit-identical tensors (burn writes random parameter ids into the file).
     #[test]
     fn d12_the_tensors_hash_identifies_the_weights() {
-        let (dir, net) = saved("hash-a");
+        let (_scratch, dir, net) = saved("hash-a");
         let loaded = load(&dir, VARIANT, ENCODING).unwrap();
         let again =
             dir.with_file_name(format!("{}-again", dir.file_name().unwrap().to_str().unwrap()));
@@ -257,7 +260,7 @@ mod tests {
 
     #[test]
     fn wrong_variant_and_encoding_version_are_refused() {
-        let (dir, _) = saved("mismatch");
+        let (_scratch, dir, _) = saved("mismatch");
         let err = load(&dir, "camelot", ENCODING).unwrap_err();
         assert!(
             matches!(&err, ModelError::WrongVariant { found, .. } if found == VARIANT),
@@ -272,7 +275,7 @@ mod tests {
 
     #[test]
     fn truncated_weights_are_corrupt() {
-        let (dir, _) = saved("truncated");
+        let (_scratch, dir, _) = saved("truncated");
         let path = dir.join(WEIGHTS_FILE);
         let bytes = fs::read(&path).unwrap();
         fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
@@ -291,7 +294,7 @@ mod tests {
 
     #[test]
     fn missing_folder_and_files_are_named() {
-        let (dir, _) = saved("missing");
+        let (_scratch, dir, _) = saved("missing");
         let nowhere = dir.join("nope");
         assert!(
             matches!(load(&nowhere, VARIANT, ENCODING), Err(ModelError::MissingFile { path }) if path == nowhere)
@@ -312,7 +315,7 @@ mod tests {
 
     #[test]
     fn corrupted_net_json_is_bad_json() {
-        let (dir, _) = saved("badjson");
+        let (_scratch, dir, _) = saved("badjson");
         let path = dir.join(META_FILE);
         let text = fs::read(&path).unwrap();
         fs::write(&path, &text[..text.len() - 7]).unwrap();
@@ -324,7 +327,7 @@ mod tests {
 
     #[test]
     fn weights_that_do_not_fit_the_config_are_a_shape_mismatch() {
-        let (dir, _) = saved("shape");
+        let (_scratch, dir, _) = saved("shape");
         // The hash still matches (weights untouched), but net.json now describes a wider net.
         edit_meta(&dir, |json| json["config"]["channels"] = 48.into());
         let err = load(&dir, VARIANT, ENCODING).unwrap_err();

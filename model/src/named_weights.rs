@@ -148,7 +148,8 @@ mod tests {
     #[test]
     fn the_file_holds_every_weight_under_its_name() {
         let net = small_net();
-        let path = scratch_dir("safetensors").join("net.safetensors");
+        let scratch = scratch_dir("safetensors");
+        let path = scratch.join("net.safetensors");
         let meta = HashMap::from([("variant".to_string(), "tricamelot".to_string())]);
         export_safetensors(&net, &path, meta).unwrap();
         let bytes = std::fs::read(&path).unwrap();

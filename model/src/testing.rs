@@ -52,11 +52,9 @@ pub fn pseudo_random(len: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
-/// A fresh, empty scratch folder under the system temp dir for test `name`.
+/// A fresh, empty scratch folder under the system temp dir for test `name`, removed when the
+/// guard is dropped.
 #[cfg(test)]
-pub(crate) fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("model-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+pub(crate) fn scratch_dir(name: &str) -> storage::ScratchDir {
+    storage::ScratchDir::new(&format!("model-test-{name}")).expect("create scratch dir")
 }

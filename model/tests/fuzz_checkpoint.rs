@@ -22,8 +22,15 @@ fn cases() -> u32 {
     std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
 }
 
-fn scratch() -> PathBuf {
-    std::env::temp_dir().join(format!("fuzz-checkpoint-{}", std::process::id()))
+/// This test file's folder, in Cargo's scratch folder for integration tests (emptied at the first
+/// use in each run, so that runs do not pile folders up in the system's temporary directory).
+fn scratch() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-checkpoint");
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    })
 }
 
 /// `net.json` and the weights of a small real checkpoint.
@@ -113,5 +120,5 @@ proptest! {
 fn the_original_loads() {
     let (meta, weights) = original();
     load("plain", meta, weights);
-    assert!(Path::new(&scratch()).exists());
+    assert!(scratch().exists());
 }

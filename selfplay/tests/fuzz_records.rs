@@ -5,7 +5,7 @@
 //! Cases: `FUZZ_CASES` (default 1000 per property; CI runs the default). For a longer run:
 //! `FUZZ_CASES=100000 cargo test --release -p selfplay --test fuzz_records`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -17,8 +17,15 @@ fn cases() -> u32 {
     std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000)
 }
 
-fn dir() -> PathBuf {
-    std::env::temp_dir().join(format!("fuzz-records-{}", std::process::id()))
+/// This test file's folder, in Cargo's scratch folder for integration tests (emptied at the first
+/// use in each run, so that runs do not pile folders up in the system's temporary directory).
+fn dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-records");
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    })
 }
 
 /// The bytes of a real shard's games and positions files.

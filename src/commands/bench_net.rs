@@ -97,7 +97,8 @@ where
     let source = Source::Random { preset: config.net.preset.clone(), seed: config.run.seed };
     let factory =
         EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)?;
-    let dir = std::env::temp_dir().join(format!("camelot-zero-bench-{}", std::process::id()));
+    // The games are only timed: written to a folder removed when this returns, errors included.
+    let dir = storage::ScratchDir::new("camelot-zero-bench")?;
     let mut writer = ShardWriter::new(&dir, "bench", 0, V::NAME, "random", 1_000_000)?;
     let (bar, show) = progress::selfplay_bar(games, "bench", V::NUM_PLAYERS);
     let ids = (0..games).collect();
@@ -107,7 +108,6 @@ where
             Ok(())
         })?;
     progress::clear(&bar);
-    let _ = std::fs::remove_dir_all(&dir);
 
     let secs = stats.wall_time.as_secs_f64();
     let network_rows = if stats.cache_hits + stats.cache_misses > 0 {

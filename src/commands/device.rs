@@ -208,18 +208,16 @@ fn round_trip<V: Variant>(
 where
     State<V>: Encode,
 {
-    let dir =
-        std::env::temp_dir().join(format!("camelot-zero-device-check-{}", std::process::id()));
-    let written = checkpoint::save(&dir, &net, V::NAME, ENCODING_VERSION);
-    let result = written.and_then(|_| {
+    let (on_cpu, on_device) = {
+        // Removed at the end of this block, errors included.
+        let scratch = storage::ScratchDir::new("camelot-zero-device-check")?;
+        let dir = scratch.join("checkpoint");
+        checkpoint::save(&dir, &net, V::NAME, ENCODING_VERSION)?;
         let on_cpu = checkpoint::load(&dir, V::NAME, ENCODING_VERSION)?.net;
         let on_device =
             checkpoint::load_on(&dir, V::NAME, ENCODING_VERSION, &args.device.device()?)?.net;
-        Ok((on_cpu, on_device))
-    });
-    // Best effort: the folder is in the temporary directory either way.
-    let _ = std::fs::remove_dir_all(&dir);
-    let (on_cpu, on_device) = result?;
+        (on_cpu, on_device)
+    };
     let original = Predictor::new(&net, args.device)?.predict(&positions.planes, positions.len)?;
     let cpu = Predictor::with_engine(&on_cpu, DeviceKind::Cpu, NetEngine::Native)?
         .predict(&positions.planes, positions.len)?;

@@ -10,13 +10,17 @@
 //!   holder, and taken over when its holder is gone.
 //! - [`read_limited`]: reads a file of bounded size (a config from `/dev/zero` stops with an
 //!   error instead of filling the memory).
+//! - [`ScratchDir`]: a folder in the temporary directory removed when its guard is dropped (a
+//!   measurement's throwaway files, a test's folder).
 
 mod atomic;
 mod error;
 mod lock;
 mod read;
+mod scratch;
 
 pub use atomic::{TempFile, sync_dir, temp_dir, temp_path, write_atomic};
 pub use error::StorageError;
 pub use lock::{DirLock, LockHolder, host_name, process_is_gone, process_start};
 pub use read::read_limited;
+pub use scratch::ScratchDir;

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub use storage::ScratchDir;
+
 /// The built `camelot-zero` binary.
 pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_camelot-zero"))
@@ -38,48 +40,11 @@ pub fn smoke_camelot_with(dir: &Path, name: &str, edits: &[(&str, &str)]) -> Pat
     cfg
 }
 
-/// A fresh (removed if present) scratch path under the temporary directory, named after the
-/// test file, `name` and the process.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "cz-{}-{name}-{}",
-        env!("CARGO_CRATE_NAME"),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// A scratch folder made empty by [`scratch_dir`] and removed with everything in it when this
-/// guard is dropped, at the end of the test that holds it (also when the test fails), so that
-/// test runs leave nothing in the temporary directory. Derefs to its path.
-pub struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        // Already removed by the test, or never filled: nothing to report either way.
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// [`scratch`], created empty, removed when the returned guard is dropped.
-pub fn scratch_dir(name: &str) -> Scratch {
-    let dir = scratch(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+/// A fresh, empty scratch folder under the temporary directory, named after the test file,
+/// `name` and the process, removed with everything in it when the guard is dropped (at the end
+/// of the test that holds it, also when the test fails), so that test runs leave nothing behind.
+pub fn scratch(name: &str) -> ScratchDir {
+    ScratchDir::new(&format!("cz-{}-{name}", env!("CARGO_CRATE_NAME"))).unwrap()
 }
 
 /// Runs the binary to completion.

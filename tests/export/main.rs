@@ -14,7 +14,7 @@ mod sidecar;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{run, scratch_dir, stderr};
+use common::{run, scratch, stderr};
 use games::{CamelotRules, ENCODING_VERSION, Encode, Game, State, TriCamelotRules, Variant};
 use model::onnx::Dim;
 use model::{DeviceKind, Net, NetConfig};
@@ -81,7 +81,7 @@ where
 
 #[test]
 fn the_sidecar_alone_reproduces_the_encoding_and_the_action_indices() {
-    let dir = scratch_dir("sidecar");
+    let dir = scratch("sidecar");
     let (ckpt, _) = checkpoint::<CamelotRules>(&dir.join("camelot"));
     let sidecar = export(&ckpt, "onnx", &dir.join("camelot.onnx"), &[]);
     assert_eq!(sidecar["variant"], "camelot");
@@ -95,7 +95,6 @@ fn the_sidecar_alone_reproduces_the_encoding_and_the_action_indices() {
     assert_eq!(sidecar["players"].as_array().unwrap().len(), 3);
     let (seats, mid_move) = check_states::<TriCamelotRules>(&sidecar, 2);
     assert!(seats.iter().all(|&n| n > 100) && mid_move > 20, "{seats:?} {mid_move}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The sidecar's dims as ONNX dims.
@@ -109,7 +108,7 @@ fn dims(shape: &Value) -> Vec<Dim> {
 
 #[test]
 fn onnx_inputs_and_outputs_are_as_the_sidecar_says() {
-    let dir = scratch_dir("onnx");
+    let dir = scratch("onnx");
     let (ckpt, _) = checkpoint::<TriCamelotRules>(&dir);
     for (file, extra, batch) in [
         ("dyn.onnx", vec![], Dim::Symbolic("batch".into())),
@@ -130,12 +129,11 @@ fn onnx_inputs_and_outputs_are_as_the_sidecar_says() {
         assert_eq!(dims(&policy["shape"])[1], Dim::Fixed(877));
         assert_eq!(value["classes"].as_array().unwrap().len(), 4);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn safetensors_hold_the_checkpoints_weights_under_the_sidecars_names() {
-    let dir = scratch_dir("safetensors");
+    let dir = scratch("safetensors");
     let (ckpt, net) = checkpoint::<CamelotRules>(&dir);
     let out = dir.join("w.safetensors");
     let sidecar = export(&ckpt, "safetensors", &out, &[]);
@@ -170,12 +168,11 @@ fn safetensors_hold_the_checkpoints_weights_under_the_sidecars_names() {
     assert_eq!(shape("value.fc2.weight"), serde_json::json!([3, 32]));
     let arch = &sidecar["architecture"];
     assert_eq!((arch["blocks"].as_u64(), arch["cells"].as_u64()), (Some(1), Some(160)));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn bad_export_input_exits_2_with_one_line() {
-    let dir = scratch_dir("bad");
+    let dir = scratch("bad");
     let (ckpt, _) = checkpoint::<CamelotRules>(&dir);
     let corrupt = dir.join("corrupt");
     std::fs::create_dir_all(&corrupt).unwrap();
@@ -208,7 +205,6 @@ fn bad_export_input_exits_2_with_one_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("invalid value 'tflite'"), "{}", stderr(&o));
     assert!(!Path::new(&out).exists() && !Path::new(&format!("{out}.json")).exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `scripts/check_onnx.py` against `analyze --raw`, on positions of both variants (mid-move
@@ -220,7 +216,7 @@ fn check_onnx_script_agrees_with_analyze() {
         eprintln!("skipped: python3 with onnxruntime and numpy is not installed");
         return;
     }
-    let dir = scratch_dir("script");
+    let dir = scratch("script");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/check_onnx.py");
     for (name, positions) in
         [("camelot", positions::<CamelotRules>(3)), ("tricamelot", positions::<TriCamelotRules>(4))]
@@ -257,7 +253,6 @@ fn check_onnx_script_agrees_with_analyze() {
             assert!(out.contains("MISMATCH"), "{out}");
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A few position strings of `V` that are not over, with every seat to move, between moves

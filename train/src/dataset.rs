@@ -351,7 +351,7 @@ mod tests {
 
     /// A run with generations 0..=5 of Camelot, 3 rows each, every row's `ply` set to its
     /// generation (so a sample tells where it came from).
-    fn six_generations(name: &str) -> (PathBuf, Vec<PathBuf>) {
+    fn six_generations(name: &str) -> (storage::ScratchDir, Vec<PathBuf>) {
         let run = scratch_dir(name);
         let files = (0..6)
             .map(|g| {

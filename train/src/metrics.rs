@@ -309,7 +309,8 @@ mod tests {
 
     #[test]
     fn rows_append_after_the_history_on_resume() {
-        let path = scratch_dir("metrics").join(STEP_METRICS_FILE);
+        let scratch = scratch_dir("metrics");
+        let path = scratch.join(STEP_METRICS_FILE);
         let mut log = CsvLog::open(&path, StepMetrics::CSV_HEADER).unwrap();
         log.append(&step(0, 1).csv_row()).unwrap();
         log.append(&step(0, 2).csv_row()).unwrap();
@@ -338,7 +339,8 @@ mod tests {
 
     #[test]
     fn a_foreign_header_or_a_short_row_is_an_error_naming_the_file() {
-        let path = scratch_dir("metrics-bad").join(GENERATION_METRICS_FILE);
+        let scratch = scratch_dir("metrics-bad");
+        let path = scratch.join(GENERATION_METRICS_FILE);
         std::fs::write(&path, "a,b\n1,2\n").unwrap();
         let e = CsvLog::open(&path, GenerationSummary::CSV_HEADER).unwrap_err();
         assert!(e.to_string().contains(&path.display().to_string()), "{e}");
@@ -354,7 +356,8 @@ mod tests {
     /// broke `report` later; it is refused on resume, naming the line.
     #[test]
     fn a_file_of_an_older_version_gets_the_new_columns_empty() {
-        let path = scratch_dir("metrics-older").join(GENERATION_METRICS_FILE);
+        let scratch = scratch_dir("metrics-older");
+        let path = scratch.join(GENERATION_METRICS_FILE);
         // Two whole rows and one cut short by a crash, under a header that lacks two columns.
         std::fs::write(&path, "generation,a\n0,1\n1,2\n2,").unwrap();
         let mut log = CsvLog::open_resuming(&path, &["generation", "a", "b", "c"], 1).unwrap();
@@ -368,7 +371,8 @@ mod tests {
 
     #[test]
     fn d14_a_foreign_row_is_refused_on_resume() {
-        let path = scratch_dir("metrics-garbage").join(STEP_METRICS_FILE);
+        let scratch = scratch_dir("metrics-garbage");
+        let path = scratch.join(STEP_METRICS_FILE);
         let mut log = CsvLog::open(&path, StepMetrics::CSV_HEADER).unwrap();
         log.append(&step(0, 1).csv_row()).unwrap();
         drop(log);

@@ -11,12 +11,10 @@ use selfplay::record::{GameRecord, PositionRow, Shard, write_shard};
 use crate::generations::generation_dir_name;
 use crate::targets::Record;
 
-/// A fresh, empty scratch folder unique to this process and `name`.
-pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("train-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh, empty scratch folder unique to this process and `name`, removed when the guard is
+/// dropped.
+pub fn scratch_dir(name: &str) -> storage::ScratchDir {
+    storage::ScratchDir::new(&format!("train-test-{name}")).unwrap()
 }
 
 /// A position row of `state` with a uniform policy target over its legal actions.

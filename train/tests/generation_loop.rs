@@ -3,12 +3,13 @@
 //! training) and resumed end up with the same games, positions, metrics and checkpoints as an
 //! uninterrupted run.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use games::CamelotRules;
 use selfplay::{GameRecord, PositionRow};
+use storage::ScratchDir;
 use train::run::{GamesSource, ProgramInfo, Stage};
 use train::testing::{self, timeless_cells};
 use train::{RunConfig, RunError, RunEvent, RunJob, run_generations};
@@ -20,12 +21,9 @@ const PROGRAM: ProgramInfo<'static> = ProgramInfo { version: "test", git_revisio
 /// and get other weights than a run on its own.
 static ONE_RUN_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// A fresh scratch folder for this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("train-loop-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch folder for this test, removed when the guard is dropped.
+fn scratch(name: &str) -> ScratchDir {
+    ScratchDir::new(&format!("train-loop-{name}")).unwrap()
 }
 
 /// configs/smoke-camelot.toml with generations long enough (24 games, 2 per shard, 2 in flight)
@@ -47,7 +45,7 @@ fn smoke_config(dir: &Path) -> RunConfig {
 }
 
 /// A scratch folder and the smoke configuration cut to 4 games per generation and no ladder.
-fn short_run(name: &str) -> (PathBuf, RunConfig) {
+fn short_run(name: &str) -> (ScratchDir, RunConfig) {
     let dir = scratch(name);
     let mut config = smoke_config(&dir);
     config.run.games_per_generation = 4;
@@ -168,7 +166,6 @@ fn a_run_stopped_in_self_play_and_in_training_resumes_to_the_same_files() {
         assert_eq!(a.len(), if file == "metrics.csv" { 8 } else { 2 }, "{file}");
         assert_eq!(a, b, "{file}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -183,7 +180,6 @@ fn a_finished_run_is_only_reported() {
     let report = run_generations::<CamelotRules>(one, |e| events.push(format!("{e:?}"))).unwrap();
     assert_eq!(events, ["AlreadyDone { generation: 1 }"]);
     assert!(report.contains("1 generation rows"), "{report}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 16, item 3: the run's clock (`run_seconds`, the x axis of Elo per CPU-hour) goes on
@@ -225,7 +221,6 @@ fn a_resumed_run_continues_its_clock_from_its_newest_model() {
     let cells: Vec<String> =
         csv.lines().skip(1).map(|l| l.split(',').nth(col).unwrap().to_string()).collect();
     assert_eq!(cells, [format!("{gen1:.1}"), format!("{gen2:.1}")]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 15, defect 1: a process killed during the ladder (the new model is written, its
@@ -262,7 +257,6 @@ fn d1_a_row_lost_with_a_kill_during_the_ladder_is_written_again() {
     let (a, b) = (timeless_cells(&csv), timeless_cells(&whole.join("generations.csv")));
     assert_eq!(a.len(), 2, "one row per generation");
     assert_eq!(a, b);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 15, defect 2: a generation whose training was redone (after a kill or a stop) showed
@@ -302,7 +296,6 @@ fn d2_a_redone_generation_keeps_the_figures_of_its_self_play() {
     assert!(cell("evaluations_per_sec") > 100.0, "{text}");
     assert!((cell("selfplay_seconds") - figures.seconds).abs() < 0.01, "{text}");
     assert!(cell("selfplay_seconds") > 0.05, "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 16, item 5: a time budget ends the run between generations, judged by the previous
@@ -341,5 +334,4 @@ fn a_spent_time_budget_ends_the_run_between_generations() {
     let rest = RunJob { generations: 2, ..job(&run_dir, &config, &never) };
     let report = run_generations::<CamelotRules>(rest, |_| {}).unwrap();
     assert!(report.contains("2 generation rows"), "{report}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -108,7 +108,8 @@ fn native_matches_burn_after_a_checkpoint_round_trip() {
     let [camelot, _] = shapes();
     let config = NetConfig::preset("b4c32", camelot).unwrap();
     let net = trained(&config);
-    let dir = scratch_dir("native-checkpoint").join("ckpt");
+    let scratch = scratch_dir("native-checkpoint");
+    let dir = scratch.join("ckpt");
     checkpoint::save(&dir, &net, "camelot", 1).unwrap();
     let loaded = checkpoint::load(&dir, "camelot", 1).unwrap().net;
     assert_agrees(&loaded, 9, 3);

@@ -111,23 +111,23 @@ impl Drawing for BarPlot<'_> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("charts-bar-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// A scratch folder for one test, removed when the guard is dropped.
+    fn scratch() -> storage::ScratchDir {
+        storage::ScratchDir::new("charts-bar").unwrap()
     }
 
     #[test]
     fn writes_png_and_svg_with_labels_and_values() {
+        let dir = scratch();
         let bars = [
             Bar::new("D7-D5", 0.6).with_interval(0.31, 0.86),
             Bar::new("F7-F8", 0.25).with_interval(0.05, 0.69),
             Bar::new("C6-B5", 1.0),
         ];
-        let png = scratch("bars.png");
+        let png = dir.join("bars.png");
         bar_chart(&png, "First moves", "score", &bars).unwrap();
         assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
-        let svg = scratch("bars.svg");
+        let svg = dir.join("bars.svg");
         bar_chart(&svg, "First moves", "score", &bars).unwrap();
         let text = std::fs::read_to_string(&svg).unwrap();
         for needle in ["<svg", "D7-D5", "F7-F8", "C6-B5", "0.60", "First moves"] {
@@ -137,6 +137,7 @@ mod tests {
 
     #[test]
     fn no_bars_still_draws_axes() {
-        bar_chart(&scratch("none.png"), "None", "score", &[]).unwrap();
+        let dir = scratch();
+        bar_chart(&dir.join("none.png"), "None", "score", &[]).unwrap();
     }
 }

@@ -120,22 +120,22 @@ impl Drawing for LinePlot<'_> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("charts-line-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// A scratch folder for one test, removed when the guard is dropped.
+    fn scratch() -> storage::ScratchDir {
+        storage::ScratchDir::new("charts-line").unwrap()
     }
 
     #[test]
     fn writes_png_and_svg_with_the_legend() {
+        let dir = scratch();
         let series = [
             Series::new("policy loss", vec![(0.0, 2.0), (1.0, 1.5), (2.0, f64::NAN), (3.0, 1.1)]),
             Series::new("value loss", vec![(0.0, 0.9), (1.0, 0.8), (3.0, 0.6)]),
         ];
-        let png = scratch("loss.png");
+        let png = dir.join("loss.png");
         line_chart(&png, "Losses", "generation", "nats", &series).unwrap();
         assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
-        let svg = scratch("loss.svg");
+        let svg = dir.join("loss.svg");
         line_chart(&svg, "Losses", "generation", "nats", &series).unwrap();
         let text = std::fs::read_to_string(&svg).unwrap();
         assert!(
@@ -147,13 +147,14 @@ mod tests {
     /// top right corner, as an Elo curve does). No marked point lies inside the legend's box.
     #[test]
     fn d16_the_legend_never_covers_a_point() {
+        let dir = scratch();
         let rising: Vec<(f64, f64)> = (0..20).map(|i| (f64::from(i), f64::from(i * i))).collect();
         let flat: Vec<(f64, f64)> = (0..20).map(|i| (f64::from(i), 361.0)).collect();
         let mut series = vec![Series::new("rising", rising), Series::new("top", flat)];
         for k in 0..4 {
             series.push(Series::new(format!("extra {k}"), vec![(19.0, 300.0 + f64::from(k))]));
         }
-        let svg = scratch("legend.svg");
+        let svg = dir.join("legend.svg");
         line_chart(&svg, "Legend", "x", "y", &series).unwrap();
         let text = std::fs::read_to_string(&svg).unwrap();
         let attr = |tag: &str, name: &str| -> f64 {
@@ -185,7 +186,8 @@ mod tests {
 
     #[test]
     fn whole_number_x_values_get_whole_number_ticks() {
-        let svg = scratch("ticks.svg");
+        let dir = scratch();
+        let svg = dir.join("ticks.svg");
         let series = [Series::new("rating", vec![(2.0, 10.0), (3.0, 40.0), (4.0, 35.0)])];
         line_chart(&svg, "Elo", "model generation", "Elo", &series).unwrap();
         let labels = numeric_labels(&std::fs::read_to_string(&svg).unwrap());
@@ -203,8 +205,9 @@ mod tests {
 
     #[test]
     fn empty_series_and_other_extensions() {
-        line_chart(&scratch("empty.svg"), "Nothing", "x", "y", &[]).unwrap();
-        let jpg = scratch("chart.jpg");
+        let dir = scratch();
+        line_chart(&dir.join("empty.svg"), "Nothing", "x", "y", &[]).unwrap();
+        let jpg = dir.join("chart.jpg");
         let e = line_chart(&jpg, "t", "x", "y", &[]).unwrap_err();
         assert!(matches!(e, ChartError::UnsupportedFormat { .. }), "{e}");
         assert!(!jpg.exists());

@@ -214,7 +214,8 @@ fn write_tri_window() -> ReplayWindow<TriCamelot> {
 #[test]
 fn an_interrupted_generation_writes_nothing() {
     let window = write_tri_window();
-    let out = scratch_dir("interrupt").join(generation_dir_name(1));
+    let scratch = scratch_dir("interrupt");
+    let out = scratch.join(generation_dir_name(1));
     let stop = AtomicBool::new(true);
     let job = GenerationJob {
         start: StartFrom::Net(fresh_net::<TriCamelot>("b4c32", DeviceKind::Cpu).unwrap()),

@@ -72,7 +72,7 @@ impl Fixture {
 
 /// A network whose batch-norm scales and shifts are not 1 and 0 (a few burn training steps
 /// on the fixture), saved; returns the checkpoint folder.
-fn trained_checkpoint(config: &NetConfig, f: &Fixture, name: &str) -> std::path::PathBuf {
+fn trained_checkpoint(config: &NetConfig, f: &Fixture, name: &str) -> storage::ScratchDir {
     let net = Net::new(config, &Device::flex()).unwrap();
     let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
     for _ in 0..3 {

@@ -21,8 +21,8 @@ fn noise(len: usize, mut state: u64) -> Vec<u8> {
 
 /// A good shard in a fresh directory.
 fn written() -> (TempDir, ShardPaths) {
-    let dir = TempDir::new("bad");
-    let paths = write_shard(&dir.0, 1, RUN, GENERATION, &sample_shard()).unwrap();
+    let dir = temp_dir("bad");
+    let paths = write_shard(&dir.path(), 1, RUN, GENERATION, &sample_shard()).unwrap();
     (dir, paths)
 }
 
@@ -38,21 +38,21 @@ fn truncated_random_and_empty_files_are_corrupt() {
     let (dir, paths) = written();
     for source in [&paths.games, &paths.positions] {
         let bytes = std::fs::read(source).unwrap();
-        let cut = dir.0.join(format!("cut-{}", file_name(source)));
+        let cut = dir.path().join(format!("cut-{}", file_name(source)));
         std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
         expect_corrupt(&cut);
     }
-    let random = dir.0.join("random.parquet");
+    let random = dir.path().join("random.parquet");
     std::fs::write(&random, noise(5000, 0x1234_5678)).unwrap();
     expect_corrupt(&random);
     // Random bytes between parquet magic numbers: the footer length and metadata are garbage.
-    let framed = dir.0.join("framed.parquet");
+    let framed = dir.path().join("framed.parquet");
     let mut bytes = b"PAR1".to_vec();
     bytes.extend(noise(5000, 99));
     bytes.extend(b"PAR1");
     std::fs::write(&framed, bytes).unwrap();
     expect_corrupt(&framed);
-    let empty = dir.0.join("empty.parquet");
+    let empty = dir.path().join("empty.parquet");
     std::fs::write(&empty, b"").unwrap();
     expect_corrupt(&empty);
 }
@@ -61,7 +61,7 @@ fn truncated_random_and_empty_files_are_corrupt() {
 fn damaged_files_never_panic() {
     let (dir, paths) = written();
     let bytes = std::fs::read(&paths.positions).unwrap();
-    let target = dir.0.join("damaged.parquet");
+    let target = dir.path().join("damaged.parquet");
     for i in 0..300 {
         let mut damaged = bytes.clone();
         let at = (i * 7919) % damaged.len();
@@ -79,7 +79,7 @@ fn damaged_files_never_panic() {
 #[test]
 fn other_schemas_are_a_mismatch_naming_the_column() {
     let (dir, paths) = written();
-    let other = dir.0.join("other.parquet");
+    let other = dir.path().join("other.parquet");
     let batch = RecordBatch::try_from_iter([
         ("a", Arc::new(Int64Array::from(vec![1, 2])) as ArrayRef),
         ("b", Arc::new(StringArray::from(vec!["x", "y"])) as ArrayRef),
@@ -93,7 +93,7 @@ fn other_schemas_are_a_mismatch_naming_the_column() {
     }
     assert_names_file(&err, &other);
 
-    let wrong_type = dir.0.join("wrong-type.parquet");
+    let wrong_type = dir.path().join("wrong-type.parquet");
     let batch = sample_games_batch(&wrong_type);
     let plies = Arc::new(Int64Array::from(vec![3, 2, 0]));
     write_raw(&wrong_type, &replace_column(&batch, "plies", plies), Some("1"));
@@ -110,8 +110,8 @@ fn other_schemas_are_a_mismatch_naming_the_column() {
 
 #[test]
 fn other_schema_versions_are_refused() {
-    let dir = TempDir::new("version");
-    let path = dir.0.join("games-000000.parquet");
+    let dir = temp_dir("version");
+    let path = dir.path().join("games-000000.parquet");
     let batch = sample_games_batch(&path);
     let version_2 =
         replace_column(&batch, "schema_version", Arc::new(UInt16Array::from(vec![2; 3])));
@@ -139,8 +139,8 @@ fn expect_invalid<T: std::fmt::Debug>(result: Result<T, RecordError>, path: &Pat
 
 #[test]
 fn invalid_values_in_files_are_refused() {
-    let dir = TempDir::new("invalid");
-    let path = dir.0.join("games-000000.parquet");
+    let dir = temp_dir("invalid");
+    let path = dir.path().join("games-000000.parquet");
     let batch = sample_games_batch(&path);
     let termination = StringArray::from(vec!["castle", "checkmate", "draw"]);
     write_raw(&path, &replace_column(&batch, "termination", Arc::new(termination)), None);
@@ -150,7 +150,7 @@ fn invalid_values_in_files_are_refused() {
     write_raw(&path, &replace_column(&batch, "model", Arc::new(model)), None);
     expect_invalid(read_games(&path), &path, "row 2: model is null");
 
-    let path = dir.0.join("positions-000000.parquet");
+    let path = dir.path().join("positions-000000.parquet");
     let good = sample_shard().positions;
     type Case = (fn(&mut PositionRow), &'static str);
     let cases: [Case; 5] = [
@@ -172,8 +172,8 @@ fn invalid_values_in_files_are_refused() {
 
 #[test]
 fn error_rows_count_across_batches() {
-    let dir = TempDir::new("rows");
-    let path = dir.0.join("games.parquet");
+    let dir = temp_dir("rows");
+    let path = dir.path().join("games.parquet");
     let games: Vec<_> = (0..3000).map(|id| game(id, "camelot", &[], &[0.5, 0.5])).collect();
     let batch = games_batch(&path, &games, RUN, GENERATION).unwrap();
     let termination: Vec<_> =
@@ -188,54 +188,54 @@ fn error_rows_count_across_batches() {
 
 #[test]
 fn invalid_shards_are_not_written() {
-    let dir = TempDir::new("refused");
-    let games_path = ShardPaths::new(&dir.0, 4).games;
-    let positions_path = ShardPaths::new(&dir.0, 4).positions;
+    let dir = temp_dir("refused");
+    let games_path = ShardPaths::new(&dir.path(), 4).games;
+    let positions_path = ShardPaths::new(&dir.path(), 4).positions;
     let mut shard = sample_shard();
     shard.positions[0].policy_target[1] = f32::NAN;
-    let written = write_shard(&dir.0, 4, RUN, GENERATION, &shard);
+    let written = write_shard(&dir.path(), 4, RUN, GENERATION, &shard);
     expect_invalid(written, &positions_path, "row 0: policy target contains NaN");
 
     let mut shard = sample_shard();
     shard.positions[5].game_id = 99;
-    let written = write_shard(&dir.0, 4, RUN, GENERATION, &shard);
+    let written = write_shard(&dir.path(), 4, RUN, GENERATION, &shard);
     expect_invalid(written, &positions_path, "game_id 99 is not a game of this shard");
 
     let mut shard = sample_shard();
     shard.games[1].game_id = 10;
-    let written = write_shard(&dir.0, 4, RUN, GENERATION, &shard);
+    let written = write_shard(&dir.path(), 4, RUN, GENERATION, &shard);
     expect_invalid(written, &games_path, "row 1: game_id 10 appears twice");
 
     let mut shard = sample_shard();
     shard.games[2].plies = 1;
-    let written = write_shard(&dir.0, 4, RUN, GENERATION, &shard);
+    let written = write_shard(&dir.path(), 4, RUN, GENERATION, &shard);
     expect_invalid(written, &games_path, "plies is 1 but there are 0 moves");
 
     let mut shard = sample_shard();
     shard.games[0].variant = "chess".to_string();
-    expect_invalid(write_shard(&dir.0, 4, RUN, GENERATION, &shard), &games_path, "\"chess\"");
+    expect_invalid(write_shard(&dir.path(), 4, RUN, GENERATION, &shard), &games_path, "\"chess\"");
 
-    let written = write_shard(&dir.0, 4, "other-run", GENERATION, &sample_shard());
+    let written = write_shard(&dir.path(), 4, "other-run", GENERATION, &sample_shard());
     expect_invalid(written, &games_path, "in a shard of run \"other-run\"");
-    assert!(dir_names(&dir.0).is_empty(), "{:?}", dir_names(&dir.0));
+    assert!(dir_names(&dir.path()).is_empty(), "{:?}", dir_names(&dir.path()));
 }
 
 #[test]
 fn shards_must_be_consistent() {
-    let dir = TempDir::new("consistent");
-    let paths = write_shard(&dir.0, 0, RUN, GENERATION, &sample_shard()).unwrap();
+    let dir = temp_dir("consistent");
+    let paths = write_shard(&dir.path(), 0, RUN, GENERATION, &sample_shard()).unwrap();
     // Positions of another generation put beside these games.
     let mut other = sample_shard();
     for g in &mut other.games {
         g.generation = 4;
     }
-    let other_dir = dir.0.join("other");
+    let other_dir = dir.path().join("other");
     let other_paths = write_shard(&other_dir, 0, RUN, 4, &other).unwrap();
     std::fs::copy(&other_paths.positions, &paths.positions).unwrap();
     let err = read_shard(&paths.games);
     expect_invalid(err, &paths.positions, "row 0: run, generation or variant differ from game 10");
 
-    let renamed = dir.0.join("games-7.parquet");
+    let renamed = dir.path().join("games-7.parquet");
     std::fs::copy(&paths.games, &renamed).unwrap();
     let err = read_shard(&renamed).unwrap_err();
     assert!(matches!(err, RecordError::NotAShardName { .. }), "{err}");

@@ -19,24 +19,10 @@ use super::*;
 mod bad_files;
 
 /// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
+type TempDir = storage::ScratchDir;
 
-impl TempDir {
-    fn new(name: &str) -> Self {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("camelot-records-{}-{n}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+fn temp_dir(name: &str) -> TempDir {
+    TempDir::new(&format!("camelot-records-{name}")).unwrap()
 }
 
 const RUN: &str = "test-run";
@@ -132,10 +118,10 @@ fn sample_games_batch(path: &Path) -> RecordBatch {
 
 #[test]
 fn round_trip() {
-    let dir = TempDir::new("round-trip");
+    let dir = temp_dir("round-trip");
     let shard = sample_shard();
-    let paths = write_shard(&dir.0, 7, RUN, GENERATION, &shard).unwrap();
-    assert_eq!(paths, ShardPaths::new(&dir.0, 7));
+    let paths = write_shard(&dir.path(), 7, RUN, GENERATION, &shard).unwrap();
+    assert_eq!(paths, ShardPaths::new(&dir.path(), 7));
     assert_eq!(file_name(&paths.games), "games-000007.parquet");
     assert_eq!(file_name(&paths.positions), "positions-000007.parquet");
     assert_eq!(read_shard(&paths.games).unwrap(), shard);
@@ -145,20 +131,20 @@ fn round_trip() {
 
 #[test]
 fn round_trip_empty_shard_and_new_directory() {
-    let dir = TempDir::new("empty");
-    let nested = dir.0.join("games").join("gen-0003");
+    let dir = temp_dir("empty");
+    let nested = dir.path().join("games").join("gen-0003");
     let paths = write_shard(&nested, 0, RUN, GENERATION, &Shard::default()).unwrap();
     assert_eq!(read_shard(&paths.games).unwrap(), Shard::default());
 }
 
 #[test]
 fn round_trip_many_row_groups() {
-    let dir = TempDir::new("many");
+    let dir = temp_dir("many");
     let games: Vec<_> = (0..50).map(|id| game(id, "camelot", &["C8-D9"], &[0.0, 1.0])).collect();
     let positions =
         (0..40_000u32).map(|i| position(u64::from(i % 50), i / 50, 2, &[0.0, 1.0])).collect();
     let shard = Shard { games, positions };
-    let paths = write_shard(&dir.0, 1, RUN, GENERATION, &shard).unwrap();
+    let paths = write_shard(&dir.path(), 1, RUN, GENERATION, &shard).unwrap();
     let file = std::fs::File::open(&paths.positions).unwrap();
     let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
     use parquet::file::reader::FileReader;
@@ -209,8 +195,8 @@ fn schema_snapshot() {
     assert_eq!(text, SCHEMA_SNAPSHOT);
     assert_eq!(SCHEMA_VERSION, 1, "bumped the version? update the snapshot test too");
     // The written files carry exactly these schemas.
-    let dir = TempDir::new("snapshot");
-    let paths = write_shard(&dir.0, 0, RUN, GENERATION, &sample_shard()).unwrap();
+    let dir = temp_dir("snapshot");
+    let paths = write_shard(&dir.path(), 0, RUN, GENERATION, &sample_shard()).unwrap();
     for (path, schema) in [(&paths.games, games_schema()), (&paths.positions, positions_schema())] {
         let file = std::fs::File::open(path).unwrap();
         let builder =
@@ -228,20 +214,20 @@ fn dir_names(dir: &Path) -> Vec<String> {
 
 #[test]
 fn writes_leave_no_temporaries_and_never_overwrite() {
-    let dir = TempDir::new("atomic");
+    let dir = temp_dir("atomic");
     let first = sample_shard();
-    let paths = write_shard(&dir.0, 2, RUN, GENERATION, &first).unwrap();
-    assert_eq!(dir_names(&dir.0), ["games-000002.parquet", "positions-000002.parquet"]);
+    let paths = write_shard(&dir.path(), 2, RUN, GENERATION, &first).unwrap();
+    assert_eq!(dir_names(&dir.path()), ["games-000002.parquet", "positions-000002.parquet"]);
     let games_bytes = std::fs::read(&paths.games).unwrap();
     let positions_bytes = std::fs::read(&paths.positions).unwrap();
 
     let mut second = sample_shard();
     second.games.truncate(1);
     second.positions.truncate(1);
-    let err = write_shard(&dir.0, 2, RUN, GENERATION, &second).unwrap_err();
+    let err = write_shard(&dir.path(), 2, RUN, GENERATION, &second).unwrap_err();
     assert!(matches!(err, RecordError::ShardExists { .. }), "{err}");
     assert_names_file(&err, &paths.games);
-    assert_eq!(dir_names(&dir.0), ["games-000002.parquet", "positions-000002.parquet"]);
+    assert_eq!(dir_names(&dir.path()), ["games-000002.parquet", "positions-000002.parquet"]);
     assert_eq!(std::fs::read(&paths.games).unwrap(), games_bytes);
     assert_eq!(std::fs::read(&paths.positions).unwrap(), positions_bytes);
     assert_eq!(read_shard(&paths.games).unwrap(), first);
@@ -249,31 +235,31 @@ fn writes_leave_no_temporaries_and_never_overwrite() {
 
 #[test]
 fn listing_ignores_leftovers_of_interrupted_writes() {
-    let dir = TempDir::new("listing");
+    let dir = temp_dir("listing");
     let shard = sample_shard();
-    let two = write_shard(&dir.0, 2, RUN, GENERATION, &shard).unwrap();
-    let zero = write_shard(&dir.0, 0, RUN, GENERATION, &shard).unwrap();
+    let two = write_shard(&dir.path(), 2, RUN, GENERATION, &shard).unwrap();
+    let zero = write_shard(&dir.path(), 0, RUN, GENERATION, &shard).unwrap();
     // An interrupted write of shard 5: positions renamed, games still a temporary.
-    let five = ShardPaths::new(&dir.0, 5);
+    let five = ShardPaths::new(&dir.path(), 5);
     std::fs::copy(&two.positions, &five.positions).unwrap();
-    std::fs::write(dir.0.join(".games-000005.parquet.tmp"), b"half").unwrap();
-    std::fs::write(dir.0.join(".positions-000009.parquet.tmp"), b"").unwrap();
-    std::fs::write(dir.0.join("README.md"), b"not a shard").unwrap();
+    std::fs::write(dir.path().join(".games-000005.parquet.tmp"), b"half").unwrap();
+    std::fs::write(dir.path().join(".positions-000009.parquet.tmp"), b"").unwrap();
+    std::fs::write(dir.path().join("README.md"), b"not a shard").unwrap();
 
-    assert_eq!(list_shards(&dir.0).unwrap(), vec![zero, two.clone()]);
-    let listing = scan_shards(&dir.0).unwrap();
+    assert_eq!(list_shards(&dir.path()).unwrap(), vec![zero, two.clone()]);
+    let listing = scan_shards(&dir.path()).unwrap();
     assert_eq!(listing.orphan_positions, vec![five.positions.clone()]);
     assert_eq!(listing.tmp_leftovers.len(), 2);
     assert_eq!(listing.warnings(), 3);
 
     // A retry of the interrupted write replaces the orphan and completes the shard.
-    let five_written = write_shard(&dir.0, 5, RUN, GENERATION, &shard).unwrap();
+    let five_written = write_shard(&dir.path(), 5, RUN, GENERATION, &shard).unwrap();
     assert_eq!(read_shard(&five_written.games).unwrap(), shard);
-    assert_eq!(list_shards(&dir.0).unwrap().len(), 3);
+    assert_eq!(list_shards(&dir.path()).unwrap().len(), 3);
 
     // A games file without positions is an error, not a warning.
     std::fs::remove_file(&two.positions).unwrap();
-    let err = list_shards(&dir.0).unwrap_err();
+    let err = list_shards(&dir.path()).unwrap_err();
     assert!(matches!(err, RecordError::MissingPositions { .. }), "{err}");
     assert_names_file(&err, &two.games);
     let err = read_shard(&two.games).unwrap_err();
@@ -282,8 +268,8 @@ fn listing_ignores_leftovers_of_interrupted_writes() {
 
 #[test]
 fn listing_a_missing_directory_is_an_io_error() {
-    let dir = TempDir::new("missing");
-    let missing = dir.0.join("nope");
+    let dir = temp_dir("missing");
+    let missing = dir.path().join("nope");
     let err = list_shards(&missing).unwrap_err();
     assert!(matches!(err, RecordError::Io { .. }), "{err}");
     assert_names_file(&err, &missing);
@@ -294,20 +280,20 @@ fn listing_a_missing_directory_is_an_io_error() {
 /// new write of its index replaces it.
 #[test]
 fn d13_a_zero_byte_games_file_is_a_leftover_for_every_reader() {
-    let dir = TempDir::new("empty-games");
+    let dir = temp_dir("empty-games");
     let shard = sample_shard();
-    let zero = write_shard(&dir.0, 0, RUN, GENERATION, &shard).unwrap();
-    let one = ShardPaths::new(&dir.0, 1);
+    let zero = write_shard(&dir.path(), 0, RUN, GENERATION, &shard).unwrap();
+    let one = ShardPaths::new(&dir.path(), 1);
     std::fs::copy(&zero.positions, &one.positions).unwrap();
     std::fs::write(&one.games, b"").unwrap();
-    let listing = scan_shards(&dir.0).unwrap();
+    let listing = scan_shards(&dir.path()).unwrap();
     assert_eq!(listing.shards, vec![zero.clone()]);
     assert_eq!(listing.empty_games, vec![one.games.clone()]);
     assert_eq!(listing.orphan_positions, vec![one.positions.clone()]);
-    let again = write_shard(&dir.0, 1, RUN, GENERATION, &shard).unwrap();
+    let again = write_shard(&dir.path(), 1, RUN, GENERATION, &shard).unwrap();
     assert_eq!(read_shard(&again.games).unwrap(), shard);
     assert!(matches!(
-        write_shard(&dir.0, 1, RUN, GENERATION, &shard),
+        write_shard(&dir.path(), 1, RUN, GENERATION, &shard),
         Err(RecordError::ShardExists { .. })
     ));
 }
