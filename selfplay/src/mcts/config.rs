@@ -11,7 +11,6 @@
 //! selection = "puct"                     # or { gumbel = { considered_actions = 16 } }
 //! temperature = { step = { initial = 1.0, moves = 30, after = 0.0 } }
 //! forced_legs = "evaluate"               # or "pass"
-//! forcing_moves = "prior"                # or { share = 0.5 }
 //! ```
 //!
 //! All values the search works with are per-seat score shares in `[0, 1]` (win 1, loss 0,
@@ -19,8 +18,6 @@
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
-
-pub use super::forcing::ForcingMoves;
 
 /// Everything that shapes one search. Defaults are AlphaZero's where it has one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,9 +42,6 @@ pub struct MctsConfig {
     pub forced_legs: ForcedLegs,
     /// Whether a position whose mover can win at once is recognised without an evaluation.
     pub win_check: WinCheck,
-    /// Whether the moves that leave the next player a compulsory capture get a share of the
-    /// prior at every node expanded.
-    pub forcing_moves: ForcingMoves,
 }
 
 impl Default for MctsConfig {
@@ -62,7 +56,6 @@ impl Default for MctsConfig {
             temperature: TemperatureSchedule::Step { initial: 1.0, moves: 30, after: 0.0 },
             forced_legs: ForcedLegs::Evaluate,
             win_check: WinCheck::Off,
-            forcing_moves: ForcingMoves::Prior,
         }
     }
 }
@@ -241,8 +234,6 @@ pub enum ConfigError {
     Gumbel(Selection),
     #[error("mcts.temperature must be finite and >= 0, got {0}")]
     Temperature(f32),
-    #[error("mcts.forcing_moves share must be in (0, 1], got {0}")]
-    ForcingShare(f32),
     /// An option of the play search (`[play]`) that the search itself does not take.
     #[error("play.{key} {problem}")]
     Play { key: &'static str, problem: &'static str },
@@ -294,9 +285,6 @@ impl MctsConfig {
             if !(t.is_finite() && t >= 0.0) {
                 return Err(ConfigError::Temperature(t));
             }
-        }
-        if let Some(share) = self.forcing_moves.problem() {
-            return Err(ConfigError::ForcingShare(share));
         }
         Ok(())
     }

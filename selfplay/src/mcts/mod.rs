@@ -11,14 +11,12 @@
 //! - [`gumbel`] is Gumbel root search with sequential halving;
 //! - [`search`] has [`Search`], split into `gather` and `apply` for batching;
 //! - [`policy`] adds root noise and chooses the action to play;
-//! - [`forcing`] gives the moves that force a capture a share of the prior;
 //! - [`config`] has [`MctsConfig`], [`play_search`] the [`PlaySearch`] of a playing model, and
 //!   [`summary`] the [`SearchSummary`];
 //! - [`analysis`] turns a finished search into an [`Analysis`] for a reader.
 
 pub mod analysis;
 pub mod config;
-pub mod forcing;
 pub mod gumbel;
 pub mod play_search;
 pub mod policy;
@@ -33,8 +31,7 @@ mod search_tests;
 
 pub use analysis::{ActionLine, Analysis, complete_move};
 pub use config::{
-    ConfigError, ForcedLegs, ForcingMoves, Fpu, MctsConfig, RootNoise, Selection,
-    TemperatureSchedule, WinCheck,
+    ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
 pub use play_search::PlaySearch;
 pub use policy::{add_root_noise, choose_action, choose_by_visits};

@@ -35,8 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Search;
 use super::config::{
-    ConfigError, ForcedLegs, ForcingMoves, Fpu, MctsConfig, RootNoise, Selection,
-    TemperatureSchedule, WinCheck,
+    ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
 use super::search::SearchError;
 use crate::teacher::TacticsFilter;
@@ -57,8 +56,6 @@ pub struct PlaySearch {
     pub forced_legs: ForcedLegs,
     /// See [`MctsConfig::win_check`].
     pub win_check: WinCheck,
-    /// See [`MctsConfig::forcing_moves`].
-    pub forcing_moves: ForcingMoves,
     /// Whether the network's prior at the root is cleared of the actions alpha-beta shows to
     /// lose material (the root filter of every search [`PlaySearch::search`] makes).
     pub tactics_filter: TacticsFilter,
@@ -74,7 +71,6 @@ impl Default for PlaySearch {
             fpu: plain.fpu,
             forced_legs: ForcedLegs::PassCaptures,
             win_check: WinCheck::InOne,
-            forcing_moves: ForcingMoves::Prior,
             tactics_filter: TacticsFilter::Off,
         }
     }
@@ -94,7 +90,6 @@ impl PlaySearch {
             temperature: TemperatureSchedule::Constant(0.0),
             forced_legs: self.forced_legs,
             win_check: self.win_check,
-            forcing_moves: self.forcing_moves,
         }
     }
 

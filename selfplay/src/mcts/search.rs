@@ -282,9 +282,8 @@ impl<G: Game> Search<G> {
     }
 
     /// Expands the leaf with its evaluation and backs the values up the path. The policy is
-    /// renormalised (a policy of all zeros becomes uniform), the forcing moves given their
-    /// share ([`MctsConfig::forcing_moves`]), and at the root filtered by the root filter if
-    /// any ([`Search::set_root_filter`]).
+    /// renormalised (a policy of all zeros becomes uniform); at the root, it is filtered first
+    /// by the root filter if any ([`Search::set_root_filter`]).
     pub fn apply(&mut self, leaf: Leaf<G>, mut eval: Evaluation) -> Result<(), SearchError> {
         match &self.pending {
             Some(p) if p.serial == leaf.serial && p.node == leaf.node => {}
@@ -301,20 +300,15 @@ impl<G: Game> Search<G> {
             return Err(SearchError::BadEvaluation);
         }
         self.pending = None;
-        let total: f32 = eval.policy.iter().sum();
-        let uniform = 1.0 / leaf.legal.len() as f32;
-        for p in &mut eval.policy {
-            *p = if total > 0.0 { *p / total } else { uniform };
-        }
-        self.config.forcing_moves.apply(&leaf.state, &leaf.legal, &mut eval.policy);
-        // The filter last: what it clears stays cleared.
         if leaf.is_root()
             && let Some(filter) = self.root_filter.as_mut()
         {
             filter.filter(&leaf.state, &leaf.legal, &mut eval.policy);
         }
+        let total: f32 = eval.policy.iter().sum();
+        let uniform = 1.0 / leaf.legal.len() as f32;
+        let priors = eval.policy.iter().map(|&p| if total > 0.0 { p / total } else { uniform });
         let to_move = leaf.state.to_move();
-        let priors = eval.policy.iter().copied();
         self.tree.expand(leaf.node, to_move, eval.values, leaf.legal.iter().copied().zip(priors));
         self.finish(eval.values);
         Ok(())

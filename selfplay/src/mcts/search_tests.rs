@@ -376,45 +376,6 @@ fn pass_captures_judges_only_settled_positions_and_sees_the_chain() {
     assert!(evaluated.iter().any(|g| g.must_capture()));
 }
 
-/// [`material_evaluator`]'s values with a prior that puts nearly all its weight on the first
-/// legal action that completes a quiet move.
-fn misled_evaluator() -> impl Evaluator<games::Camelot> {
-    FnEvaluator(|g: &games::Camelot| {
-        let m = g.material().unwrap();
-        let total = (m[0] + m[1]) as f32;
-        let mut legal = Vec::new();
-        g.legal_actions(&mut legal);
-        let favourite = legal.iter().position(|&a| {
-            let mut next = g.clone();
-            next.play(a);
-            next.to_move() != g.to_move() && !next.must_capture()
-        });
-        let policy = (0..legal.len()).map(|i| if Some(i) == favourite { 1.0 } else { 0.002 });
-        Evaluation {
-            policy: policy.collect(),
-            values: Values([m[0] as f32 / total, m[1] as f32 / total, 0.0]),
-        }
-    })
-}
-
-#[test]
-fn forcing_moves_get_searched_when_the_prior_looks_elsewhere() {
-    // The sacrifice of the test above, with a prior that all but ignores it: at 200 simulations
-    // the search spends them on the prior's favourite; with half the prior shared among the
-    // moves that force a capture, it reads the exchange and plays F7-F8.
-    let pos: games::Camelot =
-        "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0".parse().unwrap();
-    let sacrifice = pos.parse_action("F7>F8").unwrap();
-    let plain = MctsConfig { forced_legs: ForcedLegs::PassCaptures, ..puct(200) };
-    let summary = search(pos.clone(), plain.clone(), &mut misled_evaluator(), 3);
-    assert_ne!(best(&summary), sacrifice, "{summary:?}");
-    let forcing = MctsConfig { forcing_moves: ForcingMoves::Share(0.5), ..plain };
-    let summary = search(pos, forcing, &mut misled_evaluator(), 3);
-    assert_eq!(best(&summary), sacrifice, "{summary:?}");
-    let i = summary.actions.iter().position(|&a| a == sacrifice).unwrap();
-    assert!(summary.priors[i] > 0.05, "the sacrifice's prior {}", summary.priors[i]);
-}
-
 #[test]
 fn a_passed_root_with_a_choice_is_evaluated_afresh() {
     // After G7-G6 White must capture, with a choice of two jumps (F5xH7 and H5xF7).
