@@ -22,7 +22,7 @@ fn noise(len: usize, mut state: u64) -> Vec<u8> {
 /// A good shard in a fresh directory.
 fn written() -> (TempDir, ShardPaths) {
     let dir = temp_dir("bad");
-    let paths = write_shard(&dir.path(), 1, RUN, GENERATION, &sample_shard()).unwrap();
+    let paths = write_shard(dir.path(), 1, RUN, GENERATION, &sample_shard()).unwrap();
     (dir, paths)
 }
 
@@ -189,41 +189,41 @@ fn error_rows_count_across_batches() {
 #[test]
 fn invalid_shards_are_not_written() {
     let dir = temp_dir("refused");
-    let games_path = ShardPaths::new(&dir.path(), 4).games;
-    let positions_path = ShardPaths::new(&dir.path(), 4).positions;
+    let games_path = ShardPaths::new(dir.path(), 4).games;
+    let positions_path = ShardPaths::new(dir.path(), 4).positions;
     let mut shard = sample_shard();
     shard.positions[0].policy_target[1] = f32::NAN;
-    let written = write_shard(&dir.path(), 4, RUN, GENERATION, &shard);
+    let written = write_shard(dir.path(), 4, RUN, GENERATION, &shard);
     expect_invalid(written, &positions_path, "row 0: policy target contains NaN");
 
     let mut shard = sample_shard();
     shard.positions[5].game_id = 99;
-    let written = write_shard(&dir.path(), 4, RUN, GENERATION, &shard);
+    let written = write_shard(dir.path(), 4, RUN, GENERATION, &shard);
     expect_invalid(written, &positions_path, "game_id 99 is not a game of this shard");
 
     let mut shard = sample_shard();
     shard.games[1].game_id = 10;
-    let written = write_shard(&dir.path(), 4, RUN, GENERATION, &shard);
+    let written = write_shard(dir.path(), 4, RUN, GENERATION, &shard);
     expect_invalid(written, &games_path, "row 1: game_id 10 appears twice");
 
     let mut shard = sample_shard();
     shard.games[2].plies = 1;
-    let written = write_shard(&dir.path(), 4, RUN, GENERATION, &shard);
+    let written = write_shard(dir.path(), 4, RUN, GENERATION, &shard);
     expect_invalid(written, &games_path, "plies is 1 but there are 0 moves");
 
     let mut shard = sample_shard();
     shard.games[0].variant = "chess".to_string();
-    expect_invalid(write_shard(&dir.path(), 4, RUN, GENERATION, &shard), &games_path, "\"chess\"");
+    expect_invalid(write_shard(dir.path(), 4, RUN, GENERATION, &shard), &games_path, "\"chess\"");
 
-    let written = write_shard(&dir.path(), 4, "other-run", GENERATION, &sample_shard());
+    let written = write_shard(dir.path(), 4, "other-run", GENERATION, &sample_shard());
     expect_invalid(written, &games_path, "in a shard of run \"other-run\"");
-    assert!(dir_names(&dir.path()).is_empty(), "{:?}", dir_names(&dir.path()));
+    assert!(dir_names(dir.path()).is_empty(), "{:?}", dir_names(dir.path()));
 }
 
 #[test]
 fn shards_must_be_consistent() {
     let dir = temp_dir("consistent");
-    let paths = write_shard(&dir.path(), 0, RUN, GENERATION, &sample_shard()).unwrap();
+    let paths = write_shard(dir.path(), 0, RUN, GENERATION, &sample_shard()).unwrap();
     // Positions of another generation put beside these games.
     let mut other = sample_shard();
     for g in &mut other.games {

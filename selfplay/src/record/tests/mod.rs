@@ -1,9 +1,8 @@
 //! Tests of the record files: round trip, schema snapshot, atomic writes, and every kind of bad
 //! file.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{Field, Schema};
@@ -120,8 +119,8 @@ fn sample_games_batch(path: &Path) -> RecordBatch {
 fn round_trip() {
     let dir = temp_dir("round-trip");
     let shard = sample_shard();
-    let paths = write_shard(&dir.path(), 7, RUN, GENERATION, &shard).unwrap();
-    assert_eq!(paths, ShardPaths::new(&dir.path(), 7));
+    let paths = write_shard(dir.path(), 7, RUN, GENERATION, &shard).unwrap();
+    assert_eq!(paths, ShardPaths::new(dir.path(), 7));
     assert_eq!(file_name(&paths.games), "games-000007.parquet");
     assert_eq!(file_name(&paths.positions), "positions-000007.parquet");
     assert_eq!(read_shard(&paths.games).unwrap(), shard);
@@ -144,7 +143,7 @@ fn round_trip_many_row_groups() {
     let positions =
         (0..40_000u32).map(|i| position(u64::from(i % 50), i / 50, 2, &[0.0, 1.0])).collect();
     let shard = Shard { games, positions };
-    let paths = write_shard(&dir.path(), 1, RUN, GENERATION, &shard).unwrap();
+    let paths = write_shard(dir.path(), 1, RUN, GENERATION, &shard).unwrap();
     let file = std::fs::File::open(&paths.positions).unwrap();
     let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
     use parquet::file::reader::FileReader;
@@ -196,7 +195,7 @@ fn schema_snapshot() {
     assert_eq!(SCHEMA_VERSION, 1, "bumped the version? update the snapshot test too");
     // The written files carry exactly these schemas.
     let dir = temp_dir("snapshot");
-    let paths = write_shard(&dir.path(), 0, RUN, GENERATION, &sample_shard()).unwrap();
+    let paths = write_shard(dir.path(), 0, RUN, GENERATION, &sample_shard()).unwrap();
     for (path, schema) in [(&paths.games, games_schema()), (&paths.positions, positions_schema())] {
         let file = std::fs::File::open(path).unwrap();
         let builder =
@@ -216,18 +215,18 @@ fn dir_names(dir: &Path) -> Vec<String> {
 fn writes_leave_no_temporaries_and_never_overwrite() {
     let dir = temp_dir("atomic");
     let first = sample_shard();
-    let paths = write_shard(&dir.path(), 2, RUN, GENERATION, &first).unwrap();
-    assert_eq!(dir_names(&dir.path()), ["games-000002.parquet", "positions-000002.parquet"]);
+    let paths = write_shard(dir.path(), 2, RUN, GENERATION, &first).unwrap();
+    assert_eq!(dir_names(dir.path()), ["games-000002.parquet", "positions-000002.parquet"]);
     let games_bytes = std::fs::read(&paths.games).unwrap();
     let positions_bytes = std::fs::read(&paths.positions).unwrap();
 
     let mut second = sample_shard();
     second.games.truncate(1);
     second.positions.truncate(1);
-    let err = write_shard(&dir.path(), 2, RUN, GENERATION, &second).unwrap_err();
+    let err = write_shard(dir.path(), 2, RUN, GENERATION, &second).unwrap_err();
     assert!(matches!(err, RecordError::ShardExists { .. }), "{err}");
     assert_names_file(&err, &paths.games);
-    assert_eq!(dir_names(&dir.path()), ["games-000002.parquet", "positions-000002.parquet"]);
+    assert_eq!(dir_names(dir.path()), ["games-000002.parquet", "positions-000002.parquet"]);
     assert_eq!(std::fs::read(&paths.games).unwrap(), games_bytes);
     assert_eq!(std::fs::read(&paths.positions).unwrap(), positions_bytes);
     assert_eq!(read_shard(&paths.games).unwrap(), first);
@@ -237,29 +236,29 @@ fn writes_leave_no_temporaries_and_never_overwrite() {
 fn listing_ignores_leftovers_of_interrupted_writes() {
     let dir = temp_dir("listing");
     let shard = sample_shard();
-    let two = write_shard(&dir.path(), 2, RUN, GENERATION, &shard).unwrap();
-    let zero = write_shard(&dir.path(), 0, RUN, GENERATION, &shard).unwrap();
+    let two = write_shard(dir.path(), 2, RUN, GENERATION, &shard).unwrap();
+    let zero = write_shard(dir.path(), 0, RUN, GENERATION, &shard).unwrap();
     // An interrupted write of shard 5: positions renamed, games still a temporary.
-    let five = ShardPaths::new(&dir.path(), 5);
+    let five = ShardPaths::new(dir.path(), 5);
     std::fs::copy(&two.positions, &five.positions).unwrap();
     std::fs::write(dir.path().join(".games-000005.parquet.tmp"), b"half").unwrap();
     std::fs::write(dir.path().join(".positions-000009.parquet.tmp"), b"").unwrap();
     std::fs::write(dir.path().join("README.md"), b"not a shard").unwrap();
 
-    assert_eq!(list_shards(&dir.path()).unwrap(), vec![zero, two.clone()]);
-    let listing = scan_shards(&dir.path()).unwrap();
+    assert_eq!(list_shards(dir.path()).unwrap(), vec![zero, two.clone()]);
+    let listing = scan_shards(dir.path()).unwrap();
     assert_eq!(listing.orphan_positions, vec![five.positions.clone()]);
     assert_eq!(listing.tmp_leftovers.len(), 2);
     assert_eq!(listing.warnings(), 3);
 
     // A retry of the interrupted write replaces the orphan and completes the shard.
-    let five_written = write_shard(&dir.path(), 5, RUN, GENERATION, &shard).unwrap();
+    let five_written = write_shard(dir.path(), 5, RUN, GENERATION, &shard).unwrap();
     assert_eq!(read_shard(&five_written.games).unwrap(), shard);
-    assert_eq!(list_shards(&dir.path()).unwrap().len(), 3);
+    assert_eq!(list_shards(dir.path()).unwrap().len(), 3);
 
     // A games file without positions is an error, not a warning.
     std::fs::remove_file(&two.positions).unwrap();
-    let err = list_shards(&dir.path()).unwrap_err();
+    let err = list_shards(dir.path()).unwrap_err();
     assert!(matches!(err, RecordError::MissingPositions { .. }), "{err}");
     assert_names_file(&err, &two.games);
     let err = read_shard(&two.games).unwrap_err();
@@ -282,18 +281,18 @@ fn listing_a_missing_directory_is_an_io_error() {
 fn d13_a_zero_byte_games_file_is_a_leftover_for_every_reader() {
     let dir = temp_dir("empty-games");
     let shard = sample_shard();
-    let zero = write_shard(&dir.path(), 0, RUN, GENERATION, &shard).unwrap();
-    let one = ShardPaths::new(&dir.path(), 1);
+    let zero = write_shard(dir.path(), 0, RUN, GENERATION, &shard).unwrap();
+    let one = ShardPaths::new(dir.path(), 1);
     std::fs::copy(&zero.positions, &one.positions).unwrap();
     std::fs::write(&one.games, b"").unwrap();
-    let listing = scan_shards(&dir.path()).unwrap();
+    let listing = scan_shards(dir.path()).unwrap();
     assert_eq!(listing.shards, vec![zero.clone()]);
     assert_eq!(listing.empty_games, vec![one.games.clone()]);
     assert_eq!(listing.orphan_positions, vec![one.positions.clone()]);
-    let again = write_shard(&dir.path(), 1, RUN, GENERATION, &shard).unwrap();
+    let again = write_shard(dir.path(), 1, RUN, GENERATION, &shard).unwrap();
     assert_eq!(read_shard(&again.games).unwrap(), shard);
     assert!(matches!(
-        write_shard(&dir.path(), 1, RUN, GENERATION, &shard),
+        write_shard(dir.path(), 1, RUN, GENERATION, &shard),
         Err(RecordError::ShardExists { .. })
     ));
 }
