@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use games::CamelotRules;
-use selfplay::{GameRecord, PositionRow};
+use selfplay::{GameRecord, PositionRow, SessionFigures};
 use storage::ScratchDir;
 use train::run::{GamesSource, ProgramInfo, Stage};
 use train::testing::{self, timeless_cells};
@@ -184,7 +184,7 @@ fn a_finished_run_is_only_reported() {
 
 /// Issue 16, item 3: the run's clock (`run_seconds`, the x axis of Elo per CPU-hour) goes on
 /// from where the newest model left it when a run is resumed, without the pause between the two
-/// invocations, and `generations.csv` shows it.
+/// invocations but with the self-play time of the games it keeps, and `generations.csv` shows it.
 #[test]
 fn a_resumed_run_continues_its_clock_from_its_newest_model() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -208,12 +208,18 @@ fn a_resumed_run_continues_its_clock_from_its_newest_model() {
     let text = std::fs::read_to_string(&path).unwrap();
     let line = text.lines().find(|l| l.starts_with("run_seconds = ")).unwrap();
     std::fs::write(&path, text.replace(line, "run_seconds = 3600.0")).unwrap();
+    // And as if it had then played generation 1's games for 500 s before it was stopped: the
+    // second keeps what the shard folder holds, and counts the time its figures record.
+    let kept = SessionFigures { sessions: 1, seconds: 500.0, ..Default::default() };
+    let games1 = run_dir.join("games/gen-0001");
+    std::fs::create_dir_all(&games1).unwrap();
+    std::fs::write(games1.join(SessionFigures::FILE), toml::to_string(&kept).unwrap()).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let second = std::time::Instant::now();
     run_generations::<CamelotRules>(job(&run_dir, &config, &never), |_| {}).unwrap();
     let second = second.elapsed().as_secs_f64();
     let gen2 = summary(2).run_seconds.unwrap();
-    assert!((3600.0 + summary(2).seconds..=3600.0 + second).contains(&gen2), "{gen2}, {second} s");
+    assert!((4100.0 + summary(2).seconds..=4100.0 + second).contains(&gen2), "{gen2}, {second} s");
 
     let csv = std::fs::read_to_string(run_dir.join("generations.csv")).unwrap();
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();

@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use games::{ENCODING_VERSION, Encode, State, Variant};
-use selfplay::ShardWriter;
 use selfplay::net::random_net;
+use selfplay::{SessionFigures, ShardWriter};
 
 use super::error::{RunError, Stage, io};
 use super::event::RunEvent;
@@ -103,7 +103,15 @@ where
             0
         }
     };
-    let clock = RunClock::resume(&models, newest)?;
+    // The games of generation `newest` that an earlier invocation played before it stopped
+    // are kept, and so is the time they took.
+    let kept = match games {
+        GamesSource::InProcess => {
+            SessionFigures::read(&run_dir.join("games").join(generation_dir_name(newest)))?
+        }
+        GamesSource::Workers(_) => None,
+    };
+    let clock = RunClock::resume(&models, newest)?.with_kept_selfplay(kept.as_ref());
     let mut steps_log = CsvLog::open_resuming(
         &run_dir.join(crate::STEP_METRICS_FILE),
         StepMetrics::CSV_HEADER,

@@ -2,12 +2,17 @@
 //! x axis of Elo per CPU-hour (issue #16), recorded as `run_seconds` in each model's
 //! `summary.toml` and in `generations.csv`.
 //!
-//! The time of an invocation counts up to its last saved model: what a killed or stopped
-//! invocation spent after that (a generation it did not finish, the last model's ladder) is
-//! not counted, since no file records it, and the pause between two invocations is not either.
+//! The time of an invocation counts up to its last saved model, plus the self-play of the next
+//! generation that the following invocation keeps: the games a killed or stopped invocation
+//! wrote after its last model are not played again, and their shard folder records the time
+//! they took ([`SessionFigures`]). What else it spent after its last model (games in flight,
+//! training it did not finish, the last model's ladder) is not counted, since no file records
+//! it, and the pause between two invocations is not either.
 
 use std::path::Path;
 use std::time::Instant;
+
+use selfplay::SessionFigures;
 
 use crate::trainer::TrainError;
 use crate::{GenerationSummary, generation_dir_name};
@@ -34,6 +39,16 @@ impl RunClock {
                 .and_then(|s| s.run_seconds)
         };
         Ok(RunClock { before, started: Instant::now() })
+    }
+
+    /// This clock with the self-play time of `kept` added: the figures of the next generation's
+    /// shard folder as this invocation found it, the games earlier invocations played after
+    /// the newest model and that this one keeps (`None`: no such games, or not played here).
+    pub fn with_kept_selfplay(mut self, kept: Option<&SessionFigures>) -> RunClock {
+        if let (Some(before), Some(kept)) = (self.before, kept) {
+            self.before = Some(before + kept.seconds);
+        }
+        self
     }
 
     /// The run's used wall time now, in seconds (`None` when unknown, see [`RunClock::resume`]).
@@ -82,9 +97,20 @@ mod tests {
         let resumed = RunClock::resume(&models, 3).unwrap().now().unwrap();
         assert!((1234.5..1240.0).contains(&resumed), "{resumed}");
 
+        // The games of generation 3 that an interrupted invocation wrote count too.
+        let kept = SessionFigures { sessions: 2, games: 40, seconds: 61.5, ..Default::default() };
+        let resumed = RunClock::resume(&models, 3).unwrap().with_kept_selfplay(Some(&kept));
+        assert!((1296.0..1301.5).contains(&resumed.now().unwrap()), "{:?}", resumed.now());
+        let none = RunClock::resume(&models, 3).unwrap().with_kept_selfplay(None);
+        assert!((1234.5..1240.0).contains(&none.now().unwrap()));
+
         // A model of an older version: unknown, not zero.
         write_summary(&models, 4, None);
         assert_eq!(RunClock::resume(&models, 4).unwrap().now(), None);
+        assert_eq!(
+            RunClock::resume(&models, 4).unwrap().with_kept_selfplay(Some(&kept)).now(),
+            None
+        );
         // A model folder without a summary at all.
         std::fs::create_dir_all(models.join(generation_dir_name(5))).unwrap();
         assert_eq!(RunClock::resume(&models, 5).unwrap().now(), None);
