@@ -8,6 +8,11 @@ pub fn generation_dir_name(g: u32) -> String {
     format!("gen-{g:04}")
 }
 
+/// The folder of generation `g`'s self-play shards in a run: `<run_dir>/games/gen-0003`.
+pub fn generation_games_dir(run_dir: &Path, g: u32) -> PathBuf {
+    run_dir.join("games").join(generation_dir_name(g))
+}
+
 /// The generation number of a canonical `gen-NNNN` name (`gen-3` and `gen-00003` are not).
 pub fn parse_generation_dir_name(name: &str) -> Option<u32> {
     let digits = name.strip_prefix("gen-")?;

@@ -38,7 +38,9 @@ pub use config::{ConfigError, GameConfig, NetSection, RunConfig, RunSection, Tra
 pub use dataset::{Batch, DatasetError, ReplayWindow};
 pub use error_chain::error_chain;
 pub use evaluators::{EvaluatorFactory, Source};
-pub use generations::{generation_dir_name, list_generation_dirs, newest_checkpoint};
+pub use generations::{
+    generation_dir_name, generation_games_dir, list_generation_dirs, newest_checkpoint,
+};
 pub use ladder::{Gating, LadderConfig, LadderResult};
 pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FILE};
 pub use run::{RunError, RunEvent, RunJob, run_generations};

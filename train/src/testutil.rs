@@ -8,7 +8,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use selfplay::record::{GameRecord, PositionRow, Shard, write_shard};
 
-use crate::generations::generation_dir_name;
+use crate::generations::generation_games_dir;
 use crate::targets::Record;
 
 /// A fresh, empty scratch folder unique to this process and `name`, removed when the guard is
@@ -77,7 +77,7 @@ pub fn random_records<G: Game>(seed: u64, n: usize) -> Vec<Record> {
 /// Writes shard 0 of generation `generation` under `<run>/games/gen-NNNN/` holding `rows`
 /// (game id 1), with `result` as the game's result. Returns the positions file.
 pub fn write_generation<G: Game>(run: &Path, generation: u32, rows: Vec<PositionRow>) -> PathBuf {
-    let dir = run.join("games").join(generation_dir_name(generation));
+    let dir = generation_games_dir(run, generation);
     let result = rows[0].result.clone();
     let game = GameRecord {
         run: "test".into(),

@@ -34,7 +34,7 @@ use crate::ladder::{LadderResult, run_ladder, self_play_model};
 use crate::trainer::{GenerationJob, StartFrom, TrainError, train_generation};
 use crate::{
     CsvLog, GenerationSummary, ReplayWindow, RunConfig, StepMetrics, TrainGame,
-    generation_dir_name, newest_checkpoint,
+    generation_dir_name, generation_games_dir, newest_checkpoint,
 };
 
 /// Where a generation's self-play games come from.
@@ -106,9 +106,7 @@ where
     // The games of generation `newest` that an earlier invocation played before it stopped
     // are kept, and so is the time they took.
     let kept = match games {
-        GamesSource::InProcess => {
-            SessionFigures::read(&run_dir.join("games").join(generation_dir_name(newest)))?
-        }
+        GamesSource::InProcess => SessionFigures::read(&generation_games_dir(run_dir, newest))?,
         GamesSource::Workers(_) => None,
     };
     let clock = RunClock::resume(&models, newest)?.with_kept_selfplay(kept.as_ref());
@@ -236,7 +234,7 @@ fn self_play_stage<V: Variant>(
 where
     State<V>: Encode,
 {
-    let games_dir = run_dir.join("games").join(generation_dir_name(g));
+    let games_dir = generation_games_dir(run_dir, g);
     let factory = EvaluatorFactory::new::<State<V>>(
         &Source::Checkpoint(model_dir),
         config.net.device,

@@ -22,7 +22,7 @@ use selfplay::{SessionFigures, list_generation_shards, read_games};
 
 use super::error::{RunError, io};
 use crate::ladder::LadderResult;
-use crate::{GenerationSummary, RunConfig, generation_dir_name};
+use crate::{GenerationSummary, RunConfig, generation_dir_name, generation_games_dir};
 
 /// The program that starts a run, as recorded in `run-info.toml`.
 #[derive(Clone, Copy, Debug)]
@@ -130,8 +130,7 @@ fn run_name(run_dir: &Path, info_path: &Path) -> String {
         .and_then(|text| text.parse::<toml::Table>().ok())
         .and_then(|t| t.get("name")?.as_str().map(str::to_string));
     let in_records = || {
-        let first =
-            list_generation_shards(&run_dir.join("games").join(generation_dir_name(0))).ok()?;
+        let first = list_generation_shards(&generation_games_dir(run_dir, 0)).ok()?;
         read_games(&first.first()?.games).ok()?.first().map(|g| g.run.clone())
     };
     recorded.or_else(in_records).unwrap_or_else(|| {
@@ -189,7 +188,7 @@ impl GenerationRow {
     /// Generation `g`'s row from its games folder, with `summary`, the training that made
     /// `models/gen-(g+1)`.
     pub fn new(run_dir: &Path, g: u32, summary: &GenerationSummary) -> Result<Self, RunError> {
-        let games_dir = run_dir.join("games").join(generation_dir_name(g));
+        let games_dir = generation_games_dir(run_dir, g);
         let mut row = GenerationRow {
             games: 0,
             mean_moves: 0.0,

@@ -20,7 +20,7 @@ fn noise(len: usize, mut state: u64) -> Vec<u8> {
 }
 
 /// A good shard in a fresh directory.
-fn written() -> (TempDir, ShardPaths) {
+fn written() -> (ScratchDir, ShardPaths) {
     let dir = temp_dir("bad");
     let paths = write_shard(dir.path(), 1, RUN, GENERATION, &sample_shard()).unwrap();
     (dir, paths)

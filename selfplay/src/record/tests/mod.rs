@@ -10,6 +10,7 @@ use games::Termination;
 use parquet::arrow::ArrowWriter;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
+use storage::ScratchDir;
 
 use super::batch::games_batch;
 use super::schema::{VERSION_KEY, describe_schema};
@@ -18,10 +19,8 @@ use super::*;
 mod bad_files;
 
 /// A fresh directory under the system temp dir, removed on drop.
-type TempDir = storage::ScratchDir;
-
-fn temp_dir(name: &str) -> TempDir {
-    TempDir::new(&format!("camelot-records-{name}")).unwrap()
+fn temp_dir(name: &str) -> ScratchDir {
+    ScratchDir::new(&format!("camelot-records-{name}")).unwrap()
 }
 
 const RUN: &str = "test-run";
