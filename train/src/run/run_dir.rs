@@ -22,7 +22,7 @@ use selfplay::{SessionFigures, list_generation_shards, read_games};
 
 use super::error::{RunError, io};
 use crate::ladder::LadderResult;
-use crate::{GenerationSummary, RunConfig, generation_dir_name, generation_games_dir};
+use crate::{GenerationSummary, RunConfig, generation_games_dir};
 
 /// The program that starts a run, as recorded in `run-info.toml`.
 #[derive(Clone, Copy, Debug)]
