@@ -59,9 +59,9 @@ fn conv_norm(
     eps: f64,
     pool: &mut Pool,
 ) -> Result<(Vec<f32>, NormTape)> {
-    let mut z = pool.zeros(rows * layer.c_out);
+    let mut z = pool.take(rows * layer.c_out);
     conv(grids.of(layer.kernel).0, x, layer.c_in, &layer.weight, layer.c_out, 0.0, &mut z)?;
-    let mut y = pool.zeros(rows * layer.c_out);
+    let mut y = pool.take(rows * layer.c_out);
     let mut tape = NormTape::default();
     norm_forward(z, &layer.gamma, &layer.beta, eps, &mut y, &mut tape);
     Ok((y, tape))
@@ -91,7 +91,7 @@ fn conv_norm_backward(
 
 /// `out[rows, d_out] = x[rows, d_in] · W + b`, in a buffer from `pool`.
 fn dense_forward(layer: &Dense, x: &[f32], rows: usize, pool: &mut Pool) -> Result<Vec<f32>> {
-    let mut out = pool.zeros(rows * layer.d_out);
+    let mut out = pool.take(rows * layer.d_out);
     dense(x, layer.d_in, layer, rows, &mut out)?;
     Ok(out)
 }
@@ -114,7 +114,7 @@ fn dense_backward(
     for row in dy.chunks_exact(d_out) {
         add_bias(&mut g.bias, row);
     }
-    let mut dx = pool.zeros(rows * d_in);
+    let mut dx = pool.take(rows * d_in);
     gemm(
         dy_view,
         view(&layer.weight, d_in, d_out, d_out)?.t(),
@@ -177,7 +177,7 @@ pub(crate) fn train_pass(
 
     // [n, planes, HW] → [n × HW, planes]
     let pl = s.planes;
-    let mut x0 = pool.zeros(rows * pl);
+    let mut x0 = pool.take(rows * pl);
     let images = batch.planes.par_chunks_exact(pl * grid).zip(x0.par_chunks_exact_mut(pl * grid));
     images.for_each(|(image, out)| {
         for (plane_index, plane) in image.chunks_exact(grid).enumerate() {
@@ -216,7 +216,7 @@ pub(crate) fn train_pass(
     let (mut value_grid, value_tape) = conv_norm(grids, &p.value_reduce, trunk, rows, eps, pool)?;
     par_relu(&mut value_grid);
     let mut at_cells = |src: &[f32], width: usize| {
-        let mut out = pool.zeros(n * cells * width);
+        let mut out = pool.take(n * cells * width);
         gather_cells(src, grid, width, &s.cells, &mut out);
         out
     };
@@ -235,7 +235,7 @@ pub(crate) fn train_pass(
     }
     let end = dense_forward(&p.end_move, &pooled, n, pool)?;
     let actions = cells * pc + 1;
-    let mut policy = pool.zeros(n * actions);
+    let mut policy = pool.take(n * actions);
     for ((out, m), e) in
         policy.chunks_exact_mut(actions).zip(moves.chunks_exact(cells * pc)).zip(&end)
     {
@@ -281,8 +281,8 @@ pub(crate) fn train_pass(
         dense_backward(&p.value_hidden, &value_cells, &d_hidden, n, &mut g.value_hidden, pool)?;
 
     // Policy head backward.
-    let mut d_moves = pool.zeros(n * cells * pc);
-    let mut d_end = pool.zeros(n);
+    let mut d_moves = pool.take(n * cells * pc);
+    let mut d_end = pool.take(n);
     for ((row, dm), de) in
         policy.chunks_exact(actions).zip(d_moves.chunks_exact_mut(cells * pc)).zip(&mut d_end)
     {

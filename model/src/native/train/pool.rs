@@ -4,7 +4,8 @@
 //! 128). Taken fresh from the allocator every step, their pages were faulted in and cleared by
 //! the kernel each time; from the pool, the same memory comes back warm.
 
-/// Spare `f32` buffers: [`zeros`](Pool::zeros) hands one out, [`keep`](Pool::keep) takes it back.
+/// Spare `f32` buffers: [`zeros`](Pool::zeros) and [`take`](Pool::take) hand one out,
+/// [`keep`](Pool::keep) takes it back.
 #[derive(Debug, Default)]
 pub(crate) struct Pool {
     spare: Vec<Vec<f32>>,
@@ -12,7 +13,35 @@ pub(crate) struct Pool {
 
 impl Pool {
     /// `len` zeros, in the smallest spare buffer that holds them (a new one if none does).
+    ///
+    /// For buffers that are accumulated into or written in part.
     pub fn zeros(&mut self, len: usize) -> Vec<f32> {
+        let mut buf = self.smallest_fit(len);
+        buf.clear();
+        buf.resize(len, 0.0);
+        buf
+    }
+
+    /// `len` values left over from an earlier step (zeros where the buffer is new or grows),
+    /// in the smallest spare buffer that holds them.
+    ///
+    /// Only for buffers the caller overwrites in full before reading: clearing them would be
+    /// a pass over activation-sized memory that buys nothing.
+    pub fn take(&mut self, len: usize) -> Vec<f32> {
+        let mut buf = self.smallest_fit(len);
+        buf.resize(len, 0.0);
+        buf
+    }
+
+    /// A copy of `values` in a spare buffer.
+    pub fn copy(&mut self, values: &[f32]) -> Vec<f32> {
+        let mut buf = self.take(values.len());
+        buf.copy_from_slice(values);
+        buf
+    }
+
+    /// The smallest spare buffer with room for `len` values, or a new empty one.
+    fn smallest_fit(&mut self, len: usize) -> Vec<f32> {
         let fit = self
             .spare
             .iter()
@@ -20,17 +49,7 @@ impl Pool {
             .filter(|(_, b)| b.capacity() >= len)
             .min_by_key(|(_, b)| b.capacity())
             .map(|(i, _)| i);
-        let mut buf = fit.map_or_else(|| Vec::with_capacity(len), |i| self.spare.swap_remove(i));
-        buf.clear();
-        buf.resize(len, 0.0);
-        buf
-    }
-
-    /// A copy of `values` in a spare buffer.
-    pub fn copy(&mut self, values: &[f32]) -> Vec<f32> {
-        let mut buf = self.zeros(values.len());
-        buf.copy_from_slice(values);
-        buf
+        fit.map_or_else(|| Vec::with_capacity(len), |i| self.spare.swap_remove(i))
     }
 
     /// Takes `buffers` back for later calls.
@@ -61,5 +80,22 @@ mod tests {
         assert!(b.iter().all(|&v| v == 0.0));
         let c = pool.copy(&[1.0, 2.0]);
         assert_eq!(c, vec![1.0, 2.0]);
+    }
+
+    #[test]
+    fn take_reuses_the_smallest_fit_without_clearing_it_and_zeroes_only_growth() {
+        let mut pool = Pool::default();
+        let fresh = pool.take(4);
+        assert_eq!(fresh, vec![0.0; 4], "a new buffer is zeros");
+        let mut short = Vec::with_capacity(10);
+        short.extend([5.0; 3]);
+        let short_ptr = short.as_ptr();
+        pool.keep([vec![9.0; 100], short]);
+
+        let a = pool.take(6);
+        assert_eq!(a.as_ptr(), short_ptr, "the smaller buffer fits 6");
+        assert_eq!(a, vec![5.0, 5.0, 5.0, 0.0, 0.0, 0.0], "old values kept, growth zeroed");
+        let b = pool.take(50);
+        assert_eq!(b, vec![9.0; 50], "truncated, not cleared");
     }
 }
