@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ladder::LadderConfig;
+use crate::sampling::Sampling;
 use crate::schedule::LrSchedule;
 use crate::value_target::ValueTarget;
 
@@ -118,6 +119,9 @@ pub struct TrainConfig {
     /// result (`value_target`): 0 (the default) trains on results alone (see
     /// [`crate::targets::search_value_target`]).
     pub search_value_weight: f32,
+    /// How batches draw rows from the window: `{ kind = "uniform" }` (default) or
+    /// `{ kind = "policy-surprise", share = 0.5 }` (see [`crate::sampling`]).
+    pub sampling: Sampling,
     /// Apply a random board symmetry to each sample (Camelot's mirror; Tri-Camelot has none).
     pub augment: bool,
     /// Measure the value accuracy and the network's policy entropy on the batch every this
@@ -148,6 +152,9 @@ impl TrainConfig {
         self.value_target
             .validate()
             .map_err(|(key, problem)| (format!("train.value_target.{key}"), problem))?;
+        self.sampling
+            .validate()
+            .map_err(|(key, problem)| (format!("train.sampling.{key}"), problem))?;
         self.lr_schedule
             .validate()
             .map_err(|(key, problem)| (format!("train.lr_schedule.{key}"), problem))
@@ -165,6 +172,7 @@ impl Default for TrainConfig {
             value_weight: 1.0,
             value_target: ValueTarget::Outcome,
             search_value_weight: 0.0,
+            sampling: Sampling::Uniform,
             augment: true,
             probe_every: 10,
             optimizer: OptimizerConfig::default(),
@@ -337,6 +345,15 @@ mod tests {
             RunConfig::parse(&format!("{MINIMAL}[train]\nsearch_value_weight = 1.5\n"), "t.toml")
                 .unwrap_err();
         assert!(e.to_string().contains("train.search_value_weight"), "{e}");
+        let surprise = |share| {
+            format!(
+                "{MINIMAL}[train]\nsampling = {{ kind = \"policy-surprise\", share = {share} }}\n"
+            )
+        };
+        let ok = RunConfig::parse(&surprise("0.5"), "t.toml").unwrap();
+        assert_eq!(ok.train.sampling, Sampling::PolicySurprise { share: 0.5 });
+        let e = RunConfig::parse(&surprise("1.5"), "t.toml").unwrap_err();
+        assert!(e.to_string().contains("train.sampling.share"), "{e}");
         let e = RunConfig::parse(&format!("{MINIMAL}[play]\nc_puct_init = -1.0\n"), "t.toml")
             .unwrap_err();
         assert!(e.to_string().contains("play"), "{e}");

@@ -1,12 +1,12 @@
-//! The replay window: the positions of the newest generations of a run, sampled uniformly into
-//! training batches.
+//! The replay window: the positions of the newest generations of a run, sampled into training
+//! batches (uniformly, or by the weights [`crate::sampling`] gives the rows).
 //!
 //! A run keeps its self-play shards in `<run>/games/gen-NNNN/{games,positions}-NNNNNN.parquet`.
 //! [`ReplayWindow::load`] takes the newest `window_generations` generation folders present,
 //! reads the positions of every complete shard in them (`selfplay::record`), and keeps what
 //! training needs of each row in memory. [`ReplayWindow::sample_batch`] then draws positions
-//! uniformly with replacement from a seeded RNG and encodes them (in parallel, deterministically)
-//! with a random board symmetry.
+//! with replacement from a seeded RNG (uniformly unless [`ReplayWindow::set_draw_weights`] gave
+//! weights) and encodes them (in parallel, deterministically) with a random board symmetry.
 //!
 //! **Policy weights.** Decisions made with a cheap search under playout cap randomisation
 //! (`full_search == false`) are value targets only. Their policy weight is 0, and the full-search
@@ -47,6 +47,8 @@ pub enum DatasetError {
     ZeroWindow,
     #[error("batch size must be at least 1")]
     ZeroBatch,
+    #[error("draw weights: expected {rows} finite weights of at least 0, not all 0 (got {got})")]
+    BadWeights { rows: usize, got: usize },
 }
 
 impl DatasetError {
@@ -81,6 +83,8 @@ pub struct ReplayWindow<G> {
     options: RuleOptions,
     /// The share of every value target from the search's root values (`set_search_weight`).
     search_weight: f32,
+    /// Running sums of the rows' draw weights (`set_draw_weights`); `None` draws uniformly.
+    cumulative_weights: Option<Vec<f64>>,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -152,6 +156,7 @@ impl<G: TrainGame> ReplayWindow<G> {
             generations,
             options,
             search_weight: 0.0,
+            cumulative_weights: None,
             _game: PhantomData,
         })
     }
@@ -193,9 +198,33 @@ impl<G: TrainGame> ReplayWindow<G> {
         self.search_weight = weight;
     }
 
-    /// Draws `batch_size` rows uniformly (with replacement) and, when `augment` and the game has
-    /// symmetries, a uniform random symmetry for each, then encodes them. The same RNG state
-    /// and window give the same batch.
+    /// Draws rows in proportion to `weights` (one per row, each finite and at least 0, not all
+    /// 0) from now on; `None` draws uniformly again (as after `load`).
+    pub fn set_draw_weights(&mut self, weights: Option<Vec<f64>>) -> Result<(), DatasetError> {
+        let Some(weights) = weights else {
+            self.cumulative_weights = None;
+            return Ok(());
+        };
+        let usable = weights.iter().all(|w| w.is_finite() && *w >= 0.0);
+        if weights.len() != self.records.len() || !usable || !weights.iter().any(|&w| w > 0.0) {
+            return Err(DatasetError::BadWeights { rows: self.records.len(), got: weights.len() });
+        }
+        let mut sum = 0.0;
+        self.cumulative_weights = Some(
+            weights
+                .into_iter()
+                .map(|w| {
+                    sum += w;
+                    sum
+                })
+                .collect(),
+        );
+        Ok(())
+    }
+
+    /// Draws `batch_size` rows (with replacement; uniformly, or by the draw weights) and, when
+    /// `augment` and the game has symmetries, a uniform random symmetry for each, then encodes
+    /// them. The same RNG state, window and weights give the same batch.
     pub fn sample_batch(
         &self,
         rng: &mut StdRng,
@@ -209,7 +238,15 @@ impl<G: TrainGame> ReplayWindow<G> {
         let mut rows = Vec::with_capacity(batch_size);
         let mut syms = Vec::with_capacity(batch_size);
         for _ in 0..batch_size {
-            rows.push(rng.random_range(0..self.records.len()));
+            rows.push(match &self.cumulative_weights {
+                None => rng.random_range(0..self.records.len()),
+                Some(sums) => {
+                    let total = *sums.last().expect("one weight per row, not empty");
+                    let u = rng.random_range(0.0..total);
+                    // The first row whose running sum passes u (rows of weight 0 never do).
+                    sums.partition_point(|&s| s <= u).min(sums.len() - 1)
+                }
+            });
             syms.push(if symmetries > 1 { rng.random_range(0..symmetries) } else { 0 });
         }
         self.encode_batch(rows, syms)
@@ -363,6 +400,39 @@ mod tests {
             })
             .collect();
         (run, files)
+    }
+
+    #[test]
+    fn draw_weights_set_how_often_each_row_is_drawn() {
+        let (run, _) = six_generations("draw-weights");
+        let mut w =
+            ReplayWindow::<Camelot>::load(&run, 2, RuleOptions::default(), ValueTarget::Outcome)
+                .unwrap();
+        let count = |w: &ReplayWindow<Camelot>, seed| {
+            let batch = w.sample_batch(&mut StdRng::seed_from_u64(seed), 6000, false).unwrap();
+            let mut counts = [0usize; 6];
+            batch.rows.iter().for_each(|&r| counts[r] += 1);
+            counts
+        };
+        // Rows 0 and 5 never (weight 0 at either end), row 2 three times as often as 1 and 3.
+        w.set_draw_weights(Some(vec![0.0, 1.0, 3.0, 1.0, 1.0, 0.0])).unwrap();
+        let counts = count(&w, 3);
+        assert_eq!((counts[0], counts[5]), (0, 0), "{counts:?}");
+        let ratio = counts[2] as f64 / (counts[1] + counts[3]) as f64 * 2.0;
+        assert!((ratio - 3.0).abs() < 0.3, "{counts:?}");
+        assert_eq!(count(&w, 3), counts, "the same seed draws the same rows");
+        // Back to uniform: every row, about equally.
+        w.set_draw_weights(None).unwrap();
+        assert!(count(&w, 3).iter().all(|&c| (850..1150).contains(&c)));
+
+        for bad in [vec![1.0; 5], vec![0.0; 6], vec![1.0, -1.0, 1.0, 1.0, 1.0, 1.0], {
+            let mut v = vec![1.0; 6];
+            v[4] = f64::NAN;
+            v
+        }] {
+            let e = w.set_draw_weights(Some(bad.clone())).unwrap_err();
+            assert!(matches!(e, DatasetError::BadWeights { rows: 6, .. }), "{bad:?}: {e}");
+        }
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod ladder;
 pub mod metrics;
 pub mod run;
 pub mod run_data;
+pub mod sampling;
 pub mod schedule;
 pub mod targets;
 pub mod testing;
@@ -44,6 +45,7 @@ pub use generations::{
 pub use ladder::{Gating, LadderConfig, LadderResult};
 pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FILE};
 pub use run::{RunError, RunEvent, RunJob, run_generations};
+pub use sampling::Sampling;
 pub use schedule::LrSchedule;
 pub use targets::{Record, SampleError, TrainGame};
 pub use time_budget::{BadTimeBudget, TimeBudget};

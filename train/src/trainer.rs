@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::TrainConfig;
 use crate::dataset::{Batch, DatasetError, ReplayWindow};
+use crate::sampling::Sampling;
 use crate::targets::{TrainGame, argmax, entropy};
 
 /// The counters file of a checkpoint folder.
@@ -230,7 +231,7 @@ pub struct GenerationSummary {
 /// seed, generation and window give the same batches. `on_step` runs after every step.
 pub fn train_generation<G: TrainGame>(
     job: GenerationJob<'_>,
-    window: &ReplayWindow<G>,
+    window: &mut ReplayWindow<G>,
     config: &TrainConfig,
     mut on_step: impl FnMut(&StepMetrics),
 ) -> Result<GenerationSummary, TrainError> {
@@ -274,6 +275,15 @@ pub fn train_generation<G: TrainGame>(
     let steps = config.steps_per_generation;
     let mut rng = StdRng::seed_from_u64(batch_seed(seed, generation));
     let started = Instant::now();
+    // The weights come from the network before this generation's first step.
+    let weights = match config.sampling {
+        Sampling::Uniform => None,
+        sampling => {
+            let prior = trainer.predictor(device).map_err(TrainError::Net)?;
+            sampling.draw_weights(window, &prior)?
+        }
+    };
+    window.set_draw_weights(weights)?;
     let (mut sum_total, mut sum_policy, mut sum_value) = (0.0f64, 0.0f64, 0.0f64);
     let (mut accuracy_sum, mut probes) = (0.0f64, 0u32);
     let mut learning_rate = config.lr_schedule.rate(config.learning_rate, generation, 0, steps);

@@ -358,7 +358,7 @@ where
             window_seconds: loading.elapsed().as_secs_f64(),
             run_seconds,
         },
-        &window,
+        &mut window,
         &config.train,
         |m| {
             if log_error.is_none() {

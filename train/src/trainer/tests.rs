@@ -100,7 +100,7 @@ fn copy_dir(from: &Path, to: &Path) {
 fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     let run = scratch_dir("checkpoints");
     write_generation::<Camelot>(&run, 0, random_rows::<Camelot>(21, 12));
-    let window =
+    let mut window =
         ReplayWindow::<Camelot>::load(&run, 4, RuleOptions::default(), ValueTarget::Outcome)
             .unwrap();
     let config = small_config();
@@ -118,7 +118,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
 
     let mut seen = Vec::new();
     let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
-    let first = train_generation(job(StartFrom::Net(net), "gen-0001"), &window, &config, |m| {
+    let first = train_generation(job(StartFrom::Net(net), "gen-0001"), &mut window, &config, |m| {
         seen.push(m.clone())
     })
     .unwrap();
@@ -151,7 +151,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     let mut resumed = Vec::new();
     let second = train_generation(
         job(StartFrom::Checkpoint(gen1.clone()), "gen-0002"),
-        &window,
+        &mut window,
         &config,
         |m| resumed.push(m.clone()),
     )
@@ -159,9 +159,12 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     assert_eq!(resumed.iter().map(|m| m.total_step).collect::<Vec<_>>(), [4, 5, 6]);
     assert_eq!(second.counters.total_samples, 48);
     let mut restarted = Vec::new();
-    train_generation(job(StartFrom::Checkpoint(fresh_optim), "gen-0002b"), &window, &config, |m| {
-        restarted.push(m.clone())
-    })
+    train_generation(
+        job(StartFrom::Checkpoint(fresh_optim), "gen-0002b"),
+        &mut window,
+        &config,
+        |m| restarted.push(m.clone()),
+    )
     .unwrap();
     // Same start and batch: same first loss; different moments: different weights after.
     assert!((resumed[0].loss_total - restarted[0].loss_total).abs() < 1e-4);
@@ -174,13 +177,17 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     let broken = models.join("broken");
     copy_dir(&gen1, &broken);
     std::fs::write(broken.join(model::optimizer::OPTIMIZER_FILE), b"garbage").unwrap();
-    let e =
-        train_generation(job(StartFrom::Checkpoint(broken), "gen-0003"), &window, &config, |_| {})
-            .unwrap_err();
+    let e = train_generation(
+        job(StartFrom::Checkpoint(broken), "gen-0003"),
+        &mut window,
+        &config,
+        |_| {},
+    )
+    .unwrap_err();
     assert!(e.to_string().contains(model::optimizer::OPTIMIZER_FILE), "{e}");
     let e = train_generation(
         job(StartFrom::Checkpoint(gen1.clone()), "gen-0002"),
-        &window,
+        &mut window,
         &config,
         |_| {},
     )
@@ -198,7 +205,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
         window_seconds: 0.0,
         run_seconds: None,
     };
-    let e = train_generation(tri_job, &write_tri_window(), &config, |_| {}).unwrap_err();
+    let e = train_generation(tri_job, &mut write_tri_window(), &config, |_| {}).unwrap_err();
     assert!(
         matches!(e, TrainError::Checkpoint { source: ModelError::WrongVariant { .. }, .. }),
         "{e}"
@@ -213,7 +220,7 @@ fn write_tri_window() -> ReplayWindow<TriCamelot> {
 
 #[test]
 fn an_interrupted_generation_writes_nothing() {
-    let window = write_tri_window();
+    let mut window = write_tri_window();
     let scratch = scratch_dir("interrupt");
     let out = scratch.join(generation_dir_name(1));
     let stop = AtomicBool::new(true);
@@ -227,7 +234,7 @@ fn an_interrupted_generation_writes_nothing() {
         window_seconds: 0.0,
         run_seconds: None,
     };
-    let e = train_generation(job, &window, &small_config(), |_| {}).unwrap_err();
+    let e = train_generation(job, &mut window, &small_config(), |_| {}).unwrap_err();
     assert!(matches!(e, TrainError::Interrupted { step: 0, .. }), "{e}");
     assert!(!out.exists());
 }
@@ -242,7 +249,7 @@ fn throughput() {
         let run = scratch_dir(&format!("bench-{}", G::NAME));
         let rows: Vec<_> = (0..8).flat_map(|g| random_rows::<G>(g, 40)).collect();
         write_generation::<G>(&run, 0, rows);
-        let window =
+        let mut window =
             ReplayWindow::<G>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome).unwrap();
         for probe_every in [0, 1] {
             let config = TrainConfig {
@@ -263,7 +270,7 @@ fn throughput() {
                 run_seconds: None,
             };
             let mut rates = Vec::new();
-            train_generation(job, &window, &config, |m| rates.push(m.samples_per_sec)).unwrap();
+            train_generation(job, &mut window, &config, |m| rates.push(m.samples_per_sec)).unwrap();
             let steady = &rates[1..];
             let mean = steady.iter().sum::<f64>() / steady.len() as f64;
             println!(
@@ -287,4 +294,45 @@ fn throughput() {
         run::<Camelot>(preset, batch);
         run::<TriCamelot>(preset, batch);
     }
+}
+
+#[test]
+fn policy_surprise_sampling_draws_the_rows_that_surprise_the_network() {
+    // Odd rows' targets on one action (entropy 0; they surprise a fresh, nearly uniform
+    // network), even rows' uniform over the legal moves (no surprise).
+    let run = scratch_dir("surprise-sampling");
+    let mut rows = random_rows::<Camelot>(41, 40);
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.full_search = true;
+        if i % 2 == 1 {
+            row.policy_target.fill(0.0);
+            row.policy_target[0] = 1.0;
+        }
+    }
+    write_generation::<Camelot>(&run, 0, rows);
+    let mut window =
+        ReplayWindow::<Camelot>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome)
+            .unwrap();
+    let first_step_entropy = |window: &mut ReplayWindow<Camelot>, sampling, out: &str| {
+        let config =
+            TrainConfig { sampling, batch_size: 64, steps_per_generation: 1, ..small_config() };
+        let job = GenerationJob {
+            start: StartFrom::Net(fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap()),
+            out_dir: run.join(out),
+            generation: 0,
+            seed: 3,
+            device: DeviceKind::Cpu,
+            stop: None,
+            window_seconds: 0.0,
+            run_seconds: None,
+        };
+        let mut entropy = None;
+        train_generation(job, window, &config, |m| entropy = Some(m.target_entropy)).unwrap();
+        entropy.unwrap()
+    };
+    let uniform = first_step_entropy(&mut window, Sampling::Uniform, "uniform");
+    let surprise = Sampling::PolicySurprise { share: 1.0 };
+    let weighted = first_step_entropy(&mut window, surprise, "surprise");
+    assert!(uniform > 1.0, "half the rows uniform over ~20 moves: {uniform}");
+    assert!(weighted < 0.3 * uniform, "the batch is mostly one-action rows: {weighted}");
 }
