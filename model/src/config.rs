@@ -39,15 +39,24 @@ impl Preset {
         }
     }
 
-    /// The full config for this preset on `shape`.
-    pub fn config(self, shape: Layout) -> NetConfig {
-        // (blocks, channels, policy head, value head channels, value hidden)
-        let (blocks, channels, policy_head, value_head, value_hidden) = match self {
+    /// (blocks, channels, policy head, value head channels, value hidden)
+    fn sizes(self) -> (usize, usize, usize, usize, usize) {
+        match self {
             Preset::B4C32 => (4, 32, 16, 2, 32),
             Preset::B6C64 => (6, 64, 32, 2, 64),
             Preset::B10C128 => (10, 128, 32, 4, 128),
             Preset::B20C256 => (20, 256, 64, 4, 256),
-        };
+        }
+    }
+
+    /// The residual blocks of the preset's tower.
+    pub fn blocks(self) -> usize {
+        self.sizes().0
+    }
+
+    /// The full config for this preset on `shape`.
+    pub fn config(self, shape: Layout) -> NetConfig {
+        let (blocks, channels, policy_head, value_head, value_hidden) = self.sizes();
         NetConfig {
             shape,
             blocks,

@@ -5,7 +5,7 @@ use burn::tensor::activation::relu;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use crate::config::NetConfig;
-use crate::error::Result;
+use crate::error::{ModelError, Result};
 use crate::heads::{ConvBn, PolicyHead, ValueHead};
 
 /// Two 3×3 conv + batch-norm layers with an identity skip: `relu(x + bn(conv(relu(bn(conv(x))))))`.
@@ -22,6 +22,18 @@ impl ResidualBlock {
             first: ConvBn::new(channels, channels, 3, device),
             second: ConvBn::new(channels, channels, 3, device),
         }
+    }
+
+    /// A block that passes its input through unchanged: the second batch norm's scale (and
+    /// shift) are zero, so it adds nothing to the skip, and `relu(x) = x` for the tower's
+    /// non-negative activations. Its convolutions are random, so training moves it off the
+    /// identity (the scale's gradient is not zero; a zero convolution would stay dead).
+    pub fn identity(channels: usize, device: &Device) -> Self {
+        let mut block = Self::new(channels, device);
+        let bn = &mut block.second.bn;
+        bn.gamma = bn.gamma.clone().map(|g| g.zeros_like());
+        bn.beta = bn.beta.clone().map(|b| b.zeros_like());
+        block
     }
 
     /// x: [B, C, H, W] → [B, C, H, W]
@@ -74,6 +86,33 @@ impl Net {
         })
     }
 
+    /// [`new`](Self::new) with the random weights drawn from `seed`: the same seed gives the
+    /// same network.
+    pub fn seeded(config: &NetConfig, device: &Device, seed: u64) -> Result<Self> {
+        with_seed(device, seed, || Net::new(config, device))
+    }
+
+    /// This network with [`ResidualBlock::identity`] blocks appended to the tower until it has
+    /// `blocks`, their random convolutions drawn from `seed`: the deeper network computes
+    /// exactly what this one does, and training then uses the new depth. Existing parameters
+    /// keep their ids, so optimizer state saved for them still applies. A network already
+    /// deeper than `blocks` is [`ModelError::InvalidArgument`] (it cannot shrink).
+    pub fn deepen(mut self, blocks: usize, seed: u64) -> Result<Self> {
+        let have = self.tower.len();
+        if blocks < have {
+            return Err(ModelError::InvalidArgument(format!(
+                "the network has {have} residual blocks and cannot shrink to {blocks}"
+            )));
+        }
+        let device = self.cells.device();
+        let c = self.config.channels;
+        with_seed(&device, seed, || {
+            self.tower.extend((have..blocks).map(|_| ResidualBlock::identity(c, &device)));
+        });
+        self.config.blocks = blocks;
+        Ok(self)
+    }
+
     /// The config this network was built from.
     pub fn config(&self) -> &NetConfig {
         &self.config
@@ -92,6 +131,16 @@ impl Net {
         let value = self.value.forward(x, self.cells.clone());
         (policy, value)
     }
+}
+
+/// Runs `init` with burn's generator on `device` seeded by `seed`. burn seeds a backend-wide
+/// generator and initialisation draws from it in a fixed order, so two seeded
+/// initialisations must not interleave: they take turns.
+fn with_seed<T>(device: &Device, seed: u64, init: impl FnOnce() -> T) -> T {
+    static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = INIT.lock().unwrap_or_else(|e| e.into_inner());
+    device.seed(seed);
+    init()
 }
 
 #[cfg(test)]
@@ -161,6 +210,38 @@ mod tests {
         assert!(changed(0), "cell 0's logits must see its own position");
         let far = s.cells.iter().position(|&g| usize::from(g) == 0).unwrap(); // grid (0, 0)
         assert!(!changed(far), "cell {far} at grid 0 is far from grid {pos}");
+    }
+
+    #[test]
+    fn a_deepened_network_computes_what_it_did_and_cannot_shrink() {
+        let mut config = NetConfig::preset("b4c32", camelot_shape(18)).unwrap();
+        config.blocks = 1;
+        let device = Device::flex();
+        let net = Net::seeded(&config, &device, 7).unwrap();
+        let planes = pseudo_random(3 * config.shape.input_len(), 2);
+        let predict = |net: &Net| Predictor::new(net, DeviceKind::Cpu).unwrap().predict(&planes, 3);
+        let before = predict(&net).unwrap();
+        let deeper = net.clone().deepen(3, 11).unwrap();
+        assert_eq!((deeper.tower.len(), deeper.config().blocks), (3, 3));
+        let after = predict(&deeper).unwrap();
+        let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5);
+        assert!(close(&before.policy_logits, &after.policy_logits));
+        assert!(close(&before.values, &after.values));
+        // The new blocks are not the identity by construction of their convolutions: with the
+        // second scale restored they change the output.
+        let mut opened = deeper.clone();
+        let bn = &mut opened.tower[2].second.bn;
+        bn.gamma = bn.gamma.clone().map(|g| g.ones_like());
+        assert!(!close(&after.policy_logits, &predict(&opened).unwrap().policy_logits));
+        // The same seed gives the same blocks; the old parameters are untouched.
+        let again = net.clone().deepen(3, 11).unwrap();
+        let hash = crate::checkpoint::tensors_hash;
+        assert_eq!(hash(&deeper).unwrap(), hash(&again).unwrap());
+        assert_eq!(deeper.tower[0].first.conv.weight.id, net.tower[0].first.conv.weight.id);
+        assert_eq!(hash(&net.clone().deepen(1, 3).unwrap()).unwrap(), hash(&net).unwrap());
+        let err = deeper.deepen(2, 0).unwrap_err();
+        assert!(matches!(err, ModelError::InvalidArgument(_)));
+        assert!(err.to_string().contains("3 residual blocks"), "{err}");
     }
 
     #[test]

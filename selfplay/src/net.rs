@@ -29,13 +29,7 @@ pub fn random_net<G: Encode>(
     seed: u64,
 ) -> Result<Net, ModelError> {
     let config = NetConfig::preset(preset, G::layout().clone())?;
-    let device = device.device()?;
-    // burn seeds a backend-wide generator; initialisation draws from it in a fixed order, so
-    // two initialisations must not interleave.
-    static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _guard = INIT.lock().unwrap_or_else(|e| e.into_inner());
-    device.seed(seed);
-    Net::new(&config, &device)
+    Net::seeded(&config, &device.device()?, seed)
 }
 
 /// Evaluates states of game `G` with a network.

@@ -5,12 +5,13 @@
 
 use std::path::Path;
 
-use games::{KnightCanter, RuleOptions, VariantKind};
-use model::{DeviceKind, OptimizerConfig, Preset};
+use games::{KnightCanter, Layout, RuleOptions, VariantKind};
+use model::{DeviceKind, ModelError, NetConfig, OptimizerConfig, Preset};
 use selfplay::{MctsConfig, PlaySearch, SelfPlayConfig};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::growth::Growth;
 use crate::ladder::LadderConfig;
 use crate::sampling::Sampling;
 use crate::schedule::LrSchedule;
@@ -62,6 +63,20 @@ pub struct NetSection {
     pub preset: String,
     #[serde(default)]
     pub device: DeviceKind,
+    /// The tower's depth over the run: `{ kind = "off" }` (default, the preset's throughout)
+    /// or `{ kind = "blocks", start = 2, every_generations = 16 }` (see [`crate::growth`]).
+    #[serde(default)]
+    pub growth: Growth,
+}
+
+impl NetSection {
+    /// The network of model `gen-generation` for game layout `shape`: the preset, with the
+    /// tower as deep as `growth` says. The preset must be valid ([`RunConfig::validate`]).
+    pub fn config_at(&self, shape: Layout, generation: u32) -> Result<NetConfig, ModelError> {
+        let mut config = NetConfig::preset(&self.preset, shape)?;
+        config.blocks = self.growth.blocks(config.blocks, generation);
+        Ok(config)
+    }
 }
 
 /// The generation loop.
@@ -234,6 +249,9 @@ impl RunConfig {
                 &format!("unknown preset `{}` (known: {})", self.net.preset, names.join(", ")),
             );
         }
+        let full = self.net.preset.parse::<Preset>().map_or(0, Preset::blocks);
+        let growth = self.net.growth.validate(full);
+        growth.map_err(|(key, problem)| (format!("net.growth.{key}"), problem))?;
         if !self.net.device.is_built() {
             return bad("net.device", "`gpu` needs a build with `--features gpu` (see README)");
         }
@@ -354,6 +372,22 @@ mod tests {
         assert_eq!(ok.train.sampling, Sampling::PolicySurprise { share: 0.5 });
         let e = RunConfig::parse(&surprise("1.5"), "t.toml").unwrap_err();
         assert!(e.to_string().contains("train.sampling.share"), "{e}");
+        let growth = |start| {
+            MINIMAL.replace(
+                "\"b4c32\"\n",
+                &format!(
+                    "\"b4c32\"\ngrowth = {{ kind = \"blocks\", start = {start}, every_generations = 4 }}\n"
+                ),
+            )
+        };
+        let ok = RunConfig::parse(&growth(1), "t.toml").unwrap();
+        let camelot = <games::Camelot as games::Encode>::layout().clone();
+        assert_eq!(ok.net.config_at(camelot.clone(), 0).unwrap().blocks, 1);
+        assert_eq!(ok.net.config_at(camelot.clone(), 4).unwrap().blocks, 2);
+        assert_eq!(ok.net.config_at(camelot.clone(), 100).unwrap().blocks, 4);
+        assert_eq!(ok.net.config_at(camelot, 100).unwrap().channels, 32);
+        let e = RunConfig::parse(&growth(5), "t.toml").unwrap_err();
+        assert!(e.to_string().contains("net.growth.start"), "{e}");
         let e = RunConfig::parse(&format!("{MINIMAL}[play]\nc_puct_init = -1.0\n"), "t.toml")
             .unwrap_err();
         assert!(e.to_string().contains("play"), "{e}");

@@ -21,6 +21,7 @@ mod error_chain;
 pub mod evaluators;
 pub mod export;
 pub mod generations;
+pub mod growth;
 pub mod ladder;
 pub mod metrics;
 pub mod run;
@@ -42,6 +43,7 @@ pub use evaluators::{EvaluatorFactory, Source};
 pub use generations::{
     generation_dir_name, generation_games_dir, list_generation_dirs, newest_checkpoint,
 };
+pub use growth::Growth;
 pub use ladder::{Gating, LadderConfig, LadderResult};
 pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FILE};
 pub use run::{RunError, RunEvent, RunJob, run_generations};

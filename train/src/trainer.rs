@@ -162,6 +162,10 @@ pub struct GenerationJob<'a> {
     /// The wall time the run had used before the window was loaded ([`crate::run::RunClock`]);
     /// the summary's `run_seconds` adds the window's and the steps' time. `None` when unknown.
     pub run_seconds: Option<f64>,
+    /// The new model's residual blocks when the run grows its network (`net.growth`): a
+    /// shallower starting network is first deepened with identity blocks
+    /// ([`Net::deepen`]). `None` trains the network as deep as it is.
+    pub blocks: Option<usize>,
 }
 
 /// What one step did, for a progress bar and `metrics.csv`.
@@ -244,31 +248,45 @@ pub fn train_generation<G: TrainGame>(
         stop,
         window_seconds,
         run_seconds,
+        blocks,
     } = job;
     let out_dir = out_dir.as_path();
     if out_dir.exists() {
         return Err(TrainError::CheckpointExists { path: out_dir.to_path_buf() });
     }
-    let mut trainer;
-    let mut counters;
-    match start {
+    // The network, its checkpoint folder (with any optimizer state) and the counters.
+    let (net, from_dir, mut counters) = match start {
         StartFrom::Net(net) => {
             check_shape::<G>(&net, out_dir)?;
-            trainer = Trainer::new(net, device, &config.optimizer).map_err(TrainError::Net)?;
-            counters = Counters::default();
+            (net, None, Counters::default())
         }
         StartFrom::Checkpoint(dir) => {
-            let ckpt_err = |source| TrainError::Checkpoint { dir: dir.clone(), source };
             let plain = device.device().map_err(TrainError::Net)?;
-            let net =
-                checkpoint::load_on(&dir, G::NAME, ENCODING_VERSION, &plain).map_err(ckpt_err)?.net;
+            let net = checkpoint::load_on(&dir, G::NAME, ENCODING_VERSION, &plain)
+                .map_err(|source| TrainError::Checkpoint { dir: dir.clone(), source })?
+                .net;
             check_shape::<G>(&net, &dir)?;
-            trainer = Trainer::new(net, device, &config.optimizer).map_err(TrainError::Net)?;
-            if dir.join(model::optimizer::OPTIMIZER_META_FILE).exists() {
-                trainer.load_optimizer(&dir).map_err(ckpt_err)?;
-            }
-            counters = Counters::load(&dir)?;
+            let counters = Counters::load(&dir)?;
+            (net, Some(dir), counters)
         }
+    };
+    // New blocks get fresh parameters and no optimizer state; the old ones keep theirs.
+    let net = match blocks {
+        Some(blocks) => {
+            net.deepen(blocks, batch_seed(seed, generation)).map_err(|source| match &from_dir {
+                Some(dir) => TrainError::Checkpoint { dir: dir.clone(), source },
+                None => TrainError::Net(source),
+            })?
+        }
+        None => net,
+    };
+    let mut trainer = Trainer::new(net, device, &config.optimizer).map_err(TrainError::Net)?;
+    if let Some(dir) = from_dir
+        && dir.join(model::optimizer::OPTIMIZER_META_FILE).exists()
+    {
+        trainer
+            .load_optimizer(&dir)
+            .map_err(|source| TrainError::Checkpoint { dir: dir.clone(), source })?;
     }
     trainer.value_weight = config.value_weight;
 

@@ -12,7 +12,7 @@ use selfplay::{GameRecord, PositionRow, SessionFigures};
 use storage::ScratchDir;
 use train::run::{GamesSource, ProgramInfo, Stage};
 use train::testing::{self, timeless_cells};
-use train::{RunConfig, RunError, RunEvent, RunJob, run_generations};
+use train::{Growth, RunConfig, RunError, RunEvent, RunJob, run_generations};
 
 const PROGRAM: ProgramInfo<'static> = ProgramInfo { version: "test", git_revision: "test" };
 
@@ -180,6 +180,27 @@ fn a_finished_run_is_only_reported() {
     let report = run_generations::<CamelotRules>(one, |e| events.push(format!("{e:?}"))).unwrap();
     assert_eq!(events, ["AlreadyDone { generation: 1 }"]);
     assert!(report.contains("1 generation rows"), "{report}");
+}
+
+/// Issue 16, item 4 (growing the net): with `net.growth` generation 0's random network has
+/// `start` blocks and each generation's training deepens the model it starts from.
+#[test]
+fn a_growing_run_deepens_its_models_generation_by_generation() {
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (dir, mut config) = short_run("growth");
+    config.net.growth = Growth::Blocks { start: 0, every_generations: 1 };
+    let never = AtomicBool::new(false);
+    let run_dir = dir.join("run");
+    run_generations::<CamelotRules>(job(&run_dir, &config, &never), |_| {}).unwrap();
+    let blocks = |g: u32| {
+        let dir = run_dir.join(format!("models/gen-{g:04}"));
+        model::checkpoint::load(&dir, "camelot", games::ENCODING_VERSION)
+            .unwrap()
+            .meta
+            .config
+            .blocks
+    };
+    assert_eq!([0, 1, 2].map(blocks), [0, 1, 2]);
 }
 
 /// Issue 16, item 3: the run's clock (`run_seconds`, the x axis of Elo per CPU-hour) goes on

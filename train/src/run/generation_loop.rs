@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use games::{ENCODING_VERSION, Encode, State, Variant};
-use selfplay::net::random_net;
+use model::Net;
 use selfplay::{SessionFigures, ShardWriter};
 
 use super::error::{RunError, Stage, io};
@@ -30,6 +30,7 @@ use super::run_dir::{self, GenerationRow, ProgramInfo};
 use super::selfplay_stage::play_games;
 use crate::distributed::{WantedGames, WorkerHub};
 use crate::evaluators::{EvaluatorFactory, Source};
+use crate::growth::Growth;
 use crate::ladder::{LadderResult, run_ladder, self_play_model};
 use crate::trainer::{GenerationJob, StartFrom, TrainError, train_generation};
 use crate::{
@@ -346,6 +347,13 @@ where
         stage: Stage::Training,
         len: u64::from(config.train.steps_per_generation),
     });
+    // A growing network is deepened to the new model's depth; otherwise it keeps its own.
+    let blocks = match config.net.growth {
+        Growth::Off => None,
+        Growth::Blocks { .. } => {
+            Some(config.net.config_at(State::<V>::layout().clone(), g + 1)?.blocks)
+        }
+    };
     let mut log_error = None;
     let result = train_generation(
         GenerationJob {
@@ -357,6 +365,7 @@ where
             stop,
             window_seconds: loading.elapsed().as_secs_f64(),
             run_seconds,
+            blocks,
         },
         &mut window,
         &config.train,
@@ -390,7 +399,8 @@ fn initial_model<V: Variant>(models: &Path, config: &RunConfig) -> Result<(), Ru
 where
     State<V>: Encode,
 {
-    let net = random_net::<State<V>>(&config.net.preset, config.net.device, config.run.seed)?;
+    let net_config = config.net.config_at(State::<V>::layout().clone(), 0)?;
+    let net = Net::seeded(&net_config, &config.net.device.device()?, config.run.seed)?;
     let dir = models.join(generation_dir_name(0));
     let tmp = storage::temp_dir(&dir)?;
     model::checkpoint::save(&tmp, &net, V::NAME, ENCODING_VERSION)?;

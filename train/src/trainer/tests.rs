@@ -88,6 +88,73 @@ fn outputs(dir: &Path) -> Vec<f32> {
     [p.policy_logits, p.values].concat()
 }
 
+#[test]
+fn a_growing_network_is_deepened_keeps_its_optimizer_state_and_cannot_shrink() {
+    let run = scratch_dir("growing");
+    write_generation::<Camelot>(&run, 0, random_rows::<Camelot>(23, 12));
+    let mut window =
+        ReplayWindow::<Camelot>::load(&run, 4, RuleOptions::default(), ValueTarget::Outcome)
+            .unwrap();
+    let config = small_config();
+    let models = run.join("models");
+    let job = |start, out: &'static str, blocks| GenerationJob {
+        start,
+        out_dir: models.join(out),
+        generation: 1,
+        seed: 5,
+        device: DeviceKind::Cpu,
+        stop: None,
+        window_seconds: 0.0,
+        run_seconds: None,
+        blocks,
+    };
+    let mut shallow = NetConfig::preset("b4c32", Camelot::layout().clone()).unwrap();
+    shallow.blocks = 2;
+    let net = Net::seeded(&shallow, &DeviceKind::Cpu.device().unwrap(), 3).unwrap();
+    let first = models.join("gen-0001");
+    train_generation(job(StartFrom::Net(net), "gen-0001", Some(2)), &mut window, &config, |_| {})
+        .unwrap();
+    let grown = train_generation(
+        job(StartFrom::Checkpoint(first.clone()), "gen-0002", Some(3)),
+        &mut window,
+        &config,
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(grown.counters.total_steps, 6);
+    let loaded = checkpoint::load(&models.join("gen-0002"), "camelot", ENCODING_VERSION).unwrap();
+    assert_eq!(loaded.meta.config.blocks, 3);
+    // The new block trained: its second scale left zero.
+    let tensors = model::named_weights::named_tensors(&loaded.net).unwrap();
+    let scale = tensors.iter().find(|t| t.name == "trunk.block2.bn2.weight").unwrap();
+    assert!(scale.values.iter().any(|&g| g.abs() > 1e-6), "{:?}", scale.values);
+
+    // The old parameters' optimizer state was restored: without it, other weights.
+    let no_optim = models.join("no-optimizer");
+    copy_dir(&first, &no_optim);
+    std::fs::remove_file(no_optim.join(model::optimizer::OPTIMIZER_FILE)).unwrap();
+    std::fs::remove_file(no_optim.join(model::optimizer::OPTIMIZER_META_FILE)).unwrap();
+    train_generation(
+        job(StartFrom::Checkpoint(no_optim), "gen-0002b", Some(3)),
+        &mut window,
+        &config,
+        |_| {},
+    )
+    .unwrap();
+    let (a, b) = (outputs(&models.join("gen-0002")), outputs(&models.join("gen-0002b")));
+    assert!(a.iter().zip(&b).any(|(x, y)| (x - y).abs() > 1e-4), "optimizer state unused");
+
+    let e = train_generation(
+        job(StartFrom::Checkpoint(first), "gen-0002c", Some(1)),
+        &mut window,
+        &config,
+        |_| {},
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("gen-0001") && e.to_string().contains("cannot shrink"), "{e}");
+    assert!(!models.join("gen-0002c").exists());
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
@@ -114,6 +181,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
         stop: None,
         window_seconds: 0.25,
         run_seconds: Some(100.0),
+        blocks: None,
     };
 
     let mut seen = Vec::new();
@@ -204,6 +272,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
         stop: None,
         window_seconds: 0.0,
         run_seconds: None,
+        blocks: None,
     };
     let e = train_generation(tri_job, &mut write_tri_window(), &config, |_| {}).unwrap_err();
     assert!(
@@ -233,6 +302,7 @@ fn an_interrupted_generation_writes_nothing() {
         stop: Some(&stop),
         window_seconds: 0.0,
         run_seconds: None,
+        blocks: None,
     };
     let e = train_generation(job, &mut window, &small_config(), |_| {}).unwrap_err();
     assert!(matches!(e, TrainError::Interrupted { step: 0, .. }), "{e}");
@@ -268,6 +338,7 @@ fn throughput() {
                 stop: None,
                 window_seconds: 0.0,
                 run_seconds: None,
+                blocks: None,
             };
             let mut rates = Vec::new();
             train_generation(job, &mut window, &config, |m| rates.push(m.samples_per_sec)).unwrap();
@@ -325,6 +396,7 @@ fn policy_surprise_sampling_draws_the_rows_that_surprise_the_network() {
             stop: None,
             window_seconds: 0.0,
             run_seconds: None,
+            blocks: None,
         };
         let mut entropy = None;
         train_generation(job, window, &config, |m| entropy = Some(m.target_entropy)).unwrap();
