@@ -125,6 +125,34 @@ fn read_every_way(name: &str, games: &[u8], positions: &[u8]) {
     assert!(t.elapsed() < Duration::from_secs(5), "slow on damaged input");
 }
 
+/// Where the first column's first page header starts in a parquet file's bytes.
+fn first_page_offset(file: &[u8]) -> usize {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(bytes::Bytes::from(file.to_vec())).unwrap();
+    let column = reader.metadata().row_group(0).column(0);
+    let start = column.dictionary_page_offset().unwrap_or(column.data_page_offset());
+    usize::try_from(start.min(column.data_page_offset())).unwrap()
+}
+
+/// A page header that announces a list of two billion doubles: parquet skips such an unknown
+/// field element by element, and at the end of a file each skip used to read nothing and go on
+/// (most of an hour; a random case of `damaged_positions_files_are_read_or_refused` found it).
+/// The readers must refuse it as corrupt within the 5 seconds `read_every_way` allows.
+#[test]
+fn a_page_header_announcing_a_huge_list_is_refused_quickly() {
+    let (games, positions) = shard_bytes();
+    // Field 15 (no field of a page header: skipped) of type list (9); the list's header: element
+    // type double (7), the size in a varint (high nibble 15), 2^31 - 1.
+    let header = [0xF9, 0xF7, 0xFF, 0xFF, 0xFF, 0xFF, 0x07];
+    for (name, original) in [("huge-list-g", games), ("huge-list-p", positions)] {
+        let at = first_page_offset(original);
+        let mut damaged = original.clone();
+        damaged.splice(at..at, header);
+        let (g, p) = if name.ends_with('g') { (&damaged, positions) } else { (games, &damaged) };
+        read_every_way(name, g, p);
+    }
+}
+
 fn thread_name() -> String {
     format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_alphanumeric(), "")
 }

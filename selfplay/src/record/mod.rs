@@ -50,6 +50,7 @@ mod error;
 mod layout;
 mod read;
 mod schema;
+mod source;
 mod validate;
 mod write;
 

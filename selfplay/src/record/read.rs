@@ -21,6 +21,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use super::columns::Columns;
 use super::layout::ShardPaths;
 use super::schema::{VERSION_KEY, check_schema, col, games_schema, positions_schema};
+use super::source::StrictFile;
 use super::{GameRecord, PositionRow, RecordError, SCHEMA_VERSION, Shard, validate};
 
 /// Reads a games file (any name), validating every row and refusing duplicate game ids.
@@ -85,7 +86,7 @@ fn for_each_batch(
     expected: &Schema,
     mut f: impl FnMut(&Columns<'_>) -> Result<(), RecordError>,
 ) -> Result<(), RecordError> {
-    let file = File::open(path).map_err(|e| RecordError::io(path, e))?;
+    let file = File::open(path).and_then(StrictFile::new).map_err(|e| RecordError::io(path, e))?;
     let guarded = catch_unwind(AssertUnwindSafe(|| {
         let builder = ParquetRecordBatchReaderBuilder::try_new(file)
             .map_err(|e| RecordError::corrupt(path, e))?;
