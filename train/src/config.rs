@@ -242,15 +242,14 @@ impl RunConfig {
     /// Range checks; the error is (`section.key`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let bad = |key: &str, problem: &str| Err((key.to_string(), problem.to_string()));
-        if self.net.preset.parse::<Preset>().is_err() {
+        let Ok(preset) = self.net.preset.parse::<Preset>() else {
             let names: Vec<String> = Preset::ALL.iter().map(|p| p.to_string()).collect();
             return bad(
                 "net.preset",
                 &format!("unknown preset `{}` (known: {})", self.net.preset, names.join(", ")),
             );
-        }
-        let full = self.net.preset.parse::<Preset>().map_or(0, Preset::blocks);
-        let growth = self.net.growth.validate(full);
+        };
+        let growth = self.net.growth.validate(preset.blocks());
         growth.map_err(|(key, problem)| (format!("net.growth.{key}"), problem))?;
         if !self.net.device.is_built() {
             return bad("net.device", "`gpu` needs a build with `--features gpu` (see README)");

@@ -263,7 +263,7 @@ pub fn train_generation<G: TrainGame>(
         StartFrom::Checkpoint(dir) => {
             let plain = device.device().map_err(TrainError::Net)?;
             let net = checkpoint::load_on(&dir, G::NAME, ENCODING_VERSION, &plain)
-                .map_err(|source| TrainError::Checkpoint { dir: dir.clone(), source })?
+                .map_err(checkpoint_error(&dir))?
                 .net;
             check_shape::<G>(&net, &dir)?;
             let counters = Counters::load(&dir)?;
@@ -273,10 +273,11 @@ pub fn train_generation<G: TrainGame>(
     // New blocks get fresh parameters and no optimizer state; the old ones keep theirs.
     let net = match blocks {
         Some(blocks) => {
-            net.deepen(blocks, batch_seed(seed, generation)).map_err(|source| match &from_dir {
-                Some(dir) => TrainError::Checkpoint { dir: dir.clone(), source },
-                None => TrainError::Net(source),
-            })?
+            let deepened = net.deepen(blocks, batch_seed(seed, generation));
+            match &from_dir {
+                Some(dir) => deepened.map_err(checkpoint_error(dir))?,
+                None => deepened.map_err(TrainError::Net)?,
+            }
         }
         None => net,
     };
@@ -284,9 +285,7 @@ pub fn train_generation<G: TrainGame>(
     if let Some(dir) = from_dir
         && dir.join(model::optimizer::OPTIMIZER_META_FILE).exists()
     {
-        trainer
-            .load_optimizer(&dir)
-            .map_err(|source| TrainError::Checkpoint { dir: dir.clone(), source })?;
+        trainer.load_optimizer(&dir).map_err(checkpoint_error(&dir))?;
     }
     trainer.value_weight = config.value_weight;
 
@@ -384,6 +383,12 @@ impl GenerationSummary {
 pub fn batch_seed(seed: u64, generation: u32) -> u64 {
     // splitmix64 of the pair, so that neighbouring seeds and generations are unrelated streams.
     games::seed::mix(seed, u64::from(generation) + 1)
+}
+
+/// A model error about the checkpoint in `dir`, as a [`TrainError::Checkpoint`] naming it.
+fn checkpoint_error(dir: &Path) -> impl FnOnce(ModelError) -> TrainError {
+    let dir = dir.to_path_buf();
+    move |source| TrainError::Checkpoint { dir, source }
 }
 
 fn check_shape<G: TrainGame>(net: &Net, dir: &Path) -> Result<(), TrainError> {
