@@ -130,8 +130,9 @@ fn first_page_offset(file: &[u8]) -> usize {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     let reader = SerializedFileReader::new(bytes::Bytes::from(file.to_vec())).unwrap();
     let column = reader.metadata().row_group(0).column(0);
+    // A dictionary page, when there is one, comes before the data pages.
     let start = column.dictionary_page_offset().unwrap_or(column.data_page_offset());
-    usize::try_from(start.min(column.data_page_offset())).unwrap()
+    usize::try_from(start).unwrap()
 }
 
 /// A page header that announces a list of two billion doubles: parquet skips such an unknown

@@ -364,6 +364,12 @@ impl Batch {
         Ok(batch)
     }
 
+    /// Row `i`'s legal action indices (into its `[A]` slices), in order.
+    pub fn legal_actions(&self, i: usize) -> Vec<usize> {
+        let a = self.legal.len() / self.size;
+        (0..a).filter(|&k| self.legal[i * a + k]).collect()
+    }
+
     /// The batch as the model's training step takes it (policy target = `train_policy`).
     pub fn as_train_batch(&self) -> TrainBatch<'_> {
         TrainBatch {

@@ -46,14 +46,16 @@ impl Sampling {
         }
     }
 
-    /// Each window row's draw weight (`None`: uniform), from `prior`'s network for the
-    /// surprise. The full-search rows' weights average 1, as do the others'.
+    /// Each window row's draw weight (`None`: uniform), from the network that `prior` makes
+    /// for the surprise (called only when a network is needed). The full-search rows' weights
+    /// average 1, as do the others'.
     pub fn draw_weights<G: TrainGame>(
         self,
         window: &ReplayWindow<G>,
-        prior: &Predictor,
+        prior: impl FnOnce() -> Result<Predictor, TrainError>,
     ) -> Result<Option<Vec<f64>>, TrainError> {
         let Sampling::PolicySurprise { share } = self else { return Ok(None) };
+        let prior = prior()?;
         let full: Vec<usize> =
             (0..window.len()).filter(|&i| window.record(i).full_search).collect();
         let mut surprise = Vec::with_capacity(full.len());
@@ -62,13 +64,9 @@ impl Sampling {
             let prediction = prior.predict(&batch.planes, batch.size).map_err(TrainError::Net)?;
             let a = batch.legal.len() / batch.size;
             for i in 0..batch.size {
-                let range = i * a..(i + 1) * a;
+                let target = &batch.policy_target[i * a..(i + 1) * a];
                 let logits = prediction.policy_row(i).expect("a row per position");
-                surprise.push(policy_surprise(
-                    &batch.policy_target[range.clone()],
-                    logits,
-                    &batch.legal[range],
-                ));
+                surprise.push(policy_surprise(target, logits, &batch.legal_actions(i)));
             }
         }
         let mean = surprise.iter().sum::<f64>() / surprise.len().max(1) as f64;
@@ -84,17 +82,17 @@ impl Sampling {
     }
 }
 
-/// `KL(target ‖ prior)` in nats over the legal actions, the prior the masked softmax of
-/// `logits`. `target` need not sum to 1 (it is normalised); an all-zero target has no surprise.
-pub fn policy_surprise(target: &[f32], logits: &[f32], legal: &[bool]) -> f64 {
-    let legal_actions: Vec<usize> = (0..legal.len()).filter(|&k| legal[k]).collect();
-    let prior = masked_softmax(logits, &legal_actions);
-    let total: f64 = legal_actions.iter().map(|&k| f64::from(target[k])).sum();
+/// `KL(target ‖ prior)` in nats over the `legal` action indices, the prior the masked softmax
+/// of `logits`. `target` need not sum to 1 (it is normalised); an all-zero target has no
+/// surprise.
+pub fn policy_surprise(target: &[f32], logits: &[f32], legal: &[usize]) -> f64 {
+    let prior = masked_softmax(logits, legal);
+    let total: f64 = legal.iter().map(|&k| f64::from(target[k])).sum();
     if total <= 0.0 {
         return 0.0;
     }
     let mut kl = 0.0;
-    for (&k, &p) in legal_actions.iter().zip(&prior) {
+    for (&k, &p) in legal.iter().zip(&prior) {
         let t = f64::from(target[k]) / total;
         if t > 0.0 {
             kl += t * (t.ln() - f64::from(p).max(1e-30).ln());
@@ -129,11 +127,12 @@ mod tests {
             ReplayWindow::<Camelot>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome)
                 .unwrap();
         let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
-        let prior = Predictor::new(&net, DeviceKind::Cpu).unwrap();
-        assert_eq!(Sampling::Uniform.draw_weights(&window, &prior).unwrap(), None);
+        let prior = || Predictor::new(&net, DeviceKind::Cpu).map_err(TrainError::Net);
+        let no_network = Sampling::Uniform.draw_weights(&window, || panic!("no network needed"));
+        assert_eq!(no_network.unwrap(), None);
 
         let all = Sampling::PolicySurprise { share: 1.0 };
-        let weights = all.draw_weights(&window, &prior).unwrap().expect("weights");
+        let weights = all.draw_weights(&window, prior).unwrap().expect("weights");
         assert_eq!(weights.len(), window.len());
         let (mut sharp, mut flat, mut full) = (Vec::new(), Vec::new(), Vec::new());
         for (i, &w) in weights.iter().enumerate() {
@@ -155,7 +154,7 @@ mod tests {
 
         // A share of one half: half of each weight uniform.
         let half = Sampling::PolicySurprise { share: 0.5 };
-        let halved = half.draw_weights(&window, &prior).unwrap().expect("weights");
+        let halved = half.draw_weights(&window, prior).unwrap().expect("weights");
         for (w, h) in weights.iter().zip(&halved) {
             assert!((h - (0.5 + 0.5 * w)).abs() < 1e-9);
         }
@@ -163,7 +162,7 @@ mod tests {
 
     #[test]
     fn surprise_is_zero_when_the_prior_is_the_target_and_grows_as_they_part() {
-        let legal = [true, true, false, true];
+        let legal = [0, 1, 3];
         // Equal logits on the legal actions: the prior is uniform over three.
         let flat = [0.0, 0.0, 5.0, 0.0];
         let uniform = [1.0, 1.0, 0.0, 1.0];

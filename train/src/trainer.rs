@@ -22,7 +22,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::TrainConfig;
 use crate::dataset::{Batch, DatasetError, ReplayWindow};
-use crate::sampling::Sampling;
 use crate::targets::{TrainGame, argmax, entropy};
 
 /// The counters file of a checkpoint folder.
@@ -293,13 +292,9 @@ pub fn train_generation<G: TrainGame>(
     let mut rng = StdRng::seed_from_u64(batch_seed(seed, generation));
     let started = Instant::now();
     // The weights come from the network before this generation's first step.
-    let weights = match config.sampling {
-        Sampling::Uniform => None,
-        sampling => {
-            let prior = trainer.predictor(device).map_err(TrainError::Net)?;
-            sampling.draw_weights(window, &prior)?
-        }
-    };
+    let weights = config
+        .sampling
+        .draw_weights(window, || trainer.predictor(device).map_err(TrainError::Net))?;
     window.set_draw_weights(weights)?;
     let (mut sum_total, mut sum_policy, mut sum_value) = (0.0f64, 0.0f64, 0.0f64);
     let (mut accuracy_sum, mut probes) = (0.0f64, 0u32);
@@ -428,13 +423,11 @@ fn probe_batch(
     device: DeviceKind,
 ) -> Result<(f32, f32), ModelError> {
     let prediction = trainer.predictor(device)?.predict(&batch.planes, batch.size)?;
-    let a = batch.legal.len() / batch.size;
     let v = batch.value_target.len() / batch.size;
     let (mut entropy_sum, mut hits) = (0.0f32, 0usize);
     for i in 0..batch.size {
-        let legal: Vec<usize> = (0..a).filter(|&k| batch.legal[i * a + k]).collect();
         let logits = prediction.policy_row(i).expect("row in batch");
-        entropy_sum += entropy(&masked_softmax(logits, &legal));
+        entropy_sum += entropy(&masked_softmax(logits, &batch.legal_actions(i)));
         let values = prediction.value_row(i).expect("row in batch");
         hits += usize::from(argmax(values) == argmax(&batch.value_target[i * v..(i + 1) * v]));
     }

@@ -69,9 +69,17 @@ impl TacticsFilter {
     /// The filter's judge for variant `V`'s states (None when off). Keep one for many
     /// positions (a game's, a move's legs): its searcher's table carries over.
     pub fn guard<V: Variant>(self) -> Option<TacticsGuard<V>> {
+        self.guards::<V>().map(|make| make())
+    }
+
+    /// A maker of the filter's judges, a fresh one (with its own table) per call, for code that
+    /// needs one per thread (None when off).
+    pub fn guards<V: Variant>(self) -> Option<impl Fn() -> TacticsGuard<V> + Send + Sync> {
         let TacticsFilter::AlphaBeta { depth, margin } = self else { return None };
-        let searcher = AlphaBeta::with_table(AlphaBetaLimits { depth, time: None }, GUARD_TABLE);
-        Some(TacticsGuard { searcher, depth, margin })
+        Some(move || {
+            let limits = AlphaBetaLimits { depth, time: None };
+            TacticsGuard { searcher: AlphaBeta::with_table(limits, GUARD_TABLE), depth, margin }
+        })
     }
 
     /// Filters the full-search rows of `game`, a game of variant `V` under `options` (rows

@@ -75,10 +75,11 @@ where
         Ok(taught) => taught,
         Err(message) => return Err(failed.unwrap_or(DriverError::Handler(message).into())),
     };
-    let root_filter = config.selfplay.root_filter;
-    let make_root_filter = move || -> Box<dyn RootFilter<State<V>>> {
-        Box::new(root_filter.guard::<V>().expect("made only when on"))
-    };
+    let make_root_filter = config
+        .selfplay
+        .root_filter
+        .guards::<V>()
+        .map(|make| move || -> Box<dyn RootFilter<State<V>>> { Box::new(make()) });
     let session = Session {
         config: &config.selfplay,
         mcts: &config.mcts,
@@ -86,7 +87,7 @@ where
         seed,
         start: &start,
         stop,
-        root_filter: root_filter.is_on().then_some(&make_root_filter as &RootFilterFactory<_>),
+        root_filter: make_root_filter.as_ref().map(|make| make as &RootFilterFactory<_>),
     };
     let filter = config.selfplay.tactics_filter;
     let mut labels = teacher.labels::<V>(options);

@@ -8,6 +8,7 @@ use rand::{Rng, SeedableRng};
 use super::*;
 use crate::dataset::Batch;
 use crate::generations::generation_dir_name;
+use crate::sampling::Sampling;
 use crate::targets::Record;
 use crate::testutil::{random_records, random_rows, scratch_dir, write_generation};
 use crate::value_target::ValueTarget;
