@@ -3,7 +3,7 @@
 //! generations; a worker killed in the middle of a shard loses only that shard; a learner
 //! killed and started again resumes; a second learner is refused; a foreign shard is rejected
 //! without stopping the learner; a worker with `--surplus wait` plays no more than a
-//! generation needs. `scripts/test_s3.sh` runs the same through `s3://`.
+//! generation needs; the games a worker's classical teacher plays are accepted as the model's. `scripts/test_s3.sh` runs the same through `s3://`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
@@ -23,6 +23,22 @@ fn smoke(dir: &Path) -> PathBuf {
         .replace("games_per_shard = 4", "games_per_shard = 2")
         .replace("games_in_flight = 8", "games_in_flight = 2");
     let path = dir.join("smoke.toml");
+    std::fs::write(&path, cfg).unwrap();
+    path
+}
+
+/// [`smoke`] with the CPU configs' kind of classical teacher (`alphabeta:depth=1` here, so that
+/// it is quick): half of generation 0's games, a quarter of generation 1's.
+fn smoke_with_teacher(dir: &Path) -> PathBuf {
+    let path = smoke(dir);
+    let teacher = "teacher = { alpha_beta = { depth = 1, fraction = 0.5, fade_generations = 2, \
+                   explore = 0.1 } }";
+    let cfg = std::fs::read_to_string(&path).unwrap().replacen(
+        "max_moves = 30               # complete",
+        &format!("{teacher}\nmax_moves = 30               # complete"),
+        1,
+    );
+    assert!(cfg.contains("teacher = "), "the smoke config's [selfplay] has moved");
     std::fs::write(&path, cfg).unwrap();
     path
 }
@@ -102,7 +118,7 @@ fn rows(run_dir: &Path) -> Vec<String> {
 #[test]
 fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
     let dir = scratch("two-workers");
-    let cfg = smoke(&dir);
+    let cfg = smoke_with_teacher(&dir);
     let run_dir = dir.join("run");
     let lead = learner(&run_dir, &cfg);
     wait_for(&run_dir.join("learner.lease"));
@@ -142,6 +158,22 @@ fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
     );
     assert!(stderr.contains("a game of run \"foreign\""), "{stderr}");
     assert!(run_dir.join("games/gen-0000/rejected/w-evil-games-000000.parquet").exists());
+    // Nothing else was rejected: the teacher's games (its share of the workers' sessions) were
+    // taken with the model's, and trained on.
+    for g in 0..2 {
+        let rejected = run_dir.join(format!("games/gen-{g:04}/rejected"));
+        let aside: Vec<String> = std::fs::read_dir(&rejected)
+            .map(|d| d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default();
+        assert!(aside.iter().all(|f| f.starts_with("w-evil-")), "generation {g}: {aside:?}");
+    }
+    let players: std::collections::BTreeSet<String> = ["a", "b"]
+        .iter()
+        .flat_map(|w| list_shards(&run_dir.join(format!("games/gen-0000/w-{w}"))).unwrap())
+        .flat_map(|shard| read_games(&shard.games).unwrap())
+        .map(|game| game.model)
+        .collect();
+    assert_eq!(players, ["alphabeta:depth=1".to_string(), "gen-0000".to_string()].into());
     for w in workers {
         let out = finish(w, 120, "a worker");
         assert!(out.status.success(), "{}", text(&out.stderr));

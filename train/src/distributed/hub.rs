@@ -30,6 +30,10 @@ pub struct WantedGames<'a> {
     pub generation: u32,
     /// The model that must have played them (`gen-NNNN`).
     pub model: String,
+    /// The name the games of the run's classical teacher are recorded under
+    /// (`selfplay.teacher`, e.g. `alphabeta:depth=2`; empty when it is off): the workers play
+    /// its share of the generation as the learner would, so those games are wanted too.
+    pub teacher: String,
     /// How many.
     pub games: u64,
     /// The first generation of the replay window: its shards and the newer ones are collected
@@ -277,8 +281,8 @@ impl WorkerHub {
 }
 
 /// Why the shard of files `games` and `positions` cannot be trained on as generation `g` of
-/// the wanted run and variant (played by `model`, when known), if it cannot; else its number
-/// of games.
+/// the wanted run and variant (played by `model`, when known, or by the run's teacher), if it
+/// cannot; else its number of games.
 fn check(
     games: &Path,
     positions: &Path,
@@ -301,8 +305,10 @@ fn check(
                 game.generation
             ));
         }
+        let teachers = !wanted.teacher.is_empty() && game.model == wanted.teacher;
         if let Some(model) = model
             && game.model != model
+            && !teachers
         {
             return Err(format!("a game played by {}, not by {model}", game.model));
         }

@@ -180,6 +180,7 @@ where
                     variant: V::NAME,
                     generation: g,
                     model: generation_dir_name(player),
+                    teacher: config.selfplay.teacher.name(),
                     games: u64::from(config.run.games_per_generation),
                     window_first: (g + 1).saturating_sub(config.train.window_generations),
                 };
