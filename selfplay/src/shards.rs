@@ -173,6 +173,7 @@ mod tests {
             start: &start,
             stop: None,
             root_filter: None,
+            sparring: None,
         };
         let mut writer = ShardWriter::new(&dir, "t", 0, "camelot", "uniform", 2).unwrap();
         let mut written = 0;

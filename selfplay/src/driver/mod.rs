@@ -13,6 +13,7 @@ mod config;
 mod move_limit;
 mod played;
 mod slot;
+mod sparring;
 mod start;
 mod stats;
 
@@ -26,6 +27,7 @@ use thiserror::Error;
 pub use config::{PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError};
 pub use move_limit::MoveLimit;
 pub use played::PlayedGame;
+pub use sparring::{SparMove, Sparrer, SparringFactory};
 pub use start::Start;
 pub use stats::SelfPlayStats;
 
@@ -70,6 +72,9 @@ pub struct Session<'a, G> {
     /// Builds each game's filter of its searches' root priors (`selfplay.root_filter`, for the
     /// caller to make: it knows the variant), or None for none.
     pub root_filter: Option<&'a RootFilterFactory<G>>,
+    /// Gives a game a classical player at one of its seats (`selfplay.teacher`'s `spar`
+    /// share, for the caller to make: it knows the variant), or None for none.
+    pub sparring: Option<&'a SparringFactory<G>>,
 }
 
 /// Makes one game's root filter (one each: a filter may keep a table from move to move).
@@ -179,7 +184,12 @@ fn worker<G: Game, E: Evaluator<G>>(
         }
         let Some(id) = ids.next() else { return Ok(None) };
         let filter = session.root_filter.map(|make| make());
-        Ok(Some(Slot::new((session.start)(id), id, session.seed, session.mcts, config, filter)?))
+        let mut slot =
+            Slot::new((session.start)(id), id, session.seed, session.mcts, config, filter)?;
+        if let Some(sparrer) = session.sparring.and_then(|make| make(id)) {
+            slot.set_sparrer(sparrer);
+        }
+        Ok(Some(slot))
     };
     let lockstep = Lockstep {
         shared: config,

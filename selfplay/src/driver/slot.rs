@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 
 use super::config::{PlayoutCap, Resign, SelfPlayConfig};
 use super::played::{Ending, PlayedGame};
+use super::sparring::{SparMove, Sparrer};
 use crate::evaluator::Evaluation;
 use crate::lockstep::{self, Step};
 use crate::mcts::{Leaf, MctsConfig, RootFilter, Search, SearchError, SearchKind, choose_action};
@@ -20,6 +21,8 @@ pub(crate) struct Slot<G: Game> {
     /// Resignation disabled in this game (play-through), decided at its start.
     playthrough: bool,
     over: Option<Ending>,
+    /// The classical player at one seat, if this game has one.
+    sparrer: Option<Box<dyn Sparrer<G>>>,
 }
 
 /// A game's seed from the session seed and its id (splitmix64, so nearby ids are unrelated).
@@ -51,10 +54,53 @@ impl<G: Game> Slot<G> {
         if let Some(filter) = root_filter {
             search.set_root_filter(filter);
         }
-        let mut slot = Slot { search, rng, log, playthrough, over: None };
+        let mut slot = Slot { search, rng, log, playthrough, over: None, sparrer: None };
         slot.check_end(config);
         slot.set_budget(config);
         Ok(slot)
+    }
+
+    /// Gives the game a classical player at `sparrer`'s seat: its moves are played without a
+    /// search, its rows are its targets.
+    pub fn set_sparrer(&mut self, sparrer: Box<dyn Sparrer<G>>) {
+        self.sparrer = Some(sparrer);
+    }
+
+    /// Whether the sparring partner is to move.
+    fn sparrer_to_move(&self) -> bool {
+        self.sparrer.as_ref().is_some_and(|s| s.seat() == self.search.root_state().to_move())
+    }
+
+    /// Plays the sparring partner's move, recording a row for each leg it gives a policy.
+    fn spar(&mut self, config: &SelfPlayConfig) -> Result<(), SearchError> {
+        let sparrer = self.sparrer.as_mut().expect("a sparring game");
+        let SparMove { legs, values } = sparrer.choose(self.search.root_state());
+        if legs.is_empty() {
+            return Err(SearchError::GameOver);
+        }
+        for (action, policy) in legs {
+            if self.over.is_some() {
+                break;
+            }
+            if let Some((policy_actions, policy_target)) = policy {
+                let state = self.search.root_state();
+                self.log.positions.push(PositionRow {
+                    game_id: self.log.game.game_id,
+                    ply: self.log.actions,
+                    move_number: self.log.game.moves.len() as u32,
+                    position: state.to_string(),
+                    mover: state.to_move().0,
+                    policy_actions,
+                    policy_target,
+                    root_values: values.clone(),
+                    net_values: values.clone(),
+                    result: Vec::new(),
+                    full_search: true,
+                });
+            }
+            self.play(action, config)?;
+        }
+        Ok(())
     }
 
     /// Records the finished search as a decision, then plays the chosen action (or resigns).
@@ -139,6 +185,10 @@ impl<G: Game> lockstep::Slot<SelfPlayConfig> for Slot<G> {
         loop {
             if self.over.is_some() {
                 return Ok(Step::Finished);
+            }
+            if self.sparrer_to_move() {
+                self.spar(config)?;
+                continue;
             }
             if let Some(a) = self.search.forced_action() {
                 self.play(a, config)?;

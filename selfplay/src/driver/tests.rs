@@ -42,7 +42,16 @@ fn run_filtered<G: Game, E: Evaluator<G>>(
 ) -> (Vec<PlayedGame>, SelfPlayStats) {
     let start = |_: u64| G::initial();
     let game_ids = (0..games).collect();
-    let session = Session { config, mcts, game_ids, seed, start: &start, stop: None, root_filter };
+    let session = Session {
+        config,
+        mcts,
+        game_ids,
+        seed,
+        start: &start,
+        stop: None,
+        root_filter,
+        sparring: None,
+    };
     let mut out = Vec::new();
     let stats = play(
         &session,
@@ -62,8 +71,16 @@ fn run_filtered<G: Game, E: Evaluator<G>>(
 fn refusal(config: &SelfPlayConfig, mcts: &MctsConfig) -> String {
     let start = |_: u64| TicTacToe::initial();
     let game_ids = vec![0];
-    let session =
-        Session { config, mcts, game_ids, seed: 0, start: &start, stop: None, root_filter: None };
+    let session = Session {
+        config,
+        mcts,
+        game_ids,
+        seed: 0,
+        start: &start,
+        stop: None,
+        root_filter: None,
+        sparring: None,
+    };
     let err = play(&session, &|_| UniformEvaluator, |_, _| Ok(()), |_| {}).unwrap_err();
     err.to_string()
 }
@@ -240,6 +257,7 @@ fn move_limit_is_a_draw_and_stop_starts_no_new_games() {
         start: &start,
         stop: Some(&stop),
         root_filter: None,
+        sparring: None,
     };
     let stats = play(&session, &|_| UniformEvaluator, |_, _| Ok(()), |_| {}).unwrap();
     assert_eq!(stats.games, 0);
@@ -258,6 +276,7 @@ fn a_failing_game_handler_stops_the_session_with_its_message() {
         start: &start,
         stop: None,
         root_filter: None,
+        sparring: None,
     };
     let err =
         play(&session, &|_| UniformEvaluator, |_, _| Err("disk full".into()), |_| {}).unwrap_err();
@@ -359,4 +378,90 @@ fn a_root_filter_keeps_cleared_actions_out_of_the_targets_and_the_moves_played()
     let on = TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
     let err = refusal(&SelfPlayConfig { root_filter: on, ..config }, &mcts);
     assert!(err.starts_with("selfplay.root_filter: is set, but"), "{err}");
+}
+
+/// A sparring partner at seat 1 of tic-tac-toe that takes the lowest legal action, its row's
+/// target that action.
+struct Lowest;
+
+impl Sparrer<TicTacToe> for Lowest {
+    fn seat(&self) -> games::Player {
+        games::Player(1)
+    }
+
+    fn choose(&mut self, state: &TicTacToe) -> SparMove<<TicTacToe as Game>::Action> {
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let a = *legal.iter().min_by_key(|&&a| state.action_index(a)).unwrap();
+        let row = (legal.len() > 1).then(|| (vec![state.action_index(a) as u16], vec![1.0]));
+        SparMove { legs: vec![(a, row)], values: vec![0.25, 0.75] }
+    }
+}
+
+#[test]
+fn a_sparring_partner_plays_its_seat_and_its_rows_are_its_targets() {
+    let config = SelfPlayConfig { games_in_flight: 3, ..SelfPlayConfig::default() };
+    let mcts = mcts(8);
+    let start = |_: u64| TicTacToe::initial();
+    // Games 1, 3, 5 and 7 spar; the others are the searches' alone.
+    let make = |id: u64| -> Option<Box<dyn Sparrer<TicTacToe>>> {
+        (id % 2 == 1).then(|| Box::new(Lowest) as Box<dyn Sparrer<TicTacToe>>)
+    };
+    let session = Session {
+        config: &config,
+        mcts: &mcts,
+        game_ids: (0..8).collect(),
+        seed: 5,
+        start: &start,
+        stop: None,
+        root_filter: None,
+        sparring: Some(&make),
+    };
+    let mut games = Vec::new();
+    let on_game = |g, _: &SelfPlayStats| {
+        games.push(g);
+        Ok(())
+    };
+    play(&session, &|_| UniformEvaluator, on_game, |_| {}).unwrap();
+    assert_eq!(games.len(), 8);
+    let lowest = |state: &TicTacToe| {
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        *legal.iter().min_by_key(|&&a| state.action_index(a)).unwrap()
+    };
+    let mut searched_not_lowest = 0;
+    for g in &games {
+        let sparring = g.game.game_id % 2 == 1;
+        for (i, row) in g.positions.iter().enumerate() {
+            let state = TicTacToe::parse(&row.position).unwrap();
+            let seat_1 = state.to_move() == games::Player(1);
+            if sparring && seat_1 {
+                assert!(row.full_search, "{row:?}");
+                assert_eq!(row.policy_actions, [state.action_index(lowest(&state)) as u16]);
+                assert_eq!(row.policy_target, [1.0]);
+                assert_eq!(row.root_values, [0.25, 0.75]);
+                assert_eq!(row.net_values, [0.25, 0.75]);
+            } else {
+                assert!(row.policy_actions.len() > 1, "a search's row: {row:?}");
+            }
+            // The action played: the one that leads to the next row's position.
+            let Some(next) = g.positions.get(i + 1).filter(|n| n.ply == row.ply + 1) else {
+                continue;
+            };
+            let mut legal = Vec::new();
+            state.legal_actions(&mut legal);
+            let played = legal.iter().copied().find(|&a| {
+                let mut after = state.clone();
+                after.play(a);
+                after.to_string() == next.position
+            });
+            let played = played.expect("consecutive rows are one action apart");
+            if sparring && seat_1 {
+                assert_eq!(played, lowest(&state), "game {}", g.game.game_id);
+            } else if seat_1 && played != lowest(&state) {
+                searched_not_lowest += 1;
+            }
+        }
+    }
+    assert!(searched_not_lowest > 0, "the searches at seat 1 play otherwise");
 }

@@ -95,6 +95,7 @@ mod tests {
         explore: 0.0,
         targets: TeacherTargets::Best,
         label: 0.25,
+        spar: 0.0,
     };
 
     /// F7-F8 offers a Man that Black must take, and E6 then jumps three (the teacher's own
@@ -165,6 +166,7 @@ mod tests {
             explore: 0.0,
             targets: TeacherTargets::Best,
             label: 0.0,
+            spar: 0.0,
         };
         assert!(off.labels::<CamelotRules>(RuleOptions::default()).is_none());
         assert!(Teacher::Off.labels::<CamelotRules>(RuleOptions::default()).is_none());

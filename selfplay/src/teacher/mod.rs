@@ -46,6 +46,9 @@ pub enum Teacher {
     /// `label`: the share of every full-search row's policy target in the searches' own games
     /// that the teacher's targets for that position take, in every generation (0, the default:
     /// none; see [`TeacherLabels`]).
+    /// `spar`: the share of the searches' own games in which the teacher plays one seat (drawn
+    /// per game, as is the seat), its moves recorded as in its own games, in every generation
+    /// (0, the default: none; see [`TeacherSparrer`]).
     AlphaBeta {
         depth: u32,
         fraction: f32,
@@ -55,6 +58,8 @@ pub enum Teacher {
         targets: TeacherTargets,
         #[serde(default)]
         label: f32,
+        #[serde(default)]
+        spar: f32,
     },
 }
 
@@ -88,7 +93,7 @@ impl Teacher {
 
     /// Checks the values (None when the setting is valid).
     pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
-        let Teacher::AlphaBeta { depth, fraction, fade_generations, explore, targets, label } =
+        let Teacher::AlphaBeta { depth, fraction, fade_generations, explore, targets, label, spar } =
             self
         else {
             return None;
@@ -107,6 +112,9 @@ impl Teacher {
         }
         if !(0.0..=1.0).contains(&label) {
             return Some(("teacher.alpha_beta.label", "must be between 0 and 1"));
+        }
+        if !(0.0..=1.0).contains(&spar) {
+            return Some(("teacher.alpha_beta.spar", "must be between 0 and 1"));
         }
         targets.problem()
     }
@@ -240,11 +248,13 @@ fn alpha_beta(depth: u32) -> PlayerSpec {
 }
 
 mod label;
+mod spar;
 mod tactics;
 mod targets;
 #[cfg(test)]
 mod tests;
 
 pub use label::TeacherLabels;
+pub use spar::TeacherSparrer;
 pub use tactics::{TacticsFilter, TacticsGuard};
 pub use targets::{TeacherTargets, leg_target};

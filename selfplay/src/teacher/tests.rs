@@ -4,7 +4,7 @@ use games::{Camelot, CamelotRules, Game, Outcome, Player, State, Termination, Tr
 
 use super::*;
 use crate::arena::alphabeta::AlphaBetaLimits;
-use crate::driver::Start;
+use crate::driver::{Sparrer, Start};
 use crate::record::{Shard, read_shard, write_shard};
 
 const ALPHA_BETA: Teacher = Teacher::AlphaBeta {
@@ -14,6 +14,7 @@ const ALPHA_BETA: Teacher = Teacher::AlphaBeta {
     explore: 0.0,
     targets: BEST,
     label: 0.0,
+    spar: 0.0,
 };
 const BEST: TeacherTargets = TeacherTargets::Best;
 const SOFT: TeacherTargets = TeacherTargets::Soft { temperature: 30.0 };
@@ -175,6 +176,7 @@ fn a_session_plays_every_id_once_and_stops_on_a_handler_error() {
         explore: 0.1,
         targets: BEST,
         label: 0.0,
+        spar: 0.0,
     };
     let ids = [3, 5, 8, 13, 21];
     let mut seen = Vec::new();
@@ -220,6 +222,7 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
         explore: 0.05,
         targets: BEST,
         label: 0.0,
+        spar: 0.0,
     };
     assert_eq!(section.teacher, read, "one-hot targets and no labels unless told");
     let soft = text.replace("0.05 }", "0.05, targets = { soft = { temperature = 30.0 } } }");
@@ -247,6 +250,7 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
         explore,
         targets: BEST,
         label: 0.0,
+        spar: 0.0,
     };
     assert!(bad(t(0, 1.0, 10, 0.0)).starts_with("selfplay.teacher.alpha_beta.depth"));
     assert!(bad(t(2, 1.5, 10, 0.0)).starts_with("selfplay.teacher.alpha_beta.fraction"));
@@ -260,6 +264,7 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
             explore: 0.0,
             targets: BEST,
             label,
+            spar: 0.0,
         };
         assert!(bad(teacher).starts_with("selfplay.teacher.alpha_beta.label"), "{label}");
     }
@@ -272,6 +277,7 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
             explore: 0.05,
             targets: TeacherTargets::Soft { temperature },
             label: 0.0,
+            spar: 0.0,
         };
         assert!(
             bad(teacher).starts_with("selfplay.teacher.alpha_beta.targets.soft.temperature"),
@@ -305,4 +311,84 @@ fn soft_targets_weigh_every_move_by_its_score() {
     assert_eq!((&actions, &targets), (&row.policy_actions, &row.policy_target));
     let one_hot = BEST.move_weights(s.moves(), &found.best, &[]);
     assert_eq!(leg_target(&s, &one_hot), Some((vec![leg_index(start, "F7>F8")], vec![1.0])));
+}
+
+#[test]
+fn the_sparring_share_is_drawn_per_game_and_every_seat_gets_its_part() {
+    let spar = |spar| match ALPHA_BETA {
+        Teacher::AlphaBeta {
+            depth, fraction, fade_generations, explore, targets, label, ..
+        } => {
+            Teacher::AlphaBeta { depth, fraction, fade_generations, explore, targets, label, spar }
+        }
+        Teacher::Off => unreachable!(),
+    };
+    let seats = |teacher: Teacher, seed, n| {
+        (0..2000).filter_map(|id| teacher.spar_seat(seed, id, n)).fold(vec![0; n], |mut c, s| {
+            c[s.index()] += 1;
+            c
+        })
+    };
+    let two = seats(spar(0.5), 7, 2);
+    assert!((900..1100).contains(&two.iter().sum::<usize>()), "{two:?}");
+    assert!(two.iter().all(|&c| (400..600).contains(&c)), "{two:?}");
+    let three = seats(spar(1.0), 7, 3);
+    assert_eq!(three.iter().sum::<usize>(), 2000);
+    assert!(three.iter().all(|&c| (580..760).contains(&c)), "{three:?}");
+    assert_eq!(seats(spar(0.0), 7, 2), [0, 0]);
+    assert_eq!(Teacher::Off.spar_seat(7, 3, 2), None);
+    // The same games and seats whenever asked (a resumed session), others by seed.
+    let drawn = |seed| (0..64).map(|id| spar(0.5).spar_seat(seed, id, 2)).collect::<Vec<_>>();
+    assert_eq!(drawn(7), drawn(7));
+    assert_ne!(drawn(7), drawn(8));
+    assert!(spar(0.0).sparrers::<CamelotRules>(7).is_none());
+    assert!(Teacher::Off.sparrers::<CamelotRules>(7).is_none());
+    // Read from the config, and checked.
+    #[derive(serde::Deserialize)]
+    struct Section {
+        teacher: Teacher,
+    }
+    let text = "teacher = { alpha_beta = { depth = 2, fraction = 0.5, fade_generations = 10, \
+                explore = 0.0, spar = 0.25 } }";
+    assert_eq!(toml::from_str::<Section>(text).unwrap().teacher, spar(0.25));
+    for share in [-0.1, 1.5, f32::NAN] {
+        let bad = SelfPlayConfig { teacher: spar(share), ..config() }.validate(2).unwrap_err();
+        assert!(bad.to_string().starts_with("selfplay.teacher.alpha_beta.spar"), "{bad}");
+    }
+    let make = spar(1.0).sparrers::<CamelotRules>(7).unwrap();
+    let sparrer = make(3).expect("every game spars at share 1");
+    assert_eq!(Some(sparrer.seat()), spar(1.0).spar_seat(7, 3, 2));
+}
+
+#[test]
+fn the_sparring_partner_plays_the_teachers_move_with_its_rows() {
+    // The sacrifice position: the teacher at depth 2 plays F7-F8 (one leg, a one-hot row).
+    let start = "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0";
+    let mut sparrer = TeacherSparrer::<CamelotRules>::new(Player(0), 2, BEST);
+    let s = state(start);
+    let chosen = sparrer.choose(&s);
+    assert_eq!(chosen.legs.len(), 1);
+    let (action, policy) = &chosen.legs[0];
+    assert_eq!(s.action_index(*action) as u16, leg_index(start, "F7>F8"));
+    assert_eq!(policy, &Some((vec![leg_index(start, "F7>F8")], vec![1.0])));
+    assert_eq!(chosen.values.len(), 2);
+    assert!(chosen.values[0] > chosen.values[1], "White wins two Men: {:?}", chosen.values);
+    // Black's reply is forced (F9xF7); then E6 jumps a chain, each leg the only legal action
+    // (captures are compulsory, and so is going on jumping): no rows.
+    let mut s = s;
+    s.play(*action);
+    let mut forced = Vec::new();
+    s.legal_actions(&mut forced);
+    assert_eq!(forced.len(), 1);
+    s.play(forced[0]);
+    let chain = sparrer.choose(&s);
+    assert!(chain.legs.len() >= 3, "{:?}", chain.legs);
+    assert!(chain.legs.iter().all(|(_, policy)| policy.is_none()), "{:?}", chain.legs);
+    let mut after = s.clone();
+    for (i, (leg, _)) in chain.legs.iter().enumerate() {
+        after.play(*leg);
+        // One move: no leg but the last completes it.
+        assert_eq!(after.last_move().is_some(), i + 1 == chain.legs.len());
+    }
+    assert!(after.last_move().unwrap().starts_with("E6xG8"), "{:?}", after.last_move());
 }

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use games::{Encode, State, Variant};
-use selfplay::driver::{DriverError, RootFilterFactory, Session, play};
+use selfplay::driver::{DriverError, RootFilterFactory, Session, SparringFactory, play};
 use selfplay::mcts::RootFilter;
 use selfplay::teacher::play_teacher_games;
 use selfplay::{HeuristicMix, PlayedGame, SelfPlayStats, ShardPaths, ShardWriter};
@@ -25,7 +25,8 @@ use crate::evaluators::{BoxedEvaluator, EvaluatorFactory};
 /// rest; with the teacher's `label` share its targets are blended into the searches' policy
 /// targets, and then with `selfplay.tactics_filter` those are filtered, before they are written
 /// (both on the caller's thread); with `selfplay.root_filter` the searches' root priors
-/// are (each game with its own filter).
+/// are (each game with its own filter); with the teacher's `spar` share it plays one seat of
+/// that share of the searches' games.
 #[allow(clippy::too_many_arguments)]
 pub fn play_games<V: Variant>(
     config: &RunConfig,
@@ -80,6 +81,7 @@ where
         .root_filter
         .guards::<V>()
         .map(|make| move || -> Box<dyn RootFilter<State<V>>> { Box::new(make()) });
+    let make_sparrer = teacher.sparrers::<V>(seed);
     let session = Session {
         config: &config.selfplay,
         mcts: &config.mcts,
@@ -88,6 +90,7 @@ where
         start: &start,
         stop,
         root_filter: make_root_filter.as_ref().map(|make| make as &RootFilterFactory<_>),
+        sparring: make_sparrer.as_ref().map(|make| make as &SparringFactory<_>),
     };
     let filter = config.selfplay.tactics_filter;
     let mut labels = teacher.labels::<V>(options);

@@ -1,0 +1,95 @@
+//! The teacher as a sparring partner (`teacher.alpha_beta.spar`): in a share of the searches'
+//! own games it plays one seat, so that the network's play meets the tactics it loses to.
+//!
+//! In self-play the network's blunders are answered by the network, which misses the same
+//! combinations (a Man offered so that the forced capture opens a jump chain); its value targets
+//! then call positions that `alphabeta:depth=2` wins from level, and its searches keep walking
+//! into them. With the teacher at one seat those positions are punished and played out, and the
+//! teacher's own rows (its move one-hot, as in its games) are its answers in positions the
+//! network's play reaches. The other seats' rows are the searches' as ever. The game is recorded
+//! under the session's model, as the searches' games are: its rows at the teacher's seat are
+//! full-search rows with the teacher's targets, and its `root_values` the teacher's score.
+
+use games::{Game, Player, State, Variant};
+
+use super::{Teacher, TeacherTargets, leg_target};
+use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
+use crate::arena::heuristic::Heuristic;
+use crate::driver::{SparMove, Sparrer};
+
+/// Salt of the draw that gives a game a sparring partner, and of the one that seats it.
+const SPAR_SALT: u64 = 0x5BA2_2E11;
+
+impl Teacher {
+    /// The seat the teacher takes in the searches' game `id` of the session seeded `seed`, or
+    /// None for a game without it: a share `spar` of the games (a draw of its own per game, so
+    /// a resumed session spars in the same games), every seat equally often.
+    pub fn spar_seat(self, seed: u64, id: u64, seats: usize) -> Option<Player> {
+        let Teacher::AlphaBeta { spar, .. } = self else { return None };
+        let draw = games::seed::mix(seed ^ SPAR_SALT, id);
+        let share = (draw >> 11) as f64 / (1u64 << 53) as f64;
+        (share < f64::from(spar)).then(|| Player((draw % seats as u64) as u8))
+    }
+
+    /// The teacher's sparring partner for variant `V` in the searches' games of the session
+    /// seeded `seed` (see [`Teacher::spar_seat`]); None when the teacher is off or its `spar`
+    /// share is 0.
+    pub fn sparrers<V: Variant>(
+        self,
+        seed: u64,
+    ) -> Option<impl Fn(u64) -> Option<Box<dyn Sparrer<State<V>>>> + Sync> {
+        let Teacher::AlphaBeta { depth, targets, spar, .. } = self else { return None };
+        (spar > 0.0).then_some(move |id: u64| -> Option<Box<dyn Sparrer<State<V>>>> {
+            let seat = self.spar_seat(seed, id, V::NUM_PLAYERS)?;
+            Some(Box::new(TeacherSparrer::<V>::new(seat, depth, targets)))
+        })
+    }
+}
+
+/// `alphabeta:depth=N` at one seat of a self-play game: its best move (no exploration), its
+/// rows those of the teacher's own games (its targets, its score as the values).
+pub struct TeacherSparrer<V: Variant> {
+    seat: Player,
+    searcher: AlphaBeta<V>,
+    targets: TeacherTargets,
+    heuristic: Heuristic,
+}
+
+impl<V: Variant> TeacherSparrer<V> {
+    /// At `seat`, searching to `depth` plies, its rows' targets `targets`.
+    pub fn new(seat: Player, depth: u32, targets: TeacherTargets) -> Self {
+        let searcher = AlphaBeta::new(AlphaBetaLimits { depth, time: None });
+        TeacherSparrer { seat, searcher, targets, heuristic: Heuristic::new::<V>() }
+    }
+}
+
+impl<V: Variant> Sparrer<State<V>> for TeacherSparrer<V> {
+    fn seat(&self) -> Player {
+        self.seat
+    }
+
+    fn choose(&mut self, state: &State<V>) -> SparMove<games::Action> {
+        let Some((found, weights)) = self.targets.weigh(&mut self.searcher, state) else {
+            return SparMove { legs: Vec::new(), values: Vec::new() };
+        };
+        let values = self
+            .heuristic
+            .searched_values::<V>(state.position().board(), state.to_move(), found.score)
+            .0[..V::NUM_PLAYERS]
+            .to_vec();
+        let mut legs = Vec::new();
+        let mut state = state.clone();
+        let mut legal = Vec::new();
+        loop {
+            state.legal_actions(&mut legal);
+            let policy = if legal.len() > 1 { leg_target(&state, &weights) } else { None };
+            let action = state.next_action(&found.best);
+            legs.push((action, policy));
+            state.play(action);
+            if state.last_move().is_some() {
+                break;
+            }
+        }
+        SparMove { legs, values }
+    }
+}
