@@ -27,7 +27,7 @@ use thiserror::Error;
 pub use config::{PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError};
 pub use move_limit::MoveLimit;
 pub use played::PlayedGame;
-pub use sparring::{SparMove, Sparrer, SparringFactory};
+pub use sparring::{BoxedSparrer, LegPolicy, SparMove, Sparrer, SparringFactory};
 pub use start::Start;
 pub use stats::SelfPlayStats;
 

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 
 use super::config::{PlayoutCap, Resign, SelfPlayConfig};
 use super::played::{Ending, PlayedGame};
-use super::sparring::{SparMove, Sparrer};
+use super::sparring::{BoxedSparrer, SparMove};
 use crate::evaluator::Evaluation;
 use crate::lockstep::{self, Step};
 use crate::mcts::{Leaf, MctsConfig, RootFilter, Search, SearchError, SearchKind, choose_action};
@@ -22,7 +22,7 @@ pub(crate) struct Slot<G: Game> {
     playthrough: bool,
     over: Option<Ending>,
     /// The classical player at one seat, if this game has one.
-    sparrer: Option<Box<dyn Sparrer<G>>>,
+    sparrer: Option<BoxedSparrer<G>>,
 }
 
 /// A game's seed from the session seed and its id (splitmix64, so nearby ids are unrelated).
@@ -62,7 +62,7 @@ impl<G: Game> Slot<G> {
 
     /// Gives the game a classical player at `sparrer`'s seat: its moves are played without a
     /// search, its rows are its targets.
-    pub fn set_sparrer(&mut self, sparrer: Box<dyn Sparrer<G>>) {
+    pub fn set_sparrer(&mut self, sparrer: BoxedSparrer<G>) {
         self.sparrer = Some(sparrer);
     }
 

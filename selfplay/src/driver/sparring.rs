@@ -16,14 +16,20 @@ pub trait Sparrer<G: Game>: Send {
     fn choose(&mut self, state: &G) -> SparMove<G::Action>;
 }
 
+/// A recorded leg's policy: action indices in the mover's frame and their targets.
+pub type LegPolicy = (Vec<u16>, Vec<f32>);
+
+/// A [`Sparrer`] of game `G`, boxed.
+pub type BoxedSparrer<G> = Box<dyn Sparrer<G>>;
+
 /// A [`Sparrer`]'s move: its legs and their rows' policies, and its rows' values.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SparMove<A> {
-    pub legs: Vec<(A, Option<(Vec<u16>, Vec<f32>)>)>,
+    pub legs: Vec<(A, Option<LegPolicy>)>,
     pub values: Vec<f32>,
 }
 
 /// Makes game `id`'s sparring partner, or None for a game the searches play alone (the caller
 /// decides which games spar and at which seat, from the session's seed and the id, so that a
 /// resumed session plays the same games).
-pub type SparringFactory<G> = dyn Fn(u64) -> Option<Box<dyn Sparrer<G>>> + Sync;
+pub type SparringFactory<G> = dyn Fn(u64) -> Option<BoxedSparrer<G>> + Sync;

@@ -404,8 +404,8 @@ fn a_sparring_partner_plays_its_seat_and_its_rows_are_its_targets() {
     let mcts = mcts(8);
     let start = |_: u64| TicTacToe::initial();
     // Games 1, 3, 5 and 7 spar; the others are the searches' alone.
-    let make = |id: u64| -> Option<Box<dyn Sparrer<TicTacToe>>> {
-        (id % 2 == 1).then(|| Box::new(Lowest) as Box<dyn Sparrer<TicTacToe>>)
+    let make = |id: u64| -> Option<BoxedSparrer<TicTacToe>> {
+        (id % 2 == 1).then(|| Box::new(Lowest) as BoxedSparrer<TicTacToe>)
     };
     let session = Session {
         config: &config,
@@ -451,7 +451,7 @@ fn a_sparring_partner_plays_its_seat_and_its_rows_are_its_targets() {
             let mut legal = Vec::new();
             state.legal_actions(&mut legal);
             let played = legal.iter().copied().find(|&a| {
-                let mut after = state.clone();
+                let mut after = state;
                 after.play(a);
                 after.to_string() == next.position
             });

@@ -15,7 +15,7 @@ use games::{Game, Player, State, Variant};
 use super::{Teacher, TeacherTargets, leg_target};
 use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
 use crate::arena::heuristic::Heuristic;
-use crate::driver::{SparMove, Sparrer};
+use crate::driver::{BoxedSparrer, SparMove, Sparrer};
 
 /// Salt of the draw that gives a game a sparring partner, and of the one that seats it.
 const SPAR_SALT: u64 = 0x5BA2_2E11;
@@ -37,9 +37,9 @@ impl Teacher {
     pub fn sparrers<V: Variant>(
         self,
         seed: u64,
-    ) -> Option<impl Fn(u64) -> Option<Box<dyn Sparrer<State<V>>>> + Sync> {
+    ) -> Option<impl Fn(u64) -> Option<BoxedSparrer<State<V>>> + Sync> {
         let Teacher::AlphaBeta { depth, targets, spar, .. } = self else { return None };
-        (spar > 0.0).then_some(move |id: u64| -> Option<Box<dyn Sparrer<State<V>>>> {
+        (spar > 0.0).then_some(move |id: u64| -> Option<BoxedSparrer<State<V>>> {
             let seat = self.spar_seat(seed, id, V::NUM_PLAYERS)?;
             Some(Box::new(TeacherSparrer::<V>::new(seat, depth, targets)))
         })
