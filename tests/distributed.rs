@@ -3,7 +3,8 @@
 //! generations; a worker killed in the middle of a shard loses only that shard; a learner
 //! killed and started again resumes; a second learner is refused; a foreign shard is rejected
 //! without stopping the learner; a worker with `--surplus wait` plays no more than a
-//! generation needs; the games a worker's classical teacher plays are accepted as the model's. `scripts/test_s3.sh` runs the same through `s3://`.
+//! generation needs; the games a worker's classical teacher plays are accepted as the model's.
+//! `scripts/test_s3.sh` runs the same through `s3://`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};

@@ -140,7 +140,6 @@ pub fn teacher_game<V: Variant>(
     let mut log = PlayedGame::start(game_id, seed, &state, alpha_beta(depth).to_string());
     let mut searcher = AlphaBeta::<V>::new(AlphaBetaLimits { depth, time: None });
     let heuristic = Heuristic::new::<V>();
-    let mut legal = Vec::new();
     let ending = loop {
         if let Some(ending) = log.ending(&state, config) {
             break ending;
@@ -158,13 +157,8 @@ pub fn teacher_game<V: Variant>(
             found.best.clone()
         };
         // The legs of the move, each decision recorded while the move played is the teacher's.
-        let teachers = played == found.best;
-        loop {
-            state.legal_actions(&mut legal);
-            if legal.len() > 1
-                && (teachers || state.landed().is_empty())
-                && let Some((policy_actions, policy_target)) = leg_target(&state, &weights)
-            {
+        for (action, policy) in move_legs(&state, &played, &weights, played == found.best) {
+            if let Some((policy_actions, policy_target)) = policy {
                 log.positions.push(PositionRow {
                     game_id,
                     ply: log.actions,
@@ -179,11 +173,10 @@ pub fn teacher_game<V: Variant>(
                     full_search: true,
                 });
             }
-            state.play(state.next_action(&played));
+            state.play(action);
             log.actions += 1;
             if let Some(m) = state.last_move() {
                 log.game.moves.push(m);
-                break;
             }
         }
     };
@@ -257,4 +250,4 @@ mod tests;
 pub use label::TeacherLabels;
 pub use spar::TeacherSparrer;
 pub use tactics::{TacticsFilter, TacticsGuard};
-pub use targets::{TeacherTargets, leg_target};
+pub use targets::{TeacherTargets, leg_target, move_legs};

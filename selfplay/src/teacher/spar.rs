@@ -12,7 +12,7 @@
 
 use games::{Game, Player, State, Variant};
 
-use super::{Teacher, TeacherTargets, leg_target};
+use super::{Teacher, TeacherTargets, move_legs};
 use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
 use crate::arena::heuristic::Heuristic;
 use crate::driver::{BoxedSparrer, SparMove, Sparrer};
@@ -77,19 +77,7 @@ impl<V: Variant> Sparrer<State<V>> for TeacherSparrer<V> {
             .searched_values::<V>(state.position().board(), state.to_move(), found.score)
             .0[..V::NUM_PLAYERS]
             .to_vec();
-        let mut legs = Vec::new();
-        let mut state = state.clone();
-        let mut legal = Vec::new();
-        loop {
-            state.legal_actions(&mut legal);
-            let policy = if legal.len() > 1 { leg_target(&state, &weights) } else { None };
-            let action = state.next_action(&found.best);
-            legs.push((action, policy));
-            state.play(action);
-            if state.last_move().is_some() {
-                break;
-            }
-        }
+        let legs = move_legs(state, &found.best, &weights, true);
         SparMove { legs, values }
     }
 }

@@ -1,10 +1,11 @@
 //! [`TeacherTargets`]: what the rows of the classical teacher's games teach, the move it chose
 //! or every move weighted by its score.
 
-use games::{Game, Move, State, Variant};
+use games::{Action, Game, Move, State, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::alphabeta::{AlphaBeta, SearchResult};
+use crate::driver::LegPolicy;
 
 /// Targets below this share of a row are dropped (and the rest renormalised): a move scored a
 /// Man below the best at temperature 30 keeps ~3.6% of the best's weight, one scored three Men
@@ -87,6 +88,32 @@ impl TeacherTargets {
                 let sum: f64 = w.iter().sum();
                 w.into_iter().map(|x| x / sum).collect()
             }
+        }
+    }
+}
+
+/// The legs of `played` from `state` (its mover's turn, some of its legs played or none), each
+/// with its row's [`leg_target`] from the teacher's `weights` (aligned with `state.moves()`)
+/// where the leg has a choice: every such leg of the teacher's own move (`teachers`), the first
+/// only of another (a random move's later legs are not the teacher's decisions).
+pub fn move_legs<V: Variant>(
+    state: &State<V>,
+    played: &Move,
+    weights: &[f64],
+    teachers: bool,
+) -> Vec<(Action, Option<LegPolicy>)> {
+    let mut legs = Vec::new();
+    let mut state = state.clone();
+    let mut legal = Vec::new();
+    loop {
+        state.legal_actions(&mut legal);
+        let recorded = legal.len() > 1 && (teachers || state.landed().is_empty());
+        let policy = if recorded { leg_target(&state, weights) } else { None };
+        let action = state.next_action(played);
+        legs.push((action, policy));
+        state.play(action);
+        if state.last_move().is_some() {
+            return legs;
         }
     }
 }
