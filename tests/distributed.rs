@@ -2,8 +2,9 @@
 //! tests are in `store/`): two workers and a learner finish the smoke configuration's two
 //! generations; a worker killed in the middle of a shard loses only that shard; a learner
 //! killed and started again resumes; a second learner is refused; a foreign shard is rejected
-//! without stopping the learner; a worker with `--surplus wait` plays no more than a
-//! generation needs; the games a worker's classical teacher plays are accepted as the model's.
+//! without stopping the learner, and a worker whose shards are refused stops with the learner's
+//! reason; a worker with `--surplus wait` plays no more than a generation needs; the games a
+//! worker's classical teacher plays are accepted as the model's.
 //! `scripts/test_s3.sh` runs the same through `s3://`.
 
 use std::path::{Path, PathBuf};
@@ -158,7 +159,12 @@ fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
         "{stderr}"
     );
     assert!(stderr.contains("a game of run \"foreign\""), "{stderr}");
-    assert!(run_dir.join("games/gen-0000/rejected/w-evil-games-000000.parquet").exists());
+    // Its files are put aside with the learner's notice to its worker.
+    let aside = run_dir.join("games/gen-0000/rejected/w-evil");
+    assert!(aside.join("games-000000.parquet").exists());
+    assert!(aside.join("positions-000000.parquet").exists());
+    let notice = std::fs::read_to_string(aside.join("games-000000.parquet.why")).unwrap();
+    assert!(notice.contains("a game of run \"foreign\""), "{notice}");
     // Nothing else was rejected: the teacher's games (its share of the workers' sessions) were
     // taken with the model's, and trained on.
     for g in 0..2 {
@@ -166,7 +172,7 @@ fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
         let aside: Vec<String> = std::fs::read_dir(&rejected)
             .map(|d| d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
             .unwrap_or_default();
-        assert!(aside.iter().all(|f| f.starts_with("w-evil-")), "generation {g}: {aside:?}");
+        assert!(aside.iter().all(|f| f == "w-evil"), "generation {g}: {aside:?}");
     }
     let players: std::collections::BTreeSet<String> = ["a", "b"]
         .iter()
@@ -252,4 +258,36 @@ fn a_worker_refuses_a_model_whose_weights_are_not_the_pointers() {
     assert!(stderr.contains("models/gen-0000"), "{stderr}");
     assert!(stderr.contains("not the 0123456789abcdef models/latest.toml names"), "{stderr}");
     assert!(!run_dir.join("games/gen-0000/w-h").exists(), "no game played with the wrong weights");
+}
+
+#[test]
+fn a_worker_whose_shards_the_learner_refuses_stops_with_the_reason() {
+    let dir = scratch("refused");
+    let cfg = smoke(&dir);
+    let run_dir = dir.join("run");
+    let lead = learner(&run_dir, &cfg);
+    wait_for(&run_dir.join("models/latest.toml"));
+    // The run's name changed under the learner (which keeps the one it started with): the
+    // worker's games carry the new name, and the learner refuses every shard of them.
+    let info_path = run_dir.join("run-info.toml");
+    let info = std::fs::read_to_string(&info_path).unwrap();
+    let name = info.lines().find(|l| l.starts_with("name = ")).unwrap().to_string();
+    std::fs::write(&info_path, info.replace(&name, "name = \"elsewhere\"")).unwrap();
+    let out = finish(worker(&run_dir, "r", &dir), 120, "the worker");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the learner refused this worker's shard games/gen-0000/w-r/games-0000"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("a game of run \"elsewhere\", not \"run\""), "{stderr}");
+    // (Without the notice it would play on until killed: `finish` would fail.)
+    let uploaded = std::fs::read_dir(run_dir.join("games/gen-0000/rejected/w-r"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".why"))
+        .count();
+    assert!(uploaded >= 1, "{uploaded} shards refused");
+    let mut lead = lead;
+    lead.kill().unwrap();
+    lead.wait().unwrap();
 }

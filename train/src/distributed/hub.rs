@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use selfplay::{WORKER_DIR_PREFIX, read_games};
+use selfplay::read_games;
 use store::{Location, Store};
 
 use super::pointer::LatestModel;
@@ -219,7 +219,9 @@ impl WorkerHub {
 
     /// Checks every new shard of generation `g` (and, from S3, copies it into the run
     /// directory); a shard of another run, variant, generation or model, or one that does not
-    /// read, is moved to `games/gen-g/rejected/` (never trained on) and reported.
+    /// read, is moved to `games/gen-g/rejected/w-ID/` (never trained on), reported, and
+    /// answered with a notice in the location ([`WorkerShard::rejection_key`]) that stops its
+    /// worker.
     fn collect(
         &self,
         g: u32,
@@ -261,16 +263,18 @@ impl WorkerHub {
                     self.accepted.borrow_mut().insert(key, games);
                 }
                 Err(why) => {
-                    let aside = self.run_dir.join(&prefix).join("rejected");
+                    let folder = WorkerShard::rejected_folder(g, &shard.worker);
+                    let aside = self.run_dir.join(&folder);
                     std::fs::create_dir_all(&aside)
                         .map_err(crate::run::error::io("creating", &aside))?;
                     for path in [&local_positions, &local_games] {
-                        let file = path.file_name().expect("a file").to_string_lossy();
-                        let target =
-                            aside.join(format!("{WORKER_DIR_PREFIX}{}-{file}", shard.worker));
+                        let target = aside.join(path.file_name().expect("a file"));
                         std::fs::rename(path, &target)
                             .map_err(crate::run::error::io("moving", path))?;
                     }
+                    // The worker reads the notice and stops: every shard it plays would be
+                    // refused for the same reason.
+                    self.store.put(&shard.rejection_key(), why.clone().into_bytes())?;
                     on_event(RunEvent::ShardRejected { key: &key, why: &why });
                     self.rejected.borrow_mut().insert(key);
                 }

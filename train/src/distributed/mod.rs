@@ -9,7 +9,8 @@
 //!   models/gen-NNNN/                 checkpoints (uploaded before the pointer moves to them)
 //!   games/gen-NNNN/w-ID/             worker ID's shards of games played by model gen-NNNN:
 //!                                    games-NNNNNN.parquet + positions-NNNNNN.parquet
-//!   games/gen-NNNN/rejected/         shards the learner refused (another run, variant, model)
+//!   games/gen-NNNN/rejected/w-ID/    shards the learner refused (another run, variant, model),
+//!                                    each with its notice to the worker (`<games file>.why`)
 //!   generations.csv, metrics.csv     the learner's rows
 //!   learner.lease                    the learner's lease: holder and heartbeat
 //! ```

@@ -29,6 +29,21 @@ impl WorkerShard {
         (key(&paths.games), key(&paths.positions))
     }
 
+    /// The learner's folder for the shard when it refuses it: `games/gen-NNNN/rejected/w-ID`,
+    /// where its two files are moved (in the learner's run directory) and its notice is written
+    /// (in the location, for the worker to read).
+    pub fn rejected_folder(generation: u32, worker: &str) -> String {
+        format!("games/{}/rejected/{WORKER_DIR_PREFIX}{worker}", generation_dir_name(generation))
+    }
+
+    /// The key of the learner's notice that it refused the shard: its games file's name with
+    /// `.why` added, in [`WorkerShard::rejected_folder`]; the text is the reason.
+    pub fn rejection_key(&self) -> String {
+        let (games, _) = self.keys();
+        let file = games.rsplit('/').next().expect("a key has a file name");
+        format!("{}/{file}.why", WorkerShard::rejected_folder(self.generation, &self.worker))
+    }
+
     /// The shard whose games file is `key`, if `key` is one (a canonical games file name in a
     /// worker's folder of a generation's folder).
     pub fn parse(key: &str) -> Option<WorkerShard> {
@@ -65,10 +80,24 @@ mod tests {
             "games/gen-0003/w-a/x/games-000001.parquet",
             "games/gen-0003/games-000001.parquet",
             "games/gen-0003/rejected/w-a-games-000001.parquet",
+            "games/gen-0003/rejected/w-a/games-000001.parquet",
             "games/gen-0003/w-/games-000001.parquet",
             "models/gen-0003/w-a/games-000001.parquet",
         ] {
             assert_eq!(WorkerShard::parse(other), None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_rejection_notice_is_beside_the_refused_files_and_is_no_shard() {
+        let shard = WorkerShard { generation: 3, worker: "node-7".into(), index: 12 };
+        assert_eq!(WorkerShard::rejected_folder(3, "node-7"), "games/gen-0003/rejected/w-node-7");
+        let notice = shard.rejection_key();
+        assert_eq!(notice, "games/gen-0003/rejected/w-node-7/games-000012.parquet.why");
+        assert_eq!(WorkerShard::parse(&notice), None);
+        // Worker ids that prefix each other have folders of their own.
+        let other = WorkerShard { generation: 3, worker: "node".into(), index: 12 };
+        assert!(!notice.starts_with(&format!("{}/", WorkerShard::rejected_folder(3, "node"))));
+        assert_ne!(other.rejection_key(), notice);
     }
 }

@@ -161,7 +161,13 @@ where
     let mut next = next_shard(store, job.worker_id)?;
     let mut summary = WorkerSummary::default();
     let mut loaded: Option<(u32, EvaluatorFactory)> = None;
+    // The shards this process has uploaded, by generation: a notice of the learner's refusing
+    // one of them stops the worker (notices of an earlier process's shards are not its own).
+    let mut uploaded: Vec<WorkerShard> = Vec::new();
     loop {
+        if let Some(g) = uploaded.last().map(|s| s.generation) {
+            check_refusals(store, job.worker_id, g, &uploaded)?;
+        }
         if stopped() || job.max_shards.is_some_and(|m| summary.shards >= m) {
             return Ok(summary);
         }
@@ -231,16 +237,17 @@ where
                 let shard =
                     WorkerShard { generation: g, worker: job.worker_id.to_string(), index: n };
                 upload(store, staged, &shard)?;
-                let uploaded = WorkerEvent::Uploaded {
+                uploaded.push(shard);
+                let event = WorkerEvent::Uploaded {
                     generation: g,
                     shard: u64::from(n),
                     games: per_shard as usize,
                 };
-                (events.borrow_mut())(uploaded);
+                (events.borrow_mut())(event);
                 summary.shards += 1;
                 summary.games += per_shard;
                 next = n + 1;
-                Ok(())
+                check_refusals(store, job.worker_id, g, &uploaded)
             },
         );
         // A partial shard (stopped in the middle) stays in the staging folder: never uploaded.
@@ -266,6 +273,34 @@ fn uploaded_games(store: &Store, g: u32, per_shard: u64) -> Result<u64, RunError
     let keys = store.list(&prefix)?;
     let shards = keys.iter().filter_map(|k| WorkerShard::parse(k)).filter(|s| s.generation == g);
     Ok(shards.count() as u64 * per_shard)
+}
+
+/// Fails with the learner's reason if it has refused one of `uploaded` (this process's shards)
+/// of generation `g`: the worker's games do not fit the run (another version of the program, a
+/// run's files changed under it), and every further shard would be refused as well.
+fn check_refusals(
+    store: &Store,
+    worker_id: &str,
+    g: u32,
+    uploaded: &[WorkerShard],
+) -> Result<(), RunError> {
+    let notices = store.list(&WorkerShard::rejected_folder(g, worker_id))?;
+    let Some(refused) = uploaded
+        .iter()
+        .filter(|s| s.generation == g)
+        .find(|s| notices.contains(&s.rejection_key()))
+    else {
+        return Ok(());
+    };
+    let why = store.get(&refused.rejection_key())?.unwrap_or_default();
+    Err(RunError::Worker(format!(
+        "the learner refused this worker's shard {}: {}; every shard it plays would be refused, \
+         so it stops (is it the learner's version of camelot-zero, and are the run's files in \
+         {} as the learner wrote them?)",
+        refused.keys().0,
+        String::from_utf8_lossy(&why),
+        store.location()
+    )))
 }
 
 /// The worker's next shard number: one past the highest it has uploaded, in any generation.
