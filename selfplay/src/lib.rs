@@ -51,8 +51,8 @@ pub use mcts::{
 };
 pub use record::{
     GameRecord, PositionRow, RecordError, SCHEMA_VERSION, Shard, ShardListing, ShardPaths,
-    WORKER_DIR_PREFIX, list_generation_shards, list_shards, read_games, read_positions, read_shard,
-    scan_shards, write_shard,
+    WORKER_DIR_PREFIX, list_generation_shards, list_shards, model_players, read_games,
+    read_positions, read_shard, scan_shards, seated_players, write_shard,
 };
 pub use shards::ShardWriter;
 pub use teacher::{TacticsFilter, Teacher, TeacherTargets};

@@ -93,17 +93,30 @@ impl ShardWriter {
             run: self.run.clone(),
             generation: self.generation,
             variant: self.variant.clone(),
-            // A game played by another player than the session's (a teacher's) keeps its name.
-            model: if game.game.model.is_empty() {
-                self.model.clone()
-            } else {
-                game.game.model.clone()
-            },
+            model: self.model_of(game),
             ..game.game.clone()
         };
         self.buffer.games.push(record);
         self.buffer.positions.extend_from_slice(&game.positions);
         if self.buffer.games.len() >= self.games_per_shard { self.flush() } else { Ok(None) }
+    }
+
+    /// The name a game's record carries: the session's model; a game played by another player
+    /// (a teacher's) keeps its name; a game with a sparring partner names the players of its
+    /// seats in order (`gen-0012 vs alphabeta:depth=2`).
+    fn model_of(&self, game: &PlayedGame) -> String {
+        match &game.sparring {
+            Some((seat, partner)) => {
+                let seats = game.game.result.len();
+                let names: Vec<&str> = (0..seats)
+                    .map(|s| if s == usize::from(seat.0) { partner } else { &self.model })
+                    .map(String::as_str)
+                    .collect();
+                crate::record::seated_players(&names)
+            }
+            None if game.game.model.is_empty() => self.model.clone(),
+            None => game.game.model.clone(),
+        }
     }
 
     /// Writes the games still waiting, if any, as a (smaller) shard.

@@ -4,7 +4,9 @@ use std::path::Path;
 
 use games::Termination;
 
-use crate::record::{GameRecord, RecordError, Shard, ShardPaths, list_shards, write_shard};
+use crate::record::{
+    GameRecord, RecordError, Shard, ShardPaths, list_shards, seated_players, write_shard,
+};
 
 /// The `run` name of arena records.
 pub const ARENA_RUN: &str = "arena";
@@ -43,7 +45,7 @@ impl ArenaGame {
     pub fn model_name(&self, names: &[String]) -> String {
         let seated: Vec<&str> =
             self.seating.iter().map(|&p| names.get(p).map_or("?", String::as_str)).collect();
-        seated.join(" vs ")
+        seated_players(&seated)
     }
 
     /// The `games` row of this game (`run` = [`ARENA_RUN`], generation 0).

@@ -28,6 +28,9 @@ pub struct PlayedGame {
     pub outcome: Option<Outcome>,
     /// In a play-through game, the player who would have resigned (and when, in moves).
     pub would_have_resigned: Option<(Player, u32)>,
+    /// In a game with a sparring partner, its seat and its name: the record's `model` names
+    /// the session's model at the other seats and it at its own.
+    pub sparring: Option<(Player, String)>,
 }
 
 impl PlayedGame {
@@ -53,6 +56,7 @@ impl PlayedGame {
             actions: 0,
             outcome: None,
             would_have_resigned: None,
+            sparring: None,
         }
     }
 

@@ -63,6 +63,7 @@ impl<G: Game> Slot<G> {
     /// Gives the game a classical player at `sparrer`'s seat: its moves are played without a
     /// search, its rows are its targets.
     pub fn set_sparrer(&mut self, sparrer: BoxedSparrer<G>) {
+        self.log.sparring = Some((sparrer.seat(), sparrer.name()));
         self.sparrer = Some(sparrer);
     }
 

@@ -9,6 +9,10 @@ pub trait Sparrer<G: Game>: Send {
     /// The seat it plays.
     fn seat(&self) -> Player;
 
+    /// Its name as an arena player (e.g. `alphabeta:depth=2`): the game's record names it at
+    /// its seat ([`crate::seated_players`]).
+    fn name(&self) -> String;
+
     /// Its move from `state` (its seat to move, the game not over): the legs in order, each
     /// with the record row's policy (action indices in the mover's frame and their targets,
     /// summing to 1) where that leg is recorded, and the values per seat that its rows hold

@@ -389,6 +389,10 @@ impl Sparrer<TicTacToe> for Lowest {
         games::Player(1)
     }
 
+    fn name(&self) -> String {
+        "lowest".into()
+    }
+
     fn choose(&mut self, state: &TicTacToe) -> SparMove<<TicTacToe as Game>::Action> {
         let mut legal = Vec::new();
         state.legal_actions(&mut legal);
@@ -432,6 +436,8 @@ fn a_sparring_partner_plays_its_seat_and_its_rows_are_its_targets() {
     let mut searched_not_lowest = 0;
     for g in &games {
         let sparring = g.game.game_id % 2 == 1;
+        let partner = sparring.then(|| (games::Player(1), "lowest".to_string()));
+        assert_eq!(g.sparring, partner, "game {}", g.game.game_id);
         for (i, row) in g.positions.iter().enumerate() {
             let state = TicTacToe::parse(&row.position).unwrap();
             let seat_1 = state.to_move() == games::Player(1);

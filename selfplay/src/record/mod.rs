@@ -94,8 +94,22 @@ pub struct GameRecord {
     pub termination: Termination,
     /// Number of complete moves played.
     pub plies: u32,
-    /// Checkpoint name, or `"random"`/`"uniform"` for games without a network.
+    /// Checkpoint name, or `"random"`/`"uniform"` for games without a network; a game whose
+    /// seats had different players names them in seat order joined by ` vs `
+    /// ([`seated_players`]), e.g. `gen-0012 vs alphabeta:depth=2`.
     pub model: String,
+}
+
+/// The `model` of a game whose seats had different players: their names in seat order, joined
+/// by ` vs `.
+pub fn seated_players<S: AsRef<str>>(names: &[S]) -> String {
+    names.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(" vs ")
+}
+
+/// The players a game's `model` names, in seat order: one for a game with one player at every
+/// seat (a model's self-play game, a teacher's game), else one per seat ([`seated_players`]).
+pub fn model_players(model: &str) -> impl Iterator<Item = &str> {
+    model.split(" vs ")
 }
 
 /// One searched decision (one action) of a game.

@@ -6,9 +6,10 @@
 //! then call positions that `alphabeta:depth=2` wins from level, and its searches keep walking
 //! into them. With the teacher at one seat those positions are punished and played out, and the
 //! teacher's own rows (its move one-hot, as in its games) are its answers in positions the
-//! network's play reaches. The other seats' rows are the searches' as ever. The game is recorded
-//! under the session's model, as the searches' games are: its rows at the teacher's seat are
-//! full-search rows with the teacher's targets, and its `root_values` the teacher's score.
+//! network's play reaches. The other seats' rows are the searches' as ever. The game's record
+//! names both players in seat order (`gen-0012 vs alphabeta:depth=2`); its rows at the
+//! teacher's seat are full-search rows with the teacher's targets, and their `root_values` the
+//! teacher's score.
 
 use games::{Game, Player, State, Variant};
 
@@ -50,6 +51,8 @@ impl Teacher {
 /// rows those of the teacher's own games (its targets, its score as the values).
 pub struct TeacherSparrer<V: Variant> {
     seat: Player,
+    /// `alphabeta:depth=N`, as its own games are recorded.
+    name: String,
     searcher: AlphaBeta<V>,
     targets: TeacherTargets,
     heuristic: Heuristic,
@@ -59,13 +62,18 @@ impl<V: Variant> TeacherSparrer<V> {
     /// At `seat`, searching to `depth` plies, its rows' targets `targets`.
     pub fn new(seat: Player, depth: u32, targets: TeacherTargets) -> Self {
         let searcher = AlphaBeta::new(AlphaBetaLimits { depth, time: None });
-        TeacherSparrer { seat, searcher, targets, heuristic: Heuristic::new::<V>() }
+        let name = super::alpha_beta(depth).to_string();
+        TeacherSparrer { seat, name, searcher, targets, heuristic: Heuristic::new::<V>() }
     }
 }
 
 impl<V: Variant> Sparrer<State<V>> for TeacherSparrer<V> {
     fn seat(&self) -> Player {
         self.seat
+    }
+
+    fn name(&self) -> String {
+        self.name.clone()
     }
 
     fn choose(&mut self, state: &State<V>) -> SparMove<games::Action> {

@@ -19,6 +19,16 @@ const ALPHA_BETA: Teacher = Teacher::AlphaBeta {
 const BEST: TeacherTargets = TeacherTargets::Best;
 const SOFT: TeacherTargets = TeacherTargets::Soft { temperature: 30.0 };
 
+/// [`ALPHA_BETA`] to `depth`, sparring in the share `spar` of the searches' games.
+fn sparring(depth: u32, spar: f32) -> Teacher {
+    match ALPHA_BETA {
+        Teacher::AlphaBeta { fraction, fade_generations, explore, targets, label, .. } => {
+            Teacher::AlphaBeta { depth, fraction, fade_generations, explore, targets, label, spar }
+        }
+        Teacher::Off => unreachable!(),
+    }
+}
+
 fn config() -> SelfPlayConfig {
     SelfPlayConfig { max_moves: 200, workers: 2, ..SelfPlayConfig::default() }
 }
@@ -315,14 +325,7 @@ fn soft_targets_weigh_every_move_by_its_score() {
 
 #[test]
 fn the_sparring_share_is_drawn_per_game_and_every_seat_gets_its_part() {
-    let spar = |spar| match ALPHA_BETA {
-        Teacher::AlphaBeta {
-            depth, fraction, fade_generations, explore, targets, label, ..
-        } => {
-            Teacher::AlphaBeta { depth, fraction, fade_generations, explore, targets, label, spar }
-        }
-        Teacher::Off => unreachable!(),
-    };
+    let spar = |spar| sparring(2, spar);
     let seats = |teacher: Teacher, seed, n| {
         (0..2000).filter_map(|id| teacher.spar_seat(seed, id, n)).fold(vec![0; n], |mut c, s| {
             c[s.index()] += 1;
@@ -358,6 +361,51 @@ fn the_sparring_share_is_drawn_per_game_and_every_seat_gets_its_part() {
     let make = spar(1.0).sparrers::<CamelotRules>(7).unwrap();
     let sparrer = make(3).expect("every game spars at share 1");
     assert_eq!(Some(sparrer.seat()), spar(1.0).spar_seat(7, 3, 2));
+    assert_eq!(sparrer.name(), "alphabeta:depth=2");
+}
+
+#[test]
+fn a_sparring_game_is_recorded_under_both_players_in_seat_order() {
+    let teacher = sparring(1, 0.5);
+    let make = teacher.sparrers::<CamelotRules>(7).unwrap();
+    let config = SelfPlayConfig { games_in_flight: 4, max_moves: 4, ..config() };
+    let mcts = crate::MctsConfig { simulations: 4, ..crate::MctsConfig::default() };
+    let start = |_: u64| Camelot::initial();
+    let session = crate::driver::Session {
+        config: &config,
+        mcts: &mcts,
+        game_ids: (0..12).collect(),
+        seed: 7,
+        start: &start,
+        stop: None,
+        root_filter: None,
+        sparring: Some(&make),
+    };
+    let dir = std::env::temp_dir().join(format!("cz-spar-names-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut writer = crate::ShardWriter::new(&dir, "t", 3, "camelot", "gen-0003", 12).unwrap();
+    let on_game = |g, s: &crate::SelfPlayStats| {
+        writer.push(&g, s).map_err(|e| e.to_string())?;
+        Ok(())
+    };
+    crate::driver::play(&session, &|_| crate::UniformEvaluator, on_game, |_| {}).unwrap();
+    writer.flush().unwrap();
+    let shards = crate::list_shards(&dir).unwrap();
+    let records: Vec<_> =
+        shards.iter().flat_map(|s| crate::read_games(&s.games).unwrap()).collect();
+    assert_eq!(records.len(), 12);
+    let mut seen = std::collections::BTreeSet::new();
+    for game in &records {
+        let expected = match teacher.spar_seat(7, game.game_id, 2) {
+            None => "gen-0003",
+            Some(Player(0)) => "alphabeta:depth=1 vs gen-0003",
+            Some(_) => "gen-0003 vs alphabeta:depth=1",
+        };
+        assert_eq!(game.model, expected, "game {}", game.game_id);
+        seen.insert(expected);
+    }
+    assert_eq!(seen.len(), 3, "12 games at share 0.5 have both seats and none: {seen:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

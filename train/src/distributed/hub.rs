@@ -32,7 +32,8 @@ pub struct WantedGames<'a> {
     pub model: String,
     /// The name the games of the run's classical teacher are recorded under
     /// (`selfplay.teacher`, e.g. `alphabeta:depth=2`; empty when it is off): the workers play
-    /// its share of the generation as the learner would, so those games are wanted too.
+    /// its share of the generation as the learner would, so those games are wanted too, and
+    /// so are its sparring games with the model (`gen-0003 vs alphabeta:depth=2`).
     pub teacher: String,
     /// How many.
     pub games: u64,
@@ -309,13 +310,47 @@ fn check(
                 game.generation
             ));
         }
-        let teachers = !wanted.teacher.is_empty() && game.model == wanted.teacher;
         if let Some(model) = model
-            && game.model != model
-            && !teachers
+            && !played_by(&game.model, model, &wanted.teacher)
         {
             return Err(format!("a game played by {}, not by {model}", game.model));
         }
     }
     Ok(records.len() as u64)
+}
+
+/// Whether a game whose record names `players` (its `model`: one player, or one per seat) was
+/// played by `model` and the run's `teacher` (empty when it has none) alone: the model's
+/// games, the teacher's, and those where it sparred with the model.
+fn played_by(players: &str, model: &str, teacher: &str) -> bool {
+    selfplay::model_players(players).all(|p| p == model || (!teacher.is_empty() && p == teacher))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::played_by;
+
+    #[test]
+    fn the_models_the_teachers_and_their_sparring_games_are_wanted_and_no_other() {
+        let ab = "alphabeta:depth=2";
+        for players in
+            ["gen-0003", ab, "gen-0003 vs alphabeta:depth=2", "alphabeta:depth=2 vs gen-0003"]
+        {
+            assert!(played_by(players, "gen-0003", ab), "{players}");
+        }
+        for players in [
+            "gen-0002",
+            "alphabeta:depth=3",
+            "gen-0002 vs alphabeta:depth=2",
+            "gen-0003 vs random",
+            "gen-0003 vs",
+            "",
+        ] {
+            assert!(!played_by(players, "gen-0003", ab), "{players}");
+        }
+        // Without a teacher only the model's own games.
+        assert!(played_by("gen-0003", "gen-0003", ""));
+        assert!(!played_by(ab, "gen-0003", ""));
+        assert!(!played_by("gen-0003 vs ", "gen-0003", ""));
+    }
 }
