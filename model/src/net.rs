@@ -1,6 +1,6 @@
 //! The network: input convolution, residual tower, policy and value heads.
 
-use burn::module::Module;
+use burn::module::{Module, ModuleVisitor, Param};
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
@@ -64,6 +64,12 @@ pub struct Net {
 impl Net {
     /// A freshly initialised network on `device` (use an autodiff device to train it).
     pub fn new(config: &NetConfig, device: &Device) -> Result<Self> {
+        with_generator(device, None, || Net::build(config, device).map(materialized))
+    }
+
+    /// [`new`](Self::new)'s network, its weights drawn from burn's generator as it stands: the
+    /// caller holds the generator ([`with_generator`]).
+    fn build(config: &NetConfig, device: &Device) -> Result<Self> {
         config.validate()?;
         let shape = &config.shape;
         let c = config.channels;
@@ -89,7 +95,7 @@ impl Net {
     /// [`new`](Self::new) with the random weights drawn from `seed`: the same seed gives the
     /// same network.
     pub fn seeded(config: &NetConfig, device: &Device, seed: u64) -> Result<Self> {
-        with_seed(device, seed, || Net::new(config, device))
+        with_generator(device, Some(seed), || Net::build(config, device).map(materialized))
     }
 
     /// This network with [`ResidualBlock::identity`] blocks appended to the tower until it has
@@ -106,8 +112,10 @@ impl Net {
         }
         let device = self.cells.device();
         let c = self.config.channels;
-        with_seed(&device, seed, || {
-            self.tower.extend((have..blocks).map(|_| ResidualBlock::identity(c, &device)));
+        self.tower = with_generator(&device, Some(seed), || {
+            let mut tower = self.tower;
+            tower.extend((have..blocks).map(|_| ResidualBlock::identity(c, &device)));
+            materialized(tower)
         });
         self.config.blocks = blocks;
         Ok(self)
@@ -133,14 +141,34 @@ impl Net {
     }
 }
 
-/// Runs `init` with burn's generator on `device` seeded by `seed`. burn seeds a backend-wide
-/// generator and initialisation draws from it in a fixed order, so two seeded
-/// initialisations must not interleave: they take turns. The same seed gives the same weights
-/// as long as no other thread initialises a network unseeded meanwhile (a run does not).
-fn with_seed<T>(device: &Device, seed: u64, init: impl FnOnce() -> T) -> T {
+/// `module` with every parameter's random values drawn now: burn initialises a parameter
+/// lazily, at its first use, and the draws must happen while the generator is held
+/// ([`with_generator`]), in the modules' order (the order a checkpoint is saved in).
+fn materialized<M: Module>(module: M) -> M {
+    module.visit(&mut Materialize);
+    module
+}
+
+/// Draws the value of every lazily initialised parameter it visits.
+struct Materialize;
+
+impl ModuleVisitor for Materialize {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+        param.val();
+    }
+}
+
+/// Runs `init` holding burn's generator on `device`, first seeded by `seed` if given. burn's
+/// generator is backend-wide and initialisation draws from it in a fixed order, so no two
+/// initialisations may interleave, seeded or not: every network is built through here, one
+/// at a time, its parameters materialised before the generator is let go, and the same seed
+/// gives the same weights whatever other threads initialise.
+fn with_generator<T>(device: &Device, seed: Option<u64>, init: impl FnOnce() -> T) -> T {
     static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = INIT.lock().unwrap_or_else(|e| e.into_inner());
-    device.seed(seed);
+    if let Some(seed) = seed {
+        device.seed(seed);
+    }
     init()
 }
 
@@ -234,12 +262,16 @@ mod tests {
         let bn = &mut opened.tower[2].second.bn;
         bn.gamma = bn.gamma.clone().map(|g| g.ones_like());
         assert!(!close(&after.policy_logits, &predict(&opened).unwrap().policy_logits));
-        // The old parameters are untouched. (That the same seed gives the same blocks is not
-        // checked here: the other tests of this crate initialise networks from burn's
-        // process-wide generator at the same time, unseeded.)
+        // The old parameters are untouched.
         let hash = crate::checkpoint::tensors_hash;
         assert_eq!(deeper.tower[0].first.conv.weight.id, net.tower[0].first.conv.weight.id);
         assert_eq!(hash(&net.clone().deepen(1, 3).unwrap()).unwrap(), hash(&net).unwrap());
+        // The same seed gives the same new blocks, another seed others (the other tests of
+        // this crate build networks meanwhile, unseeded: they wait for the generator).
+        let same = net.clone().deepen(3, 11).unwrap();
+        assert_eq!(hash(&same).unwrap(), hash(&deeper).unwrap());
+        assert_ne!(hash(&net.clone().deepen(3, 12).unwrap()).unwrap(), hash(&deeper).unwrap());
+        assert_eq!(hash(&Net::seeded(&config, &device, 7).unwrap()).unwrap(), hash(&net).unwrap());
         let err = deeper.deepen(2, 0).unwrap_err();
         assert!(matches!(err, ModelError::InvalidArgument(_)));
         assert!(err.to_string().contains("3 residual blocks"), "{err}");
