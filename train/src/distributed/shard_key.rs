@@ -44,6 +44,15 @@ impl WorkerShard {
         format!("{}/{file}.why", WorkerShard::rejected_folder(self.generation, &self.worker))
     }
 
+    /// The shard a rejection notice `key` ([`WorkerShard::rejection_key`]) is about, if `key`
+    /// is one.
+    pub fn parse_rejection(key: &str) -> Option<WorkerShard> {
+        let (folder, file) = key.strip_suffix(".why")?.rsplit_once('/')?;
+        let (generation, worker) = folder.strip_prefix("games/")?.split_once("/rejected/")?;
+        let shard = WorkerShard::parse(&format!("games/{generation}/{worker}/{file}"))?;
+        (shard.rejection_key() == key).then_some(shard)
+    }
+
     /// The shard whose games file is `key`, if `key` is one (a canonical games file name in a
     /// worker's folder of a generation's folder).
     pub fn parse(key: &str) -> Option<WorkerShard> {
@@ -95,6 +104,17 @@ mod tests {
         let notice = shard.rejection_key();
         assert_eq!(notice, "games/gen-0003/rejected/w-node-7/games-000012.parquet.why");
         assert_eq!(WorkerShard::parse(&notice), None);
+        assert_eq!(WorkerShard::parse_rejection(&notice), Some(shard.clone()));
+        for other in [
+            "games/gen-0003/w-node-7/games-000012.parquet",
+            "games/gen-0003/rejected/w-node-7/games-000012.parquet",
+            "games/gen-0003/rejected/w-node-7/positions-000012.parquet.why",
+            "games/gen-0003/rejected/node-7/games-000012.parquet.why",
+            "games/gen-3/rejected/w-node-7/games-000012.parquet.why",
+            "games/gen-0003/x/rejected/w-node-7/games-000012.parquet.why",
+        ] {
+            assert_eq!(WorkerShard::parse_rejection(other), None, "{other}");
+        }
         // Worker ids that prefix each other have folders of their own.
         let other = WorkerShard { generation: 3, worker: "node".into(), index: 12 };
         assert!(!notice.starts_with(&format!("{}/", WorkerShard::rejected_folder(3, "node"))));

@@ -303,10 +303,14 @@ fn check_refusals(
     )))
 }
 
-/// The worker's next shard number: one past the highest it has uploaded, in any generation.
+/// The worker's next shard number: one past the highest it has uploaded, in any generation,
+/// refused shards included (a folder location's learner moves their files aside: their numbers
+/// must not come again, or the notice of the old shard would stop the new one).
 fn next_shard(store: &Store, worker_id: &str) -> Result<u32, RunError> {
     let keys = store.list("games")?;
-    let mine = keys.iter().filter_map(|k| WorkerShard::parse(k)).filter(|s| s.worker == worker_id);
+    let shards =
+        keys.iter().filter_map(|k| WorkerShard::parse(k).or(WorkerShard::parse_rejection(k)));
+    let mine = shards.filter(|s| s.worker == worker_id);
     Ok(mine.map(|s| s.index + 1).max().unwrap_or(0))
 }
 
