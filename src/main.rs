@@ -30,7 +30,14 @@ use clap::{Parser, Subcommand};
 
 /// AlphaZero-style self-play trainer for Camelot and Tri-Camelot.
 #[derive(Parser, Debug)]
-#[command(name = "camelot-zero", version, about, propagate_version = true)]
+#[command(
+    name = "camelot-zero",
+    // The git revision too: run-info.toml records both, and a worker refused by its learner
+    // names the learner's.
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("CAMELOT_ZERO_GIT_REVISION"), ")"),
+    about,
+    propagate_version = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -281,6 +281,11 @@ fn a_worker_whose_shards_the_learner_refuses_stops_with_the_reason_and_resumes_o
         "{stderr}"
     );
     assert!(stderr.contains("a game of run \"elsewhere\", not \"run\""), "{stderr}");
+    // Both programs are named: the learner's as run-info.toml records it, and the worker's.
+    let version = text(&run(&["--version"]).stdout).trim().replace("camelot-zero ", "");
+    assert!(version.contains(" ("), "the version names the git revision: {version}");
+    assert!(stderr.contains(&format!("{version} by the run's run-info.toml")), "{stderr}");
+    assert!(stderr.contains(&format!("against this one's {version}")), "{stderr}");
     // (Without the notice it would play on until killed: `finish` would fail.)
     let uploaded = std::fs::read_dir(run_dir.join("games/gen-0000/rejected/w-r"))
         .unwrap()

@@ -54,6 +54,7 @@ pub fn run(args: WorkerArgs) -> Result<()> {
         stop: Some(interrupt::stop_flag()),
         max_shards: args.shards,
         surplus: args.surplus,
+        program: super::run::PROGRAM,
     };
     notice(&format!("worker {id} on {location}"));
     let mut bar: Option<indicatif::ProgressBar> = None;

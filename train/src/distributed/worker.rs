@@ -68,6 +68,8 @@ pub struct WorkerJob<'a> {
     pub max_shards: Option<u64>,
     /// What to do once the current generation has its games.
     pub surplus: Surplus,
+    /// This program, named beside the learner's when the learner refuses a shard.
+    pub program: crate::run::ProgramInfo<'a>,
 }
 
 /// What a worker reports.
@@ -116,7 +118,8 @@ pub fn run_worker(
     let store = Store::open(job.location)?;
     let stopped = || job.stop.is_some_and(|s| s.load(Ordering::SeqCst));
     // The config and the run's name, once the learner has written them.
-    let (config, run_name) = loop {
+    // The run's name, and the learner's program as run-info.toml records it.
+    let (config, run_name, learner) = loop {
         if let (Some(config), Some(info)) = (store.get(CONFIG_FILE)?, store.get(RUN_INFO_FILE)?) {
             let text = String::from_utf8_lossy(&config).into_owned();
             let config = RunConfig::parse(&text, &format!("{}/config.toml", job.location))
@@ -129,8 +132,14 @@ pub fn run_worker(
                         message: e.to_string(),
                     }
                 })?;
-            let name = info.get("name").and_then(|n| n.as_str()).unwrap_or("run").to_string();
-            break (config, name);
+            let field = |key: &str| info.get(key).and_then(|n| n.as_str()).map(str::to_string);
+            let name = field("name").unwrap_or_else(|| "run".into());
+            let learner = format!(
+                "{} ({})",
+                field("version").as_deref().unwrap_or("?"),
+                field("git_revision").as_deref().unwrap_or("?")
+            );
+            break (config, name, learner);
         }
         if stopped() {
             return Ok(WorkerSummary::default());
@@ -139,7 +148,7 @@ pub fn run_worker(
         std::thread::sleep(job.location.poll_interval());
     };
     games::with_variant!(config.game.variant, V => {
-        work::<V>(&job, &store, &config, &run_name, &mut on_event)
+        work::<V>(&job, &store, &config, (&run_name, &learner), &mut on_event)
     })
 }
 
@@ -147,7 +156,7 @@ fn work<V: Variant>(
     job: &WorkerJob<'_>,
     store: &Store,
     config: &RunConfig,
-    run_name: &str,
+    (run_name, learner): (&str, &str),
     on_event: &mut impl FnMut(WorkerEvent<'_>),
 ) -> Result<WorkerSummary, RunError>
 where
@@ -166,7 +175,7 @@ where
     let mut uploaded: Vec<WorkerShard> = Vec::new();
     loop {
         if let Some(g) = uploaded.last().map(|s| s.generation) {
-            check_refusals(store, job.worker_id, g, &uploaded)?;
+            check_refusals(store, job, g, &uploaded, learner)?;
         }
         if stopped() || job.max_shards.is_some_and(|m| summary.shards >= m) {
             return Ok(summary);
@@ -247,7 +256,7 @@ where
                 summary.shards += 1;
                 summary.games += per_shard;
                 next = n + 1;
-                check_refusals(store, job.worker_id, g, &uploaded)
+                check_refusals(store, job, g, &uploaded, learner)
             },
         );
         // A partial shard (stopped in the middle) stays in the staging folder: never uploaded.
@@ -280,11 +289,12 @@ fn uploaded_games(store: &Store, g: u32, per_shard: u64) -> Result<u64, RunError
 /// run's files changed under it), and every further shard would be refused as well.
 fn check_refusals(
     store: &Store,
-    worker_id: &str,
+    job: &WorkerJob<'_>,
     g: u32,
     uploaded: &[WorkerShard],
+    learner: &str,
 ) -> Result<(), RunError> {
-    let notices = store.list(&WorkerShard::rejected_folder(g, worker_id))?;
+    let notices = store.list(&WorkerShard::rejected_folder(g, job.worker_id))?;
     let Some(refused) = uploaded
         .iter()
         .filter(|s| s.generation == g)
@@ -295,10 +305,11 @@ fn check_refusals(
     let why = store.get(&refused.rejection_key())?.unwrap_or_default();
     Err(RunError::Worker(format!(
         "the learner refused this worker's shard {}: {}; every shard it plays would be refused, \
-         so it stops (is it the learner's version of camelot-zero, and are the run's files in \
-         {} as the learner wrote them?)",
+         so it stops (is it the learner's camelot-zero, {learner} by the run's run-info.toml, \
+         against this one's {}, and are the run's files in {} as the learner wrote them?)",
         refused.keys().0,
         String::from_utf8_lossy(&why),
+        format_args!("{} ({})", job.program.version, job.program.git_revision),
         store.location()
     )))
 }
