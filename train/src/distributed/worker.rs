@@ -117,8 +117,8 @@ pub fn run_worker(
     check_worker_id(job.worker_id).map_err(RunError::Worker)?;
     let store = Store::open(job.location)?;
     let stopped = || job.stop.is_some_and(|s| s.load(Ordering::SeqCst));
-    // The config and the run's name, once the learner has written them.
-    // The run's name, and the learner's program as run-info.toml records it.
+    // The config, the run's name and the learner's program (as run-info.toml records it),
+    // once the learner has written them.
     let (config, run_name, learner) = loop {
         if let (Some(config), Some(info)) = (store.get(CONFIG_FILE)?, store.get(RUN_INFO_FILE)?) {
             let text = String::from_utf8_lossy(&config).into_owned();
@@ -170,8 +170,9 @@ where
     let mut next = next_shard(store, job.worker_id)?;
     let mut summary = WorkerSummary::default();
     let mut loaded: Option<(u32, EvaluatorFactory)> = None;
-    // The shards this process has uploaded, by generation: a notice of the learner's refusing
-    // one of them stops the worker (notices of an earlier process's shards are not its own).
+    // The shards this process has uploaded for the newest generation it played: a notice of
+    // the learner's refusing one of them stops the worker (notices of an earlier process's
+    // shards are not its own).
     let mut uploaded: Vec<WorkerShard> = Vec::new();
     loop {
         if let Some(g) = uploaded.last().map(|s| s.generation) {
@@ -246,6 +247,9 @@ where
                 let shard =
                     WorkerShard { generation: g, worker: job.worker_id.to_string(), index: n };
                 upload(store, staged, &shard)?;
+                if uploaded.last().is_some_and(|s| s.generation != g) {
+                    uploaded.clear();
+                }
                 uploaded.push(shard);
                 let event = WorkerEvent::Uploaded {
                     generation: g,
@@ -284,8 +288,8 @@ fn uploaded_games(store: &Store, g: u32, per_shard: u64) -> Result<u64, RunError
     Ok(shards.count() as u64 * per_shard)
 }
 
-/// Fails with the learner's reason if it has refused one of `uploaded` (this process's shards)
-/// of generation `g`: the worker's games do not fit the run (another version of the program, a
+/// Fails with the learner's reason if it has refused one of `uploaded` (this process's shards
+/// of generation `g`): the worker's games do not fit the run (another version of the program, a
 /// run's files changed under it), and every further shard would be refused as well.
 fn check_refusals(
     store: &Store,
@@ -295,11 +299,7 @@ fn check_refusals(
     learner: &str,
 ) -> Result<(), RunError> {
     let notices = store.list(&WorkerShard::rejected_folder(g, job.worker_id))?;
-    let Some(refused) = uploaded
-        .iter()
-        .filter(|s| s.generation == g)
-        .find(|s| notices.contains(&s.rejection_key()))
-    else {
+    let Some(refused) = uploaded.iter().find(|s| notices.contains(&s.rejection_key())) else {
         return Ok(());
     };
     let why = store.get(&refused.rejection_key())?.unwrap_or_default();
@@ -319,8 +319,9 @@ fn check_refusals(
 /// must not come again, or the notice of the old shard would stop the new one).
 fn next_shard(store: &Store, worker_id: &str) -> Result<u32, RunError> {
     let keys = store.list("games")?;
-    let shards =
-        keys.iter().filter_map(|k| WorkerShard::parse(k).or(WorkerShard::parse_rejection(k)));
+    let shards = keys
+        .iter()
+        .filter_map(|k| WorkerShard::parse(k).or_else(|| WorkerShard::parse_rejection(k)));
     let mine = shards.filter(|s| s.worker == worker_id);
     Ok(mine.map(|s| s.index + 1).max().unwrap_or(0))
 }
