@@ -11,7 +11,7 @@ use store::{Location, Store};
 use super::pointer::LatestModel;
 use super::shard_key::WorkerShard;
 use crate::evaluators::{EvaluatorFactory, Source};
-use crate::run::{CONFIG_FILE, RUN_INFO_FILE, RunError, play_games};
+use crate::run::{CONFIG_FILE, ProgramInfo, RUN_INFO_FILE, RunError, play_games};
 use crate::{RunConfig, generation_dir_name};
 
 /// What a worker does once the generation it plays for has its games, until the learner
@@ -69,7 +69,7 @@ pub struct WorkerJob<'a> {
     /// What to do once the current generation has its games.
     pub surplus: Surplus,
     /// This program, named beside the learner's when the learner refuses a shard.
-    pub program: crate::run::ProgramInfo<'a>,
+    pub program: ProgramInfo<'a>,
 }
 
 /// What a worker reports.
@@ -134,11 +134,12 @@ pub fn run_worker(
                 })?;
             let field = |key: &str| info.get(key).and_then(|n| n.as_str()).map(str::to_string);
             let name = field("name").unwrap_or_else(|| "run".into());
-            let learner = format!(
-                "{} ({})",
-                field("version").as_deref().unwrap_or("?"),
-                field("git_revision").as_deref().unwrap_or("?")
-            );
+            let (version, git_revision) = (field("version"), field("git_revision"));
+            let learner = ProgramInfo {
+                version: version.as_deref().unwrap_or("?"),
+                git_revision: git_revision.as_deref().unwrap_or("?"),
+            }
+            .to_string();
             break (config, name, learner);
         }
         if stopped() {
@@ -309,7 +310,7 @@ fn check_refusals(
          against this one's {}, and are the run's files in {} as the learner wrote them?)",
         refused.keys().0,
         String::from_utf8_lossy(&why),
-        format_args!("{} ({})", job.program.version, job.program.git_revision),
+        job.program,
         store.location()
     )))
 }

@@ -33,6 +33,13 @@ pub struct ProgramInfo<'a> {
     pub git_revision: &'a str,
 }
 
+/// `version (git revision)`, as `camelot-zero --version` prints it.
+impl std::fmt::Display for ProgramInfo<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.version, self.git_revision)
+    }
+}
+
 /// The lock file of a run directory.
 pub const LOCK_FILE: &str = "run.lock";
 
