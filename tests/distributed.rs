@@ -286,6 +286,7 @@ fn a_worker_whose_shards_the_learner_refuses_stops_with_the_reason_and_resumes_o
     assert!(version.contains(" ("), "the version names the git revision: {version}");
     assert!(stderr.contains(&format!("{version} by the run's run-info.toml")), "{stderr}");
     assert!(stderr.contains(&format!("against this one's {version}")), "{stderr}");
+    assert!(!stderr.contains("the run's learner is"), "the same build: no note\n{stderr}");
     // (Without the notice it would play on until killed: `finish` would fail.)
     let uploaded = std::fs::read_dir(run_dir.join("games/gen-0000/rejected/w-r"))
         .unwrap()
@@ -294,8 +295,10 @@ fn a_worker_whose_shards_the_learner_refuses_stops_with_the_reason_and_resumes_o
     assert!(uploaded >= 1, "{uploaded} shards refused");
     // Put right and started again with the same id, the worker numbers its shards after the
     // refused ones (whose files the learner moved aside), so no old notice is taken for a new
-    // shard's, and the run finishes.
-    std::fs::write(&info_path, info).unwrap();
+    // shard's, and the run finishes. Its run-info.toml now names another build of the program
+    // as the learner's: the worker says so and plays on (its games fit the run).
+    let version_line = info.lines().find(|l| l.starts_with("version = ")).unwrap();
+    std::fs::write(&info_path, info.replace(version_line, "version = \"0.0.1\"")).unwrap();
     let folder = run_dir.join("games/gen-0000/w-r");
     let started = Instant::now();
     while std::fs::read_dir(&folder).unwrap().next().is_some() {
@@ -306,6 +309,10 @@ fn a_worker_whose_shards_the_learner_refuses_stops_with_the_reason_and_resumes_o
     let out = finish(lead, 300, "the learner");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let out = finish(w, 120, "the worker started again");
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let revision = version.split(" (").nth(1).unwrap().trim_end_matches(')');
+    let note = format!("the run's learner is camelot-zero 0.0.1 ({revision}) (run-info.toml)");
+    assert!(stderr.contains(&note), "{stderr}");
     assert_eq!(rows(&run_dir), ["0", "1"]);
 }

@@ -66,6 +66,11 @@ pub fn run(args: WorkerArgs) -> Result<()> {
                 waiting = Some(what);
             }
         }
+        WorkerEvent::OtherProgram { learner, worker } => notice(&format!(
+            "note: the run's learner is camelot-zero {learner} (run-info.toml), this worker \
+             {worker}: its games are taken while they fit the run; run the learner's build if \
+             the two play by other rules"
+        )),
         WorkerEvent::Model { generation } => {
             notice(&format!("playing with model gen-{generation:04}"))
         }

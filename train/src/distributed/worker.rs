@@ -77,6 +77,10 @@ pub struct WorkerJob<'a> {
 pub enum WorkerEvent<'a> {
     /// Waiting for the learner (no config or no model yet).
     Waiting(&'static str),
+    /// The run's learner is another build (`learner`, as run-info.toml records it, against
+    /// `worker`): its games are taken while they fit the run, but a build that plays by other
+    /// rules or encodings than the learner's would mislead its training unnoticed.
+    OtherProgram { learner: &'a str, worker: &'a str },
     /// Playing with model `generation` from now on.
     Model { generation: u32 },
     /// Self-play's running totals of the shard in flight.
@@ -148,6 +152,10 @@ pub fn run_worker(
         on_event(WorkerEvent::Waiting("the run's config.toml"));
         std::thread::sleep(job.location.poll_interval());
     };
+    let worker = job.program.to_string();
+    if learner != worker {
+        on_event(WorkerEvent::OtherProgram { learner: &learner, worker: &worker });
+    }
     games::with_variant!(config.game.variant, V => {
         work::<V>(&job, &store, &config, (&run_name, &learner), &mut on_event)
     })
