@@ -68,7 +68,8 @@ pub struct WorkerJob<'a> {
     pub max_shards: Option<u64>,
     /// What to do once the current generation has its games.
     pub surplus: Surplus,
-    /// This program, named beside the learner's when the learner refuses a shard.
+    /// This program, named beside the learner's when it is another build and when the learner
+    /// refuses a shard.
     pub program: ProgramInfo<'a>,
 }
 
@@ -184,9 +185,7 @@ where
     // shards are not its own).
     let mut uploaded: Vec<WorkerShard> = Vec::new();
     loop {
-        if let Some(g) = uploaded.last().map(|s| s.generation) {
-            check_refusals(store, job, g, &uploaded, learner)?;
-        }
+        check_refusals(store, job, &uploaded, learner)?;
         if stopped() || job.max_shards.is_some_and(|m| summary.shards >= m) {
             return Ok(summary);
         }
@@ -269,7 +268,7 @@ where
                 summary.shards += 1;
                 summary.games += per_shard;
                 next = n + 1;
-                check_refusals(store, job, g, &uploaded, learner)
+                check_refusals(store, job, &uploaded, learner)
             },
         );
         // A partial shard (stopped in the middle) stays in the staging folder: never uploaded.
@@ -297,16 +296,19 @@ fn uploaded_games(store: &Store, g: u32, per_shard: u64) -> Result<u64, RunError
     Ok(shards.count() as u64 * per_shard)
 }
 
-/// Fails with the learner's reason if it has refused one of `uploaded` (this process's shards
-/// of generation `g`): the worker's games do not fit the run (another version of the program, a
-/// run's files changed under it), and every further shard would be refused as well.
+/// Fails with the learner's reason if it has refused one of `uploaded` (this process's shards,
+/// all of one generation; none: nothing to check): the worker's games do not fit the run
+/// (another version of the program, a run's files changed under it), and every further shard
+/// would be refused as well.
 fn check_refusals(
     store: &Store,
     job: &WorkerJob<'_>,
-    g: u32,
     uploaded: &[WorkerShard],
     learner: &str,
 ) -> Result<(), RunError> {
+    let Some(g) = uploaded.first().map(|s| s.generation) else {
+        return Ok(());
+    };
     let notices = store.list(&WorkerShard::rejected_folder(g, job.worker_id))?;
     let Some(refused) = uploaded.iter().find(|s| notices.contains(&s.rejection_key())) else {
         return Ok(());
