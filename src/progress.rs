@@ -12,6 +12,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use selfplay::SelfPlayStats;
 use train::RunEvent;
 use train::run::Stage;
+use train::trainer::losses_text;
 
 /// The process's bars.
 fn bars() -> &'static MultiProgress {
@@ -142,10 +143,9 @@ impl RunView {
             RunEvent::TrainStep(m) => {
                 if let Some(b) = &self.stage {
                     b.set_position(u64::from(m.step));
-                    b.set_message(format!(
-                        "loss {:.3} (policy {:.3}, value {:.3}), {:.0} samples/s",
-                        m.loss_total, m.loss_policy, m.loss_value, m.samples_per_sec
-                    ));
+                    let losses =
+                        losses_text(m.loss_total, m.loss_policy, m.loss_value, m.loss_material);
+                    b.set_message(format!("{losses}, {:.0} samples/s", m.samples_per_sec));
                 }
             }
             RunEvent::LadderGame => {

@@ -98,6 +98,7 @@ pub fn bench_train_with(
         policy_target: &policy_target,
         legal: &legal,
         value_target: &value_target,
+        material: None,
     };
     trainer.step(&data, 1e-4)?; // warm-up
     let (steps, elapsed) = repeat_for(budget, || trainer.step(&data, 1e-4).map(drop))?;

@@ -64,6 +64,7 @@ impl Preset {
             policy_head_channels: policy_head,
             value_head_channels: value_head,
             value_hidden,
+            material_classes: 0,
         }
     }
 }
@@ -104,6 +105,16 @@ pub struct NetConfig {
     pub value_head_channels: usize,
     /// Width of the value head's hidden linear layer.
     pub value_hidden: usize,
+    /// Classes of the auxiliary material head (0: none): logits from the value head's hidden
+    /// layer for how much material the mover wins or loses over the next moves, trained
+    /// beside the value and never used in play ([`crate::heads::ValueHead`]). Absent from the
+    /// JSON of a network without one, so older checkpoints read as before.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub material_classes: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl NetConfig {

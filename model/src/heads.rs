@@ -1,4 +1,4 @@
-//! The policy and value heads, and the conv + batch-norm unit everything is built from.
+//! The policy and value heads (with the value's auxiliary material head), and the conv + batch-norm unit everything is built from.
 //!
 //! Both heads read only the board's cells: the grid is a rectangle padded around a board that
 //! is not (Camelot's short end ranks, Tri-Camelot's hexagon), so off-board positions are
@@ -81,38 +81,66 @@ impl PolicyHead {
     }
 }
 
-/// The value head: outcome-class logits from the board's cells.
+/// The value head: outcome-class logits from the board's cells, and optionally the auxiliary
+/// material head's logits from the same hidden layer.
 #[derive(Module, Debug)]
 pub struct ValueHead {
     pub(crate) reduce: ConvBn,
     pub(crate) hidden: Linear,
     pub(crate) out: Linear,
+    /// `[hidden] → [material classes]`: a training target only (see
+    /// [`NetConfig::material_classes`](crate::NetConfig::material_classes)); play, export and
+    /// the native inference engine read the value alone.
+    pub(crate) material: Option<Linear>,
 }
 
 impl ValueHead {
     /// `reduce` 1×1 channels flattened over `cells` positions, a `hidden`-wide ReLU layer, then
-    /// `classes` logits.
+    /// `classes` logits (and `material` logits when it is not 0).
     pub fn new(
         trunk: usize,
         reduce: usize,
         cells: usize,
         hidden: usize,
         classes: usize,
+        material: usize,
         device: &Device,
     ) -> Self {
         ValueHead {
             reduce: ConvBn::new(trunk, reduce, 1, device),
             hidden: LinearConfig::new(reduce * cells, hidden).init(device),
             out: LinearConfig::new(hidden, classes).init(device),
+            material: (material > 0).then(|| Self::material_layer(hidden, material, device)),
         }
+    }
+
+    /// The material head's layer, `hidden → classes`.
+    pub(crate) fn material_layer(hidden: usize, classes: usize, device: &Device) -> Linear {
+        LinearConfig::new(hidden, classes).init(device)
     }
 
     /// trunk: [B, C, H, W], cells: [N] → logits [B, V] (not softmaxed)
     pub fn forward(&self, trunk: Tensor<4>, cells: Tensor<1, Int>) -> Tensor<2> {
+        self.out.forward(self.hidden_features(trunk, cells))
+    }
+
+    /// [`forward`](Self::forward)'s logits and the material head's ([B, K], when there is
+    /// one), from one pass through the shared layers.
+    pub fn forward_with_material(
+        &self,
+        trunk: Tensor<4>,
+        cells: Tensor<1, Int>,
+    ) -> (Tensor<2>, Option<Tensor<2>>) {
+        let x = self.hidden_features(trunk, cells);
+        let material = self.material.as_ref().map(|m| m.forward(x.clone()));
+        (self.out.forward(x), material)
+    }
+
+    /// trunk: [B, C, H, W] → the hidden layer's activations [B, hidden]
+    fn hidden_features(&self, trunk: Tensor<4>, cells: Tensor<1, Int>) -> Tensor<2> {
         let x = relu(self.reduce.forward(trunk)); // [B, Vc, H, W]
         let x = gather_cells(x, cells); // [B, Vc, N]
         let [b, vc, n] = x.dims();
-        let x = relu(self.hidden.forward(x.reshape([b, vc * n]))); // [B, hidden]
-        self.out.forward(x)
+        relu(self.hidden.forward(x.reshape([b, vc * n]))) // [B, hidden]
     }
 }

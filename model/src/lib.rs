@@ -53,4 +53,4 @@ pub use native::NativeNet;
 pub use net::Net;
 pub use optimizer::{OptimizerConfig, OptimizerKind};
 pub use predict::{Prediction, Predictor, masked_softmax};
-pub use train_step::{LossStats, TrainBatch, Trainer, loss_tensors};
+pub use train_step::{LossStats, MaterialTerm, TrainBatch, Trainer, loss_tensors};

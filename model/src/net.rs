@@ -85,6 +85,7 @@ impl Net {
                 n,
                 config.value_hidden,
                 shape.value_classes,
+                config.material_classes,
                 device,
             ),
             cells: Tensor::from_data(TensorData::new(cells, [n]), device),
@@ -131,13 +132,54 @@ impl Net {
     /// Neither output is softmaxed. The input's dimensions must match the config's shape
     /// (burn panics otherwise; [`Predictor`](crate::Predictor) checks before calling).
     pub fn forward(&self, x: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
-        let mut x = relu(self.input.forward(x)); // [B, C, H, W]
-        for block in &self.tower {
-            x = block.forward(x);
-        }
+        let x = self.trunk(x); // [B, C, H, W]
         let policy = self.policy.forward(x.clone(), self.cells.clone());
         let value = self.value.forward(x, self.cells.clone());
         (policy, value)
+    }
+
+    /// [`forward`](Self::forward)'s outputs and the material head's logits
+    /// [B, material_classes] when the network has one: what training reads.
+    pub fn forward_train(&self, x: Tensor<4>) -> (Tensor<2>, Tensor<2>, Option<Tensor<2>>) {
+        let x = self.trunk(x);
+        let policy = self.policy.forward(x.clone(), self.cells.clone());
+        let (value, material) = self.value.forward_with_material(x, self.cells.clone());
+        (policy, value, material)
+    }
+
+    /// x: [B, planes, H, W] → the tower's output [B, C, H, W]
+    fn trunk(&self, x: Tensor<4>) -> Tensor<4> {
+        let mut x = relu(self.input.forward(x));
+        for block in &self.tower {
+            x = block.forward(x);
+        }
+        x
+    }
+
+    /// This network with a material head of `classes` logits, its weights drawn from `seed`
+    /// (the rest unchanged, keeping its parameter ids): how a run that turns the material
+    /// target on gives an older network the head. A network that has one keeps it; one of
+    /// another width is [`ModelError::InvalidArgument`].
+    pub fn with_material_head(mut self, classes: usize, seed: u64) -> Result<Self> {
+        match self.config.material_classes {
+            0 => {}
+            have if have == classes => return Ok(self),
+            have => {
+                return Err(ModelError::InvalidArgument(format!(
+                    "the network's material head has {have} classes, not {classes}"
+                )));
+            }
+        }
+        if classes == 0 {
+            return Ok(self);
+        }
+        let device = self.cells.device();
+        let hidden = self.config.value_hidden;
+        self.value.material = Some(with_generator(&device, Some(seed), || {
+            materialized(ValueHead::material_layer(hidden, classes, &device))
+        }));
+        self.config.material_classes = classes;
+        Ok(self)
     }
 }
 
@@ -275,6 +317,48 @@ mod tests {
         let err = deeper.deepen(2, 0).unwrap_err();
         assert!(matches!(err, ModelError::InvalidArgument(_)));
         assert!(err.to_string().contains("3 residual blocks"), "{err}");
+    }
+
+    #[test]
+    fn a_material_head_changes_no_output_and_survives_a_checkpoint() {
+        let config = NetConfig::preset("b4c32", camelot_shape(18)).unwrap();
+        let device = Device::flex();
+        let net = Net::seeded(&config, &device, 5).unwrap();
+        let planes = pseudo_random(2 * config.shape.input_len(), 4);
+        let predict = |net: &Net| Predictor::new(net, DeviceKind::Cpu).unwrap().predict(&planes, 2);
+        let before = predict(&net).unwrap();
+        let with = net.clone().with_material_head(5, 9).unwrap();
+        assert_eq!(with.config().material_classes, 5);
+        let after = predict(&with).unwrap();
+        assert_eq!((before.policy_logits, before.values), (after.policy_logits, after.values));
+        let x = Tensor::<4>::from_data(
+            TensorData::new(
+                planes.clone(),
+                [2, config.shape.planes, config.shape.height, config.shape.width],
+            ),
+            &device,
+        );
+        let (_, _, material) = with.forward_train(x.clone());
+        assert_eq!(material.expect("the head").dims(), [2, 5]);
+        assert!(net.forward_train(x).2.is_none());
+        // Asking again keeps the head; another width is refused; the same seed, the same head.
+        let hash = crate::checkpoint::tensors_hash;
+        let again = with.clone().with_material_head(5, 1).unwrap();
+        assert_eq!(hash(&again).unwrap(), hash(&with).unwrap());
+        assert_eq!(
+            hash(&net.clone().with_material_head(5, 9).unwrap()).unwrap(),
+            hash(&with).unwrap()
+        );
+        let err = with.clone().with_material_head(3, 1).unwrap_err();
+        assert!(err.to_string().contains("5 classes, not 3"), "{err}");
+        // A checkpoint keeps the head and its width; one without it reads as before.
+        let dir = crate::testing::scratch_dir("material-head-checkpoint");
+        crate::checkpoint::save(&dir, &with, "test", 1).unwrap();
+        let loaded = crate::checkpoint::load_on(&dir, "test", 1, &device).unwrap().net;
+        assert_eq!(loaded.config().material_classes, 5);
+        assert_eq!(hash(&loaded).unwrap(), hash(&with).unwrap());
+        let json = serde_json::to_string(net.config()).unwrap();
+        assert!(!json.contains("material"), "no head, no key: {json}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The loss and one optimizer step: what the training loop (another crate) calls per batch.
 //!
-//! Loss = policy cross-entropy + `value_weight` × value cross-entropy, both averaged over the
+//! Loss = policy cross-entropy + `value_weight` × value cross-entropy (+ the material head's
+//! weight × its cross-entropy, when the batch has a material target), each averaged over the
 //! batch. The policy part only sees legal moves: illegal logits are pushed to a large negative
 //! number before the log-softmax, so the target distribution is compared with the network's
 //! distribution over legal moves (and illegal moves get no gradient).
@@ -40,6 +41,18 @@ pub struct TrainBatch<'a> {
     pub legal: &'a [bool],
     /// Target outcome distribution, [B, value_classes] (one-hot or soft).
     pub value_target: &'a [f32],
+    /// The material head's target and weight, when it is trained (the network must have the
+    /// head, of as many classes).
+    pub material: Option<MaterialTerm<'a>>,
+}
+
+/// The auxiliary material head's part of a batch.
+#[derive(Debug, Clone, Copy)]
+pub struct MaterialTerm<'a> {
+    /// Target class distribution, [B, material_classes] (one-hot).
+    pub target: &'a [f32],
+    /// Weight of its cross-entropy in the total loss.
+    pub weight: f32,
 }
 
 impl TrainBatch<'_> {
@@ -61,6 +74,20 @@ impl TrainBatch<'_> {
         check("policy target", self.policy_target.len(), s.num_actions())?;
         check("legal mask", self.legal.len(), s.num_actions())?;
         check("value target", self.value_target.len(), s.value_classes)?;
+        if let Some(material) = &self.material {
+            if config.material_classes == 0 {
+                return Err(ModelError::InvalidArgument(
+                    "the batch has a material target but the network no material head".into(),
+                ));
+            }
+            check("material target", material.target.len(), config.material_classes)?;
+            if !(material.weight >= 0.0 && material.weight.is_finite()) {
+                return Err(ModelError::InvalidArgument(format!(
+                    "material weight {}",
+                    material.weight
+                )));
+            }
+        }
         let a = s.num_actions();
         if let Some(row) = self.legal.chunks(a).position(|r| !r.contains(&true)) {
             return Err(ModelError::InvalidArgument(format!("position {row} has no legal move")));
@@ -83,15 +110,18 @@ impl TrainBatch<'_> {
 /// Batch-mean losses, as read back after a step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LossStats {
-    /// `policy + value_weight * value`: what was minimised.
+    /// `policy + value_weight * value (+ material weight * material)`: what was minimised.
     pub total: f32,
     /// Policy cross-entropy (nats).
     pub policy: f32,
     /// Value cross-entropy (nats).
     pub value: f32,
+    /// The material head's cross-entropy (nats); 0 when the batch has no material target.
+    pub material: f32,
 }
 
-/// The losses as tensors: (total, policy, value), each [1].
+/// The losses as tensors: (total, policy, value, material), each [1] (material 0 without a
+/// material target).
 ///
 /// On an autodiff device `total` can be back-propagated.
 pub fn loss_tensors(
@@ -99,7 +129,7 @@ pub fn loss_tensors(
     batch: &TrainBatch<'_>,
     value_weight: f32,
     device: &Device,
-) -> Result<(Tensor<1>, Tensor<1>, Tensor<1>)> {
+) -> Result<(Tensor<1>, Tensor<1>, Tensor<1>, Tensor<1>)> {
     let cfg = net.config();
     batch.validate(cfg)?;
     let s = &cfg.shape;
@@ -109,12 +139,21 @@ pub fn loss_tensors(
     let value_target = float_tensor(batch.value_target, [b, v], device);
     let legal = Tensor::<2, Bool>::from_data(TensorData::new(batch.legal.to_vec(), [b, a]), device);
 
-    let (policy_logits, value_logits) = net.forward(x); // [B, A], [B, V]
+    let (policy_logits, value_logits, material_logits) = net.forward_train(x); // [B, A], [B, V]
     let masked = policy_logits.mask_fill(legal.bool_not(), ILLEGAL_LOGIT);
     let policy = cross_entropy(masked, policy_target);
     let value = cross_entropy(value_logits, value_target);
-    let total = policy.clone() + value.clone().mul_scalar(value_weight);
-    Ok((total, policy, value))
+    let mut total = policy.clone() + value.clone().mul_scalar(value_weight);
+    let material = match (&batch.material, material_logits) {
+        (Some(m), Some(logits)) => {
+            let target = float_tensor(m.target, [b, cfg.material_classes], device);
+            let material = cross_entropy(logits, target);
+            total = total + material.clone().mul_scalar(m.weight);
+            material
+        }
+        _ => Tensor::zeros([1], device),
+    };
+    Ok((total, policy, value, material))
 }
 
 /// A float tensor from a row-major slice whose length the caller has checked.
@@ -211,9 +250,10 @@ impl Trainer {
             self.net = self.optim.step(lr, self.net.clone(), grads);
             return Ok(stats);
         }
-        let (total, policy, value) =
+        let (total, policy, value, material) =
             loss_tensors(&self.net, batch, self.value_weight, &self.device)?;
-        let stats = Tensor::cat(vec![total.clone().detach(), policy.detach(), value.detach()], 0);
+        let parts = [policy, value, material].map(Tensor::detach);
+        let stats = Tensor::cat([total.clone().detach()].into_iter().chain(parts).collect(), 0);
         let grads = GradientsParams::from_grads(total.backward(), &self.net);
         // The optimizer consumes the module; the clone shares the tensors, so this is cheap.
         self.net = self.optim.step(lr, self.net.clone(), grads);
@@ -224,8 +264,9 @@ impl Trainer {
     pub fn evaluate(&self, batch: &TrainBatch<'_>) -> Result<LossStats> {
         let net = self.net.valid();
         let device = self.device.clone().without_autodiff();
-        let (total, policy, value) = loss_tensors(&net, batch, self.value_weight, &device)?;
-        read_stats(Tensor::cat(vec![total, policy, value], 0))
+        let (total, policy, value, material) =
+            loss_tensors(&net, batch, self.value_weight, &device)?;
+        read_stats(Tensor::cat(vec![total, policy, value, material], 0))
     }
 
     /// Saves the optimizer state into checkpoint folder `dir` (see [`optimizer::save_optimizer`]).
@@ -244,8 +285,8 @@ impl Trainer {
 
 fn read_stats(stats: Tensor<1>) -> Result<LossStats> {
     match to_vec(stats)?[..] {
-        [total, policy, value] => Ok(LossStats { total, policy, value }),
-        ref other => Err(ModelError::Readback(format!("expected 3 losses, got {}", other.len()))),
+        [total, policy, value, material] => Ok(LossStats { total, policy, value, material }),
+        ref other => Err(ModelError::Readback(format!("expected 4 losses, got {}", other.len()))),
     }
 }
 
@@ -299,6 +340,7 @@ mod tests {
                 policy_target: &self.policy_target,
                 legal: &self.legal,
                 value_target: &self.value_target,
+                material: None,
             }
         }
     }
@@ -383,6 +425,7 @@ mod tests {
             policy_target: &f.policy_target[..a],
             legal: &f.legal[..a],
             value_target: &f.value_target[..v],
+            material: None,
         };
         assert!(t.evaluate(&single).unwrap().policy.abs() < 1e-6);
     }
@@ -405,6 +448,54 @@ mod tests {
         stray[illegal] = 0.5;
         let stray = TrainBatch { policy_target: &stray, ..f.batch() };
         assert!(matches!(t.step(&stray, 1e-3), Err(ModelError::InvalidArgument(_))));
+        // A material target for a network without the head, of the wrong length, or with a
+        // weight that is not a finite number of at least 0.
+        let material = vec![0.2; B * 5];
+        let term = |target, weight| TrainBatch {
+            material: Some(MaterialTerm { target, weight }),
+            ..f.batch()
+        };
+        let err = t.step(&term(&material, 1.0), 1e-3).unwrap_err();
+        assert!(err.to_string().contains("no material head"), "{err}");
+        let net = t.into_net().with_material_head(5, 1).unwrap();
+        let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+        assert!(matches!(
+            t.step(&term(&material[1..], 1.0), 1e-3),
+            Err(ModelError::InputSize { what: "material target", .. })
+        ));
+        for weight in [-1.0, f32::NAN, f32::INFINITY] {
+            assert!(matches!(
+                t.step(&term(&material, weight), 1e-3),
+                Err(ModelError::InvalidArgument(_))
+            ));
+        }
+        t.step(&term(&material, 1.0), 1e-3).unwrap();
+    }
+
+    #[test]
+    fn the_material_head_learns_its_target_and_counts_in_the_total() {
+        let f = fixture();
+        let net = Net::new(&f.config, &Device::flex()).unwrap().with_material_head(5, 3).unwrap();
+        let mut target = vec![0.0; B * 5];
+        for (i, row) in target.chunks_exact_mut(5).enumerate() {
+            row[i % 5] = 1.0;
+        }
+        let batch = TrainBatch {
+            material: Some(MaterialTerm { target: &target, weight: 0.5 }),
+            ..f.batch()
+        };
+        let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+        let first = t.step(&batch, 0.01).unwrap();
+        let expected = first.policy + first.value + 0.5 * first.material;
+        assert!((first.total - expected).abs() < 1e-4, "{first:?}");
+        assert!(first.material > 1.0, "five classes from a fresh head: ~ln 5, got {first:?}");
+        let mut last = first;
+        for _ in 0..40 {
+            last = t.step(&batch, 0.01).unwrap();
+        }
+        assert!(last.material < 0.5 * first.material, "{first:?} → {last:?}");
+        // Without the target the head is left alone and the loss has no material part.
+        assert_eq!(t.evaluate(&f.batch()).unwrap().material, 0.0);
     }
 
     #[test]

@@ -362,6 +362,7 @@ impl Targets {
             policy_target: &self.policy,
             legal: &positions.legal,
             value_target: &self.value,
+            material: None,
         }
     }
 }

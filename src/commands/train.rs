@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use games::{Encode, State, Variant};
 use train::run::train_stage;
+use train::trainer::losses_text;
 use train::{CsvLog, RunConfig, StepMetrics, TrainGame, newest_checkpoint};
 
 use crate::input::load_config;
@@ -59,14 +60,12 @@ where
     view.close();
     let s = s?;
     outln!(
-        "trained {} into {}: {} steps of {}, loss {:.3} (policy {:.3}, value {:.3}), {:.0} samples/s, {:.0} s, window {} positions of generations {:?}",
+        "trained {} into {}: {} steps of {}, {}, {:.0} samples/s, {:.0} s, window {} positions of generations {:?}",
         dir.display(),
         s.checkpoint.display(),
         s.steps,
         s.batch_size,
-        s.loss_total,
-        s.loss_policy,
-        s.loss_value,
+        losses_text(s.loss_total, s.loss_policy, s.loss_value, s.loss_material),
         s.samples_per_sec,
         s.seconds,
         s.window_positions,

@@ -13,6 +13,7 @@ use thiserror::Error;
 
 use crate::growth::Growth;
 use crate::ladder::LadderConfig;
+use crate::material::MaterialTarget;
 use crate::sampling::Sampling;
 use crate::schedule::LrSchedule;
 use crate::value_target::ValueTarget;
@@ -134,6 +135,9 @@ pub struct TrainConfig {
     /// result (`value_target`): 0 (the default) trains on results alone (see
     /// [`crate::targets::search_value_target`]).
     pub search_value_weight: f32,
+    /// The auxiliary material head's target: `{ kind = "off" }` (default) or
+    /// `{ kind = "swing", moves = 4, weight = 0.5 }` (see [`crate::material`]).
+    pub material_target: MaterialTarget,
     /// How batches draw rows from the window: `{ kind = "uniform" }` (default) or
     /// `{ kind = "policy-surprise", share = 0.5 }` (see [`crate::sampling`]).
     pub sampling: Sampling,
@@ -170,6 +174,9 @@ impl TrainConfig {
         self.sampling
             .validate()
             .map_err(|(key, problem)| (format!("train.sampling.{key}"), problem))?;
+        self.material_target
+            .validate()
+            .map_err(|(key, problem)| (format!("train.material_target.{key}"), problem))?;
         self.lr_schedule
             .validate()
             .map_err(|(key, problem)| (format!("train.lr_schedule.{key}"), problem))
@@ -187,6 +194,7 @@ impl Default for TrainConfig {
             value_weight: 1.0,
             value_target: ValueTarget::Outcome,
             search_value_weight: 0.0,
+            material_target: MaterialTarget::Off,
             sampling: Sampling::Uniform,
             augment: true,
             probe_every: 10,

@@ -27,6 +27,7 @@ use rayon::prelude::*;
 use selfplay::record::{PositionRow, RecordError, list_generation_shards, read_positions};
 
 use crate::generations::list_generation_dirs;
+use crate::material::{MaterialTarget, SWING_CLASSES, window_classes};
 use crate::targets::{Record, SampleError, SampleSlot, TrainGame, encode_record};
 use crate::value_target::ValueTarget;
 
@@ -85,6 +86,10 @@ pub struct ReplayWindow<G> {
     search_weight: f32,
     /// Running sums of the rows' draw weights (`set_draw_weights`); `None` draws uniformly.
     cumulative_weights: Option<Vec<f64>>,
+    /// The material target the batches carry (`set_material_target`), and with it every
+    /// row's swing class and the loss weight.
+    material_target: MaterialTarget,
+    material: Option<(Vec<u8>, f32)>,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -157,6 +162,8 @@ impl<G: TrainGame> ReplayWindow<G> {
             options,
             search_weight: 0.0,
             cumulative_weights: None,
+            material_target: MaterialTarget::Off,
+            material: None,
             _game: PhantomData,
         })
     }
@@ -196,6 +203,27 @@ impl<G: TrainGame> ReplayWindow<G> {
     /// `load`.
     pub fn set_search_weight(&mut self, weight: f32) {
         self.search_weight = weight;
+    }
+
+    /// Gives every batch the material head's target from now on (`train.material_target`; see
+    /// [`crate::material`]), or none when it is off (as after `load`). Parses every row's
+    /// position (once: the same target again does nothing); one that does not parse is
+    /// [`DatasetError::BadRow`]. [`train_generation`](crate::train_generation) sets its config's.
+    pub fn set_material_target(&mut self, target: MaterialTarget) -> Result<(), DatasetError> {
+        if target == self.material_target {
+            return Ok(());
+        }
+        self.material = match target.moves() {
+            None => None,
+            Some(moves) => {
+                let generation = |i: usize| self.sources[i].generation;
+                let classes = window_classes::<G>(&self.records, generation, moves, self.options)
+                    .map_err(|(i, source)| self.bad_row(i, source))?;
+                Some((classes, target.weight()))
+            }
+        };
+        self.material_target = target;
+        Ok(())
     }
 
     /// Draws rows in proportion to `weights` (one per row, each finite and at least 0, not all
@@ -257,6 +285,13 @@ impl<G: TrainGame> ReplayWindow<G> {
         let records: Vec<&Record> = rows.iter().map(|&r| &self.records[r]).collect();
         let mut batch = Batch::encode::<G>(&records, &syms, self.options, self.search_weight)
             .map_err(|(i, source)| self.bad_row(rows[i], source))?;
+        if let Some((classes, weight)) = &self.material {
+            batch.material_target = vec![0.0; rows.len() * SWING_CLASSES];
+            for (out, &row) in batch.material_target.chunks_exact_mut(SWING_CLASSES).zip(&rows) {
+                out[usize::from(classes[row])] = 1.0;
+            }
+            batch.material_weight = *weight;
+        }
         batch.rows = rows;
         Ok(batch)
     }
@@ -309,6 +344,10 @@ pub struct Batch {
     pub legal: Vec<bool>,
     /// `[B, V]`
     pub value_target: Vec<f32>,
+    /// `[B, K]`: the material head's one-hot targets (empty when it is not trained; see
+    /// [`ReplayWindow::set_material_target`]), and their loss weight.
+    pub material_target: Vec<f32>,
+    pub material_weight: f32,
     /// `[B]`: the window rows drawn (empty for [`Batch::encode`]), and the symmetry applied
     /// to each.
     pub rows: Vec<usize>,
@@ -336,6 +375,8 @@ impl Batch {
             policy_weight: vec![0.0; b],
             legal: vec![false; b * a],
             value_target: vec![0.0; b * v],
+            material_target: Vec::new(),
+            material_weight: 0.0,
             rows: Vec::new(),
             syms: syms.to_vec(),
         };
@@ -378,6 +419,10 @@ impl Batch {
             policy_target: &self.train_policy,
             legal: &self.legal,
             value_target: &self.value_target,
+            material: (!self.material_target.is_empty()).then_some(model::MaterialTerm {
+                target: &self.material_target,
+                weight: self.material_weight,
+            }),
         }
     }
 }
@@ -594,5 +639,61 @@ mod tests {
         }
         w.set_search_weight(0.0);
         assert_eq!(w.encode_batch((0..4).collect(), vec![0; 4]).unwrap(), alone);
+    }
+
+    #[test]
+    fn the_material_target_counts_the_pieces_each_side_loses_within_each_game() {
+        // Two random games (both game id 1, in generations 0 and 1), their moves numbered as
+        // the mover changes (the legs of a capture chain share one).
+        let run = scratch_dir("material-window");
+        let mut games = Vec::new();
+        for g in 0..2 {
+            let mut rows = random_rows::<Camelot>(40 + u64::from(g), 120);
+            let mut number = 0;
+            for i in 1..rows.len() {
+                number += u32::from(rows[i].mover != rows[i - 1].mover);
+                rows[i].move_number = number;
+            }
+            games.push(rows.clone());
+            write_generation::<Camelot>(&run, g, rows);
+        }
+        let options = RuleOptions::default();
+        let mut w = ReplayWindow::<Camelot>::load(&run, 2, options, ValueTarget::Outcome).unwrap();
+        let target = MaterialTarget::Swing { moves: 3, weight: 0.25 };
+        w.set_material_target(target).unwrap();
+        let rows: Vec<usize> = (0..w.len()).collect();
+        let batch = w.encode_batch(rows.clone(), vec![0; rows.len()]).unwrap();
+        assert_eq!(batch.material_weight, 0.25);
+        let got: Vec<usize> = batch
+            .material_target
+            .chunks_exact(SWING_CLASSES)
+            .map(|row| {
+                assert_eq!(row.iter().sum::<f32>(), 1.0, "one-hot");
+                row.iter().position(|&x| x == 1.0).unwrap()
+            })
+            .collect();
+        // Each row against the pieces counted on its own game's boards 3 moves on.
+        let pieces = |r: &PositionRow| {
+            let s = Camelot::parse_with(&r.position, options).unwrap();
+            [0u8, 1].map(|p| s.board().count(games::Player(p)) as i32)
+        };
+        let mut expected = Vec::new();
+        for rows in &games {
+            for (i, r) in rows.iter().enumerate() {
+                let later = rows[i..].iter().find(|l| l.move_number >= r.move_number + 3);
+                let (now, then) = (pieces(r), pieces(later.unwrap_or(rows.last().unwrap())));
+                let me = usize::from(r.mover);
+                let swing = (now[1 - me] - then[1 - me]) - (now[me] - then[me]);
+                expected.push((swing.clamp(-2, 2) + 2) as usize);
+            }
+        }
+        assert_eq!(got, expected);
+        let moved = expected.iter().filter(|&&c| c != 2).count();
+        assert!(moved >= 10, "only {moved} rows with material won or lost: vacuous");
+        assert!(expected.contains(&0) || expected.contains(&1), "{expected:?}");
+        assert!(expected.contains(&3) || expected.contains(&4), "{expected:?}");
+        // Off again: no target in the batches.
+        w.set_material_target(MaterialTarget::Off).unwrap();
+        assert!(w.encode_batch(vec![0], vec![0]).unwrap().as_train_batch().material.is_none());
     }
 }

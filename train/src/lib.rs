@@ -8,6 +8,7 @@
 //! * [`metrics`]: append-only `metrics.csv` / `generations.csv` ([`CsvLog`]).
 //! * [`generations`]: the `gen-NNNN` folder names.
 //! * [`value_target`]: the value head's target (the outcome, or discounted by distance to the end).
+//! * [`material`]: the auxiliary material head's target (the material swing of the next moves).
 //! * [`ladder`]: the ladder after each generation (its `[ladder]` section, its play, gating).
 //! * [`export`]: a checkpoint as ONNX or safetensors with its JSON sidecar.
 //! * [`evaluators`]: where positions get evaluated (a checkpoint, a random net, no net).
@@ -23,6 +24,7 @@ pub mod export;
 pub mod generations;
 pub mod growth;
 pub mod ladder;
+pub mod material;
 pub mod metrics;
 pub mod run;
 pub mod run_data;
@@ -45,6 +47,7 @@ pub use generations::{
 };
 pub use growth::Growth;
 pub use ladder::{Gating, LadderConfig, LadderResult};
+pub use material::MaterialTarget;
 pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FILE};
 pub use run::{RunError, RunEvent, RunJob, run_generations};
 pub use sampling::Sampling;

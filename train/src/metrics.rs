@@ -298,6 +298,7 @@ mod tests {
             loss_total: 1.5,
             loss_policy: 1.0,
             loss_value: 0.5,
+            loss_material: 0.0,
             target_entropy: 2.0,
             net_entropy: None,
             value_accuracy: Some(0.25),

@@ -15,6 +15,9 @@ pub trait TrainGame: Encode {
     /// Parses what the state's `Display` prints (a position string, optionally ending in
     /// ` move=...` for a move in progress).
     fn parse_position(s: &str, options: RuleOptions) -> Result<Self, PositionError>;
+
+    /// Pieces on the board of `seat` (an index into the turn order).
+    fn pieces(&self, seat: usize) -> usize;
 }
 
 impl<V: Variant> TrainGame for State<V>
@@ -23,6 +26,10 @@ where
 {
     fn parse_position(s: &str, options: RuleOptions) -> Result<Self, PositionError> {
         State::<V>::parse_with(s, options)
+    }
+
+    fn pieces(&self, seat: usize) -> usize {
+        self.board().count(games::Player(seat as u8))
     }
 }
 
@@ -119,6 +126,10 @@ pub struct Record {
     pub position: Box<str>,
     /// Seat to move.
     pub mover: u8,
+    /// The game it belongs to (unique within its generation) and its move in it (every leg of
+    /// a move shares one).
+    pub game_id: u64,
+    pub move_number: u32,
     /// Whether the decision got a full search (only those are policy targets).
     pub full_search: bool,
     /// Action indices (mover's frame) and their visit fractions.
@@ -140,6 +151,8 @@ impl From<selfplay::record::PositionRow> for Record {
         Record {
             position: row.position.into_boxed_str(),
             mover: row.mover,
+            game_id: row.game_id,
+            move_number: row.move_number,
             full_search: row.full_search,
             policy_actions: row.policy_actions.into_boxed_slice(),
             policy_target: row.policy_target.into_boxed_slice(),

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::TrainConfig;
 use crate::dataset::{Batch, DatasetError, ReplayWindow};
+use crate::material::{MaterialTarget, SWING_CLASSES};
 use crate::targets::{TrainGame, argmax, entropy};
 
 /// The counters file of a checkpoint folder.
@@ -175,11 +176,13 @@ pub struct StepMetrics {
     pub step: u32,
     /// 1-based over the run (from the checkpoint's counters).
     pub total_step: u64,
-    /// Batch-mean losses before the step (nats): `total = policy + value_weight × value`;
-    /// `policy` is the mean over the full-search rows.
+    /// Batch-mean losses before the step (nats): `total = policy + value_weight × value (+
+    /// the material target's weight × material)`; `policy` is the mean over the full-search
+    /// rows; `material` is 0 when the material target is off.
     pub loss_total: f32,
     pub loss_policy: f32,
     pub loss_value: f32,
+    pub loss_material: f32,
     /// Mean entropy (nats) of the policy targets of the batch's full-search rows.
     pub target_entropy: f32,
     /// Probe steps only (see `train.probe_every`), measured before the step in inference mode:
@@ -194,6 +197,13 @@ pub struct StepMetrics {
     pub samples_per_sec: f64,
 }
 
+/// The losses as the progress lines show them: `loss T (policy P, value V)`, with `, material
+/// M` inside the brackets when the material head is trained (M > 0).
+pub fn losses_text(total: f32, policy: f32, value: f32, material: f32) -> String {
+    let material = if material > 0.0 { format!(", material {material:.3}") } else { String::new() };
+    format!("loss {total:.3} (policy {policy:.3}, value {value:.3}{material})")
+}
+
 /// What a generation's training did; saved with its checkpoint as `summary.toml`
 /// ([`GenerationSummary::read`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -205,6 +215,9 @@ pub struct GenerationSummary {
     pub loss_total: f32,
     pub loss_policy: f32,
     pub loss_value: f32,
+    /// 0 when the material target is off (and in the summaries of older versions).
+    #[serde(default)]
+    pub loss_material: f32,
     /// Mean over the probe steps (None without any).
     pub value_accuracy: Option<f32>,
     /// The rate of the last step.
@@ -280,6 +293,15 @@ pub fn train_generation<G: TrainGame>(
         }
         None => net,
     };
+    window.set_material_target(config.material_target)?;
+    // Turning the material target on gives a network without the head a fresh one (its
+    // weights from the batch seed); one that has it keeps it, trained or not.
+    let net = match config.material_target {
+        MaterialTarget::Off => net,
+        MaterialTarget::Swing { .. } => net
+            .with_material_head(SWING_CLASSES, batch_seed(seed, generation) ^ MATERIAL_HEAD_SEED)
+            .map_err(TrainError::Net)?,
+    };
     let mut trainer = Trainer::new(net, device, &config.optimizer).map_err(TrainError::Net)?;
     if let Some(dir) = from_dir
         && dir.join(model::optimizer::OPTIMIZER_META_FILE).exists()
@@ -297,6 +319,7 @@ pub fn train_generation<G: TrainGame>(
         .draw_weights(window, || trainer.predictor(device).map_err(TrainError::Net))?;
     window.set_draw_weights(weights)?;
     let (mut sum_total, mut sum_policy, mut sum_value) = (0.0f64, 0.0f64, 0.0f64);
+    let mut sum_material = 0.0f64;
     let (mut accuracy_sum, mut probes) = (0.0f64, 0u32);
     let mut learning_rate = config.lr_schedule.rate(config.learning_rate, generation, 0, steps);
     for step in 0..steps {
@@ -321,6 +344,7 @@ pub fn train_generation<G: TrainGame>(
         sum_total += f64::from(loss.total);
         sum_policy += f64::from(loss.policy);
         sum_value += f64::from(loss.value);
+        sum_material += f64::from(loss.material);
         if let Some((_, accuracy)) = probe {
             accuracy_sum += f64::from(accuracy);
             probes += 1;
@@ -333,6 +357,7 @@ pub fn train_generation<G: TrainGame>(
             loss_total: loss.total,
             loss_policy: loss.policy,
             loss_value: loss.value,
+            loss_material: loss.material,
             target_entropy,
             net_entropy: probe.map(|p| p.0),
             value_accuracy: probe.map(|p| p.1),
@@ -351,6 +376,7 @@ pub fn train_generation<G: TrainGame>(
         loss_total: mean(sum_total),
         loss_policy: mean(sum_policy),
         loss_value: mean(sum_value),
+        loss_material: mean(sum_material),
         value_accuracy: (probes > 0).then(|| (accuracy_sum / f64::from(probes)) as f32),
         learning_rate,
         samples_per_sec: f64::from(steps) * config.batch_size as f64 / seconds.max(1e-9),
@@ -373,6 +399,9 @@ impl GenerationSummary {
         read_toml(&dir.join(SUMMARY_FILE))
     }
 }
+
+/// Mixed into the batch seed to draw a new material head's weights (see [`train_generation`]).
+const MATERIAL_HEAD_SEED: u64 = 0x6d61_7465_7269_616c;
 
 /// The seed of generation `generation`'s batches in a run seeded `seed`.
 pub fn batch_seed(seed: u64, generation: u32) -> u64 {

@@ -72,6 +72,7 @@ fn trained(config: &NetConfig) -> Net {
         policy_target: &policy_target,
         legal: &legal,
         value_target: &value_target,
+        material: None,
     };
     for _ in 0..3 {
         trainer.step(&data, 1e-2).unwrap();

@@ -22,6 +22,7 @@ use selfplay::{SessionFigures, list_generation_shards, read_games};
 
 use super::error::{RunError, io};
 use crate::ladder::LadderResult;
+use crate::trainer::losses_text;
 use crate::{GenerationSummary, RunConfig, generation_games_dir};
 
 /// The program that starts a run, as recorded in `run-info.toml`.
@@ -283,17 +284,15 @@ impl GenerationRow {
             ),
             _ => ("evals/s unknown".into(), format!("training {:.0} s", self.train_secs)),
         };
+        let losses = losses_text(s.loss_total, s.loss_policy, s.loss_value, s.loss_material);
         format!(
-            "gen {g}: {} games, mean {:.1} moves, wins {} draws {} ({}), {rate} | loss {:.3} (policy {:.3}, value {:.3}), \
+            "gen {g}: {} games, mean {:.1} moves, wins {} draws {} ({}), {rate} | {losses}, \
              {:.0} samples/s | {split}",
             self.games,
             self.mean_moves,
             wins.join("/"),
             self.draws,
             terms.join(", "),
-            s.loss_total,
-            s.loss_policy,
-            s.loss_value,
             s.samples_per_sec,
         )
     }

@@ -156,6 +156,55 @@ fn a_growing_network_is_deepened_keeps_its_optimizer_state_and_cannot_shrink() {
     assert!(!models.join("gen-0002c").exists());
 }
 
+#[test]
+fn the_material_target_gives_the_network_a_head_that_it_keeps() {
+    let run = scratch_dir("material-head");
+    write_generation::<Camelot>(&run, 0, random_rows::<Camelot>(29, 40));
+    let mut window =
+        ReplayWindow::<Camelot>::load(&run, 4, RuleOptions::default(), ValueTarget::Outcome)
+            .unwrap();
+    let on = TrainConfig {
+        material_target: MaterialTarget::Swing { moves: 4, weight: 0.5 },
+        ..small_config()
+    };
+    let models = run.join("models");
+    let job = |start, out: &str, generation| GenerationJob {
+        start,
+        out_dir: models.join(out),
+        generation,
+        seed: 5,
+        device: DeviceKind::Cpu,
+        stop: None,
+        window_seconds: 0.0,
+        run_seconds: None,
+        blocks: None,
+    };
+    let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
+    let first = train_generation(job(StartFrom::Net(net), "gen-0001", 1), &mut window, &on, |m| {
+        assert!(m.loss_material > 0.0, "{m:?}");
+    })
+    .unwrap();
+    assert!(first.loss_material > 0.0);
+    let expected = first.loss_policy + first.loss_value + 0.5 * first.loss_material;
+    assert!((first.loss_total - expected).abs() < 1e-3, "{first:?}");
+    let head = |dir: &str| {
+        checkpoint::load(&models.join(dir), "camelot", ENCODING_VERSION)
+            .unwrap()
+            .meta
+            .config
+            .material_classes
+    };
+    assert_eq!(head("gen-0001"), SWING_CLASSES);
+    // Resumed from the checkpoint (with its optimizer state), and with the target off (the
+    // window follows the config): the head stays, untrained and out of the loss.
+    let from = || StartFrom::Checkpoint(models.join("gen-0001"));
+    train_generation(job(from(), "gen-0002", 2), &mut window, &on, |_| {}).unwrap();
+    assert_eq!(head("gen-0002"), SWING_CLASSES);
+    let off = small_config();
+    let plain = train_generation(job(from(), "gen-0002b", 2), &mut window, &off, |_| {}).unwrap();
+    assert_eq!((plain.loss_material, head("gen-0002b")), (0.0, SWING_CLASSES));
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {

@@ -1,6 +1,7 @@
 //! The native gradients against burn's autodiff: the losses, the gradient of every parameter
 //! and the batch norms' running statistics after a step, on both game shapes and two presets,
-//! with pseudo-random weights moved off their initial batch-norm values.
+//! with and without the material head, with pseudo-random weights moved off their initial
+//! batch-norm values.
 //!
 //! Losses and running statistics (forward values) agree to 2e-3 of the largest; gradients to
 //! 0.4% in norm and 1% of the largest per value, see [`assert_gradient_close`].
@@ -18,21 +19,22 @@ use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
 use crate::readback::to_vec;
 use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
-use crate::train_step::{TrainBatch, Trainer, loss_tensors};
+use crate::train_step::{MaterialTerm, TrainBatch, Trainer, loss_tensors};
 use games::Layout;
 
 /// A batch of `n` positions with 1-12 legal moves each, soft policy targets on some of them
-/// and soft value targets.
+/// and soft value targets, and one-hot material targets of `material_classes` (none when 0).
 struct Fixture {
     planes: Vec<f32>,
     policy_target: Vec<f32>,
     legal: Vec<bool>,
     value_target: Vec<f32>,
+    material_target: Vec<f32>,
     n: usize,
 }
 
 impl Fixture {
-    fn new(shape: &Layout, n: usize) -> Self {
+    fn new(shape: &Layout, n: usize, material_classes: usize) -> Self {
         let (a, v) = (shape.num_actions(), shape.value_classes);
         let mut legal = vec![false; n * a];
         let mut policy_target = vec![0.0; n * a];
@@ -50,11 +52,17 @@ impl Fixture {
             value_target[i * v + i % v] = 0.6;
             value_target[i * v + (i + 1) % v] += 0.4;
         }
+        let k = material_classes;
+        let mut material_target = vec![0.0; n * k];
+        for (i, row) in material_target.chunks_exact_mut(k.max(1)).enumerate() {
+            row[(i * 3) % k] = 1.0;
+        }
         Fixture {
             planes: pseudo_random(n * shape.input_len(), 11),
             policy_target,
             legal,
             value_target,
+            material_target,
             n,
         }
     }
@@ -66,6 +74,8 @@ impl Fixture {
             policy_target: &self.policy_target,
             legal: &self.legal,
             value_target: &self.value_target,
+            material: (!self.material_target.is_empty())
+                .then(|| MaterialTerm { target: &self.material_target, weight: 0.3 }),
         }
     }
 }
@@ -107,6 +117,15 @@ fn grad_values(grads: &GradientsParams, (id, rank): (ParamId, usize)) -> Vec<f32
     values.expect("a gradient for the parameter").unwrap()
 }
 
+fn has_gradient(grads: &GradientsParams, (id, rank): (ParamId, usize)) -> bool {
+    match rank {
+        1 => grads.get::<1>(id).is_some(),
+        2 => grads.get::<2>(id).is_some(),
+        4 => grads.get::<4>(id).is_some(),
+        _ => panic!("the net has no parameter of rank {rank}"),
+    }
+}
+
 /// Every value of `native` within `tolerance` of the largest of `burn`.
 fn assert_close(what: &str, native: &[f32], burn: &[f32], tolerance: f32) {
     assert_eq!(native.len(), burn.len(), "{what}: lengths");
@@ -137,36 +156,53 @@ fn assert_gradient_close(what: &str, native: &[f32], burn: &[f32]) {
     assert_close(what, native, burn, 1e-2);
 }
 
-fn assert_agrees(config: NetConfig, name: &str) {
-    let f = Fixture::new(&config.shape, 6);
+/// `material_target`: whether the batch trains the material head (a network with one and a
+/// batch without: neither engine gives its parameters a gradient).
+fn assert_agrees(config: NetConfig, name: &str, material_target: bool) {
+    let k = config.material_classes;
+    let f = Fixture::new(&config.shape, 6, k);
     let dir = trained_checkpoint(&config, &f, name);
+    let f = if material_target { f } else { Fixture::new(&config.shape, 6, 0) };
     let value_weight = 0.7;
 
     let burn_net = load_for_training(&dir);
     let device = DeviceKind::Cpu.autodiff_device().unwrap();
-    let (total, policy, value) =
+    let (total, policy, value, material) =
         loss_tensors(&burn_net, &f.batch(), value_weight, &device).unwrap();
-    let burn_losses = [total.clone(), policy, value].map(|t| to_vec(t.detach()).unwrap()[0]);
+    let burn_losses =
+        [total.clone(), policy, value, material].map(|t| to_vec(t.detach()).unwrap()[0]);
+    assert_eq!(
+        burn_losses[3] > 0.0,
+        material_target && k > 0,
+        "the material loss: {burn_losses:?}"
+    );
     let burn_grads = GradientsParams::from_grads(total.backward(), &burn_net);
 
     let native_net = load_for_training(&dir);
     let inner = device.clone().without_autodiff();
     let mut engine = NativeGradients::new(&native_net);
     let (loss, grads) = engine.step(&native_net, &f.batch(), value_weight, &inner).unwrap();
-    assert_close("losses", &[loss.total, loss.policy, loss.value], &burn_losses, 2e-3);
+    let native_losses = [loss.total, loss.policy, loss.value, loss.material];
+    assert_close("losses", &native_losses, &burn_losses, 2e-3);
     // The same engine on other positions, then on the first batch again with a fresh copy of
     // the net: its buffers now come from the pool holding the other step's values (not left
     // cleared: most are handed out as they are, to be overwritten), and it must not see them.
-    let other =
-        Fixture { planes: pseudo_random(f.planes.len(), 12), ..Fixture::new(&config.shape, 6) };
+    let other = Fixture {
+        planes: pseudo_random(f.planes.len(), 12),
+        ..Fixture::new(&config.shape, 6, if material_target { k } else { 0 })
+    };
     engine.step(&load_for_training(&dir), &other.batch(), value_weight, &inner).unwrap();
     let again_net = load_for_training(&dir);
     let (again_loss, again) = engine.step(&again_net, &f.batch(), value_weight, &inner).unwrap();
 
     let ids = param_ids(&native_net);
     assert_eq!(ids, param_ids(&burn_net), "both nets were loaded from one checkpoint");
-    assert_eq!(grads.len(), ids.len(), "a gradient for every parameter");
-    assert_eq!(burn_grads.len(), ids.len());
+    // The material head's weight and bias go without a gradient when nothing trains them.
+    let untrained = if k > 0 && !material_target { 2 } else { 0 };
+    assert_eq!(grads.len(), ids.len() - untrained, "a gradient for every trained parameter");
+    assert_eq!(burn_grads.len(), ids.len() - untrained);
+    let ids: Vec<_> = ids.into_iter().filter(|&id| has_gradient(&burn_grads, id)).collect();
+    assert_eq!(ids.len(), grads.len());
     assert_eq!(again_loss, loss, "a later step with reused buffers");
     for (k, id) in ids.into_iter().enumerate() {
         let native = grad_values(&grads, id);
@@ -189,7 +225,16 @@ fn assert_agrees(config: NetConfig, name: &str) {
 
 #[test]
 fn camelot_b4c32_gradients_match_burn() {
-    assert_agrees(NetConfig::preset("b4c32", camelot_shape(13)).unwrap(), "native-grad-camelot");
+    let config = NetConfig::preset("b4c32", camelot_shape(13)).unwrap();
+    assert_agrees(config, "native-grad-camelot", false);
+}
+
+#[test]
+fn the_material_head_gradients_match_burn() {
+    let config =
+        NetConfig { material_classes: 5, ..NetConfig::preset("b4c32", camelot_shape(13)).unwrap() };
+    assert_agrees(config.clone(), "native-grad-material", true);
+    assert_agrees(config, "native-grad-material-untrained", false);
 }
 
 #[test]
@@ -197,5 +242,5 @@ fn tri_camelot_b6c64_gradients_match_burn() {
     // Cell order differs from grid order, so a wrong gather or scatter shows.
     let mut shape = tri_camelot_shape(13);
     shape.cells.reverse();
-    assert_agrees(NetConfig::preset("b6c64", shape).unwrap(), "native-grad-tri");
+    assert_agrees(NetConfig::preset("b6c64", shape).unwrap(), "native-grad-tri", false);
 }

@@ -99,6 +99,8 @@ pub(crate) struct Params {
     pub value_hidden: Dense,
     /// Value logits, `[hidden, V]`.
     pub value_out: Dense,
+    /// Material logits, `[hidden, K]`, when the network has the head.
+    pub material_out: Option<Dense>,
 }
 
 impl Params {
@@ -122,6 +124,7 @@ impl Params {
             end_move: dense(&net.policy.end_move)?,
             value_hidden,
             value_out: dense(&net.value.out)?,
+            material_out: net.value.material.as_ref().map(dense).transpose()?,
             config,
         })
     }
@@ -138,6 +141,7 @@ impl Params {
             end_move: self.end_move.zeros_like(),
             value_hidden: self.value_hidden.zeros_like(),
             value_out: self.value_out.zeros_like(),
+            material_out: self.material_out.as_ref().map(Dense::zeros_like),
         }
     }
 
@@ -169,6 +173,7 @@ impl Params {
             register(&mut grads, bias, p.bias.clone(), [p.d_out], device);
         }
         let cells = self.config.shape.cells.len();
+        let material = net.value.material.as_ref().zip(self.material_out.clone());
         let linears = [
             (&net.policy.end_move, self.end_move.clone()),
             // Back to burn's rows `vc × N + n`: the same regrouping with the roles swapped.
@@ -178,7 +183,7 @@ impl Params {
             ),
             (&net.value.out, self.value_out.clone()),
         ];
-        for (linear, g) in linears {
+        for (linear, g) in linears.into_iter().chain(material) {
             register(&mut grads, &linear.weight, g.weight, [g.d_in, g.d_out], device);
             if let Some(bias) = &linear.bias {
                 register(&mut grads, bias, g.bias, [g.d_out], device);

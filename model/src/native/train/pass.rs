@@ -247,6 +247,13 @@ pub(crate) fn train_pass(
     let mut value_hidden = dense_forward(&p.value_hidden, &value_cells, n, pool)?;
     relu(&mut value_hidden);
     let mut value = dense_forward(&p.value_out, &value_hidden, n, pool)?;
+    // Material logits [n, K], when the batch trains the head (validated: the net has it).
+    let mut material = match (&p.material_out, &batch.material) {
+        (Some(layer), Some(target)) => {
+            Some((layer, target, dense_forward(layer, &value_hidden, n, pool)?))
+        }
+        _ => None,
+    };
 
     // Losses; the logits become their gradients.
     let v = s.value_classes;
@@ -263,19 +270,41 @@ pub(crate) fn train_pass(
     for (row, target) in value.chunks_exact_mut(v).zip(batch.value_target.chunks_exact(v)) {
         value_loss += cross_entropy_row(row, target, None, inv_n * value_weight);
     }
-    let (policy_loss, value_loss) =
-        ((policy_loss / n as f64) as f32, (value_loss / n as f64) as f32);
+    let mut material_loss = 0.0;
+    if let Some((_, target, logits)) = &mut material {
+        let k = p.config.material_classes;
+        for (row, t) in logits.chunks_exact_mut(k).zip(target.target.chunks_exact(k)) {
+            material_loss += cross_entropy_row(row, t, None, inv_n * target.weight);
+        }
+    }
+    let (policy_loss, value_loss, material_loss) = (
+        (policy_loss / n as f64) as f32,
+        (value_loss / n as f64) as f32,
+        (material_loss / n as f64) as f32,
+    );
+    let material_weight = material.as_ref().map_or(0.0, |(_, target, _)| target.weight);
     let loss = LossStats {
-        total: policy_loss + value_weight * value_loss,
+        total: policy_loss + value_weight * value_loss + material_weight * material_loss,
         policy: policy_loss,
         value: value_loss,
+        material: material_loss,
     };
 
     let mut g = p.zeros_like();
+    if material.is_none() {
+        // No gradient at all (as burn's autodiff leaves an unused parameter), not a zero one
+        // that an optimizer's decay or momentum would still act on.
+        g.material_out = None;
+    }
 
-    // Value head backward.
+    // Value head backward (the material head's gradient joins the value's at the hidden layer).
     let mut d_hidden =
         dense_backward(&p.value_out, &value_hidden, &value, n, &mut g.value_out, pool)?;
+    if let (Some((layer, _, logits)), Some(g_material)) = (&material, &mut g.material_out) {
+        let d = dense_backward(layer, &value_hidden, logits, n, g_material, pool)?;
+        d_hidden.iter_mut().zip(&d).for_each(|(a, b)| *a += b);
+        pool.keep([d]);
+    }
     relu_backward(&mut d_hidden, &value_hidden);
     let d_value_cells =
         dense_backward(&p.value_hidden, &value_cells, &d_hidden, n, &mut g.value_hidden, pool)?;
@@ -377,6 +406,7 @@ pub(crate) fn train_pass(
     pool.keep(trunks.into_iter().chain(mids));
     pool.keep([x0, policy_grid, value_grid, policy_cells, value_cells, moves, end, policy]);
     pool.keep([value_hidden, value, d_hidden, d_value_cells, d_moves, d_end]);
+    pool.keep(material.map(|(_, _, logits)| logits));
     pool.keep([d_policy_cells, d_pooled, d_policy_grid, d_value_grid, d_trunk]);
     Ok(PassOutput { loss, grads: g, norm_stats })
 }

@@ -1,0 +1,209 @@
+//! The auxiliary material target (`[train] material_target` in a run config; KataGo's
+//! auxiliary targets, issue #16's lever list).
+//!
+//! Besides who wins, the network learns how much material the side to move wins or loses over
+//! the next few moves: a dense, tactical signal (a hanging piece, a capture chain coming)
+//! where the value target has one noisy bit per game. The head is a small layer on the value
+//! head's hidden features ([`model::NetConfig::material_classes`]); its gradient reaches the
+//! value head and the tower, and nothing in play reads it.
+//!
+//! The swing of a decision with the mover `m` to play at move `t`: the pieces the other seats
+//! lose minus the pieces `m` loses between it and the first recorded decision of the same game
+//! at move `t + moves` or later (the game's last recorded decision when it ends sooner, so a
+//! final move's captures are not counted), clamped to `±SWING_LIMIT` and one-hot over
+//! [`SWING_CLASSES`] classes (class `swing + SWING_LIMIT`). Men and Knights count alike.
+
+use games::RuleOptions;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::targets::{Record, SampleError, TrainGame};
+
+/// The largest swing told apart; larger ones are clamped to it.
+pub const SWING_LIMIT: i32 = 2;
+
+/// Classes of the material head: swings `-SWING_LIMIT..=SWING_LIMIT`.
+pub const SWING_CLASSES: usize = 2 * SWING_LIMIT as usize + 1;
+
+/// Whether and how the material head is trained.
+///
+/// In TOML: `material_target = { kind = "off" }` (the default) or
+/// `material_target = { kind = "swing", moves = 4, weight = 0.5 }`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum MaterialTarget {
+    /// No material head is trained (a network that has one keeps it untouched).
+    #[default]
+    Off,
+    /// The swing over the next `moves` moves (see the module docs), its cross-entropy weighted
+    /// by `weight` in the loss. A network without the head gets a fresh one.
+    Swing { moves: u32, weight: f32 },
+}
+
+impl MaterialTarget {
+    /// The horizon in moves, when the target is on.
+    pub fn moves(&self) -> Option<u32> {
+        match *self {
+            MaterialTarget::Off => None,
+            MaterialTarget::Swing { moves, .. } => Some(moves),
+        }
+    }
+
+    /// The loss weight (0 when off).
+    pub fn weight(&self) -> f32 {
+        match *self {
+            MaterialTarget::Off => 0.0,
+            MaterialTarget::Swing { weight, .. } => weight,
+        }
+    }
+
+    /// Range checks; the error is (key under `train.material_target`, problem).
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        match *self {
+            MaterialTarget::Off => Ok(()),
+            MaterialTarget::Swing { moves, weight } => {
+                if !(1..=1000).contains(&moves) {
+                    return Err(("moves".into(), "must be between 1 and 1000".into()));
+                }
+                if !(0.0..=100.0).contains(&weight) {
+                    return Err(("weight".into(), "must be a number from 0 to 100".into()));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One recorded decision of a game, as the swing needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The move it belongs to (every leg of a capture chain shares one).
+    pub move_number: u32,
+    /// Seat to move.
+    pub mover: usize,
+    /// Pieces on the board per seat (absolute seat order).
+    pub pieces: Vec<u32>,
+}
+
+/// The swing class of every decision of one game, given in play order, over `moves` moves.
+pub fn swing_classes(game: &[Decision], moves: u32) -> Vec<u8> {
+    game.iter()
+        .enumerate()
+        .map(|(i, now)| {
+            let until = now.move_number.saturating_add(moves);
+            let later = game[i..]
+                .iter()
+                .find(|d| d.move_number >= until)
+                .unwrap_or_else(|| game.last().expect("a game has the decision it is asked for"));
+            let mut swing = 0i64;
+            for (seat, (&a, &b)) in now.pieces.iter().zip(&later.pieces).enumerate() {
+                let lost = i64::from(a) - i64::from(b);
+                swing += if seat == now.mover { -lost } else { lost };
+            }
+            let limit = i64::from(SWING_LIMIT);
+            (swing.clamp(-limit, limit) + limit) as u8
+        })
+        .collect()
+}
+
+/// The swing class of every record of a replay window over `moves` moves: `records` in
+/// (generation, game, ply) order, so each game's decisions are contiguous, with `generation(i)`
+/// the generation of record `i`. A position that does not parse is an error with its index.
+pub fn window_classes<G: TrainGame>(
+    records: &[Record],
+    generation: impl Fn(usize) -> u32,
+    moves: u32,
+    options: RuleOptions,
+) -> Result<Vec<u8>, (usize, SampleError)> {
+    let decisions = records
+        .par_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let state = G::parse_position(&r.position, options).map_err(|e| {
+                let (position, message) = (r.position.to_string(), e.to_string());
+                (i, SampleError::Parse { position, message })
+            })?;
+            let pieces = (0..G::NUM_PLAYERS).map(|seat| state.pieces(seat) as u32).collect();
+            Ok(Decision { move_number: r.move_number, mover: usize::from(r.mover), pieces })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut classes = Vec::with_capacity(records.len());
+    let mut start = 0;
+    for end in 1..=records.len() {
+        let same_game = |a: usize, b: usize| {
+            generation(a) == generation(b) && records[a].game_id == records[b].game_id
+        };
+        if end == records.len() || !same_game(start, end) {
+            classes.extend(swing_classes(&decisions[start..end], moves));
+            start = end;
+        }
+    }
+    Ok(classes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decision(move_number: u32, mover: usize, pieces: &[u32]) -> Decision {
+        Decision { move_number, mover, pieces: pieces.to_vec() }
+    }
+
+    #[test]
+    fn the_swing_counts_pieces_won_minus_lost_over_the_horizon() {
+        // White (0) and Black (1) alternate; Black's move 2 is a two-leg capture chain taking
+        // two White pieces; White's move 3 takes one Black piece.
+        let game = [
+            decision(0, 0, &[14, 14]),
+            decision(1, 1, &[14, 14]),
+            decision(2, 0, &[14, 14]),
+            decision(3, 1, &[14, 14]), // Black captures: two legs
+            decision(3, 1, &[13, 14]),
+            decision(4, 0, &[12, 14]),
+            decision(5, 1, &[12, 13]),
+        ];
+        // Horizon 2 moves. Move 0 (White) → move 2: nothing lost (class 2).
+        // Move 1 (Black) → move 3's first leg: nothing yet (2). Move 2 (White) → move 4: White
+        // lost two (class 0). Move 3 first leg (Black) → move 5: White lost 2, Black 1: +1 (3).
+        // Its second leg → move 5: White lost 1 more, Black 1: 0 (2). Move 4 (White) → the
+        // end (no move 6): Black lost 1: +1 (3). Move 5 → itself: 0 (2).
+        assert_eq!(swing_classes(&game, 2), [2, 2, 0, 3, 2, 3, 2]);
+        // A horizon past the end counts to the last decision: White's opening move sees
+        // White lose 2 and Black 1 (class 1); clamping: a swing of 3 is class 4.
+        assert_eq!(swing_classes(&game, 100)[0], 1);
+        let rout = [decision(0, 1, &[5, 5]), decision(1, 0, &[2, 5])];
+        assert_eq!(swing_classes(&rout, 1), [4, 2]);
+    }
+
+    #[test]
+    fn three_seats_count_every_other_seat() {
+        // Blue (0) to move; within the horizon Red (1) loses 2 and Green (2) loses 1, Blue 1.
+        let game = [decision(0, 0, &[10, 10, 10]), decision(1, 1, &[9, 8, 9])];
+        assert_eq!(swing_classes(&game, 1), [2 + 2, 2]);
+        // From Red's view at the first decision it would be 1 + 1 - 2 = 0.
+        let red = [decision(0, 1, &[10, 10, 10]), decision(1, 2, &[9, 8, 9])];
+        assert_eq!(swing_classes(&red, 1)[0], 2);
+    }
+
+    #[test]
+    fn the_config_parses_and_checks_its_ranges() {
+        #[derive(Deserialize)]
+        struct T {
+            material_target: MaterialTarget,
+        }
+        let parse = |s: &str| toml::from_str::<T>(s).map(|t| t.material_target);
+        assert_eq!(parse("material_target = { kind = \"off\" }").unwrap(), MaterialTarget::Off);
+        let on = parse("material_target = { kind = \"swing\", moves = 4, weight = 0.5 }").unwrap();
+        assert_eq!(on, MaterialTarget::Swing { moves: 4, weight: 0.5 });
+        assert_eq!((on.moves(), on.weight()), (Some(4), 0.5));
+        assert!(on.validate().is_ok());
+        assert!(parse("material_target = { kind = \"swing\", moves = 4 }").is_err());
+        assert!(
+            parse("material_target = { kind = \"swing\", moves = 4, weight = 1, x = 1 }").is_err()
+        );
+        let bad = |t: MaterialTarget| t.validate().unwrap_err().0;
+        assert_eq!(bad(MaterialTarget::Swing { moves: 0, weight: 1.0 }), "moves");
+        assert_eq!(bad(MaterialTarget::Swing { moves: 4, weight: -1.0 }), "weight");
+        assert_eq!(bad(MaterialTarget::Swing { moves: 4, weight: f32::NAN }), "weight");
+    }
+}
