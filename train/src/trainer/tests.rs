@@ -89,26 +89,39 @@ fn outputs(dir: &Path) -> Vec<f32> {
     [p.policy_logits, p.values].concat()
 }
 
-#[test]
-fn a_growing_network_is_deepened_keeps_its_optimizer_state_and_cannot_shrink() {
-    let run = scratch_dir("growing");
-    write_generation::<Camelot>(&run, 0, random_rows::<Camelot>(23, 12));
-    let mut window =
-        ReplayWindow::<Camelot>::load(&run, 4, RuleOptions::default(), ValueTarget::Outcome)
-            .unwrap();
-    let config = small_config();
-    let models = run.join("models");
-    let job = |start, out: &'static str, blocks| GenerationJob {
+/// A window of generation 0 of `run` holding `n` rows of one random Camelot game (`seed`).
+fn one_game_window(run: &Path, seed: u64, n: usize) -> ReplayWindow<Camelot> {
+    write_generation::<Camelot>(run, 0, random_rows::<Camelot>(seed, n));
+    ReplayWindow::<Camelot>::load(run, 4, RuleOptions::default(), ValueTarget::Outcome).unwrap()
+}
+
+/// A job training `generation` (run seed 5, on the CPU, no stop flag) into `out_dir`.
+fn job_at<'a>(
+    start: StartFrom,
+    out_dir: PathBuf,
+    generation: u32,
+    blocks: Option<usize>,
+) -> GenerationJob<'a> {
+    GenerationJob {
         start,
-        out_dir: models.join(out),
-        generation: 1,
+        out_dir,
+        generation,
         seed: 5,
         device: DeviceKind::Cpu,
         stop: None,
         window_seconds: 0.0,
         run_seconds: None,
         blocks,
-    };
+    }
+}
+
+#[test]
+fn a_growing_network_is_deepened_keeps_its_optimizer_state_and_cannot_shrink() {
+    let run = scratch_dir("growing");
+    let mut window = one_game_window(&run, 23, 12);
+    let config = small_config();
+    let models = run.join("models");
+    let job = |start, out: &'static str, blocks| job_at(start, models.join(out), 1, blocks);
     let mut shallow = NetConfig::preset("b4c32", Camelot::layout().clone()).unwrap();
     shallow.blocks = 2;
     let net = Net::seeded(&shallow, &DeviceKind::Cpu.device().unwrap(), 3).unwrap();
@@ -159,26 +172,13 @@ fn a_growing_network_is_deepened_keeps_its_optimizer_state_and_cannot_shrink() {
 #[test]
 fn the_material_target_gives_the_network_a_head_that_it_keeps() {
     let run = scratch_dir("material-head");
-    write_generation::<Camelot>(&run, 0, random_rows::<Camelot>(29, 40));
-    let mut window =
-        ReplayWindow::<Camelot>::load(&run, 4, RuleOptions::default(), ValueTarget::Outcome)
-            .unwrap();
+    let mut window = one_game_window(&run, 29, 40);
     let on = TrainConfig {
         material_target: MaterialTarget::Swing { moves: 4, weight: 0.5 },
         ..small_config()
     };
     let models = run.join("models");
-    let job = |start, out: &str, generation| GenerationJob {
-        start,
-        out_dir: models.join(out),
-        generation,
-        seed: 5,
-        device: DeviceKind::Cpu,
-        stop: None,
-        window_seconds: 0.0,
-        run_seconds: None,
-        blocks: None,
-    };
+    let job = |start, out: &str, generation| job_at(start, models.join(out), generation, None);
     let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
     let first = train_generation(job(StartFrom::Net(net), "gen-0001", 1), &mut window, &on, |m| {
         assert!(m.loss_material > 0.0, "{m:?}");
@@ -223,15 +223,9 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     let config = small_config();
     let models = run.join("models");
     let job = |start, out: &'static str| GenerationJob {
-        start,
-        out_dir: models.join(out),
-        generation: 0,
-        seed: 5,
-        device: DeviceKind::Cpu,
-        stop: None,
         window_seconds: 0.25,
         run_seconds: Some(100.0),
-        blocks: None,
+        ..job_at(start, models.join(out), 0, None)
     };
 
     let mut seen = Vec::new();
@@ -313,17 +307,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     assert!(matches!(e, TrainError::CheckpointExists { .. }), "{e}");
 
     // A checkpoint of the other game is refused.
-    let tri_job = GenerationJob {
-        start: StartFrom::Checkpoint(gen1),
-        out_dir: models.join("gen-0009"),
-        generation: 0,
-        seed: 5,
-        device: DeviceKind::Cpu,
-        stop: None,
-        window_seconds: 0.0,
-        run_seconds: None,
-        blocks: None,
-    };
+    let tri_job = job_at(StartFrom::Checkpoint(gen1), models.join("gen-0009"), 0, None);
     let e = train_generation(tri_job, &mut write_tri_window(), &config, |_| {}).unwrap_err();
     assert!(
         matches!(e, TrainError::Checkpoint { source: ModelError::WrongVariant { .. }, .. }),
@@ -343,17 +327,9 @@ fn an_interrupted_generation_writes_nothing() {
     let scratch = scratch_dir("interrupt");
     let out = scratch.join(generation_dir_name(1));
     let stop = AtomicBool::new(true);
-    let job = GenerationJob {
-        start: StartFrom::Net(fresh_net::<TriCamelot>("b4c32", DeviceKind::Cpu).unwrap()),
-        out_dir: out.clone(),
-        generation: 0,
-        seed: 1,
-        device: DeviceKind::Cpu,
-        stop: Some(&stop),
-        window_seconds: 0.0,
-        run_seconds: None,
-        blocks: None,
-    };
+    let net = fresh_net::<TriCamelot>("b4c32", DeviceKind::Cpu).unwrap();
+    let job =
+        GenerationJob { stop: Some(&stop), ..job_at(StartFrom::Net(net), out.clone(), 0, None) };
     let e = train_generation(job, &mut window, &small_config(), |_| {}).unwrap_err();
     assert!(matches!(e, TrainError::Interrupted { step: 0, .. }), "{e}");
     assert!(!out.exists());
@@ -437,17 +413,8 @@ fn policy_surprise_sampling_draws_the_rows_that_surprise_the_network() {
     let first_step_entropy = |window: &mut ReplayWindow<Camelot>, sampling, out: &str| {
         let config =
             TrainConfig { sampling, batch_size: 64, steps_per_generation: 1, ..small_config() };
-        let job = GenerationJob {
-            start: StartFrom::Net(fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap()),
-            out_dir: run.join(out),
-            generation: 0,
-            seed: 3,
-            device: DeviceKind::Cpu,
-            stop: None,
-            window_seconds: 0.0,
-            run_seconds: None,
-            blocks: None,
-        };
+        let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
+        let job = GenerationJob { seed: 3, ..job_at(StartFrom::Net(net), run.join(out), 0, None) };
         let mut entropy = None;
         train_generation(job, window, &config, |m| entropy = Some(m.target_entropy)).unwrap();
         entropy.unwrap()
