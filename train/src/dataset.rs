@@ -86,10 +86,10 @@ pub struct ReplayWindow<G> {
     search_weight: f32,
     /// Running sums of the rows' draw weights (`set_draw_weights`); `None` draws uniformly.
     cumulative_weights: Option<Vec<f64>>,
-    /// The material target the batches carry (`set_material_target`), and with it every
-    /// row's swing class and the loss weight.
+    /// The material target the batches carry (`set_material_target`), and every row's swing
+    /// class under it (empty when it is off).
     material_target: MaterialTarget,
-    material: Option<(Vec<u8>, f32)>,
+    material_classes: Vec<u8>,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -163,7 +163,7 @@ impl<G: TrainGame> ReplayWindow<G> {
             search_weight: 0.0,
             cumulative_weights: None,
             material_target: MaterialTarget::Off,
-            material: None,
+            material_classes: Vec::new(),
             _game: PhantomData,
         })
     }
@@ -213,13 +213,12 @@ impl<G: TrainGame> ReplayWindow<G> {
         if target == self.material_target {
             return Ok(());
         }
-        self.material = match target.moves() {
-            None => None,
+        self.material_classes = match target.moves() {
+            None => Vec::new(),
             Some(moves) => {
                 let generation = |i: usize| self.sources[i].generation;
-                let classes = window_classes::<G>(&self.records, generation, moves, self.options)
-                    .map_err(|(i, source)| self.bad_row(i, source))?;
-                Some((classes, target.weight()))
+                window_classes::<G>(&self.records, generation, moves, self.options)
+                    .map_err(|(i, source)| self.bad_row(i, source))?
             }
         };
         self.material_target = target;
@@ -285,12 +284,12 @@ impl<G: TrainGame> ReplayWindow<G> {
         let records: Vec<&Record> = rows.iter().map(|&r| &self.records[r]).collect();
         let mut batch = Batch::encode::<G>(&records, &syms, self.options, self.search_weight)
             .map_err(|(i, source)| self.bad_row(rows[i], source))?;
-        if let Some((classes, weight)) = &self.material {
+        if self.material_target.moves().is_some() {
             batch.material_target = vec![0.0; rows.len() * SWING_CLASSES];
             for (out, &row) in batch.material_target.chunks_exact_mut(SWING_CLASSES).zip(&rows) {
-                out[usize::from(classes[row])] = 1.0;
+                out[usize::from(self.material_classes[row])] = 1.0;
             }
-            batch.material_weight = *weight;
+            batch.material_weight = self.material_target.weight();
         }
         batch.rows = rows;
         Ok(batch)

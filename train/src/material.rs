@@ -128,11 +128,11 @@ pub fn window_classes<G: TrainGame>(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut classes = Vec::with_capacity(records.len());
+    let same_game = |a: usize, b: usize| {
+        generation(a) == generation(b) && records[a].game_id == records[b].game_id
+    };
     let mut start = 0;
     for end in 1..=records.len() {
-        let same_game = |a: usize, b: usize| {
-            generation(a) == generation(b) && records[a].game_id == records[b].game_id
-        };
         if end == records.len() || !same_game(start, end) {
             classes.extend(swing_classes(&decisions[start..end], moves));
             start = end;
