@@ -83,7 +83,7 @@ impl Fixture {
 /// A network whose batch-norm scales and shifts are not 1 and 0 (a few burn training steps
 /// on the fixture), saved; returns the checkpoint folder.
 fn trained_checkpoint(config: &NetConfig, f: &Fixture, name: &str) -> storage::ScratchDir {
-    let net = Net::new(config, &Device::flex()).unwrap();
+    let net = Net::seeded(config, &Device::flex(), 17).unwrap();
     let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
     for _ in 0..3 {
         t.step(&f.batch(), 0.01).unwrap();
@@ -144,7 +144,7 @@ fn assert_close(what: &str, native: &[f32], burn: &[f32], tolerance: f32) {
 /// Looser than the forward values' 2e-3 because the gradient is not continuous: a
 /// pre-activation within rounding of 0 can fall on either side of its ReLU in the two engines,
 /// and then part of a gradient moves by up to ~0.1% of its norm (~0.3% of its largest value).
-/// The test nets are freshly initialised each run, and about one run in ten has such a unit;
+/// Unseeded test nets had such a unit in about one run in ten (now seeded, so one draw each run);
 /// the other runs agree to ~2e-6. The pooled policy features' gradient scaled by 1/1.05 instead
 /// of 1 moves one parameter's gradient by 0.84% and fails.
 fn assert_gradient_close(what: &str, native: &[f32], burn: &[f32]) {
