@@ -220,9 +220,12 @@ impl StepMetrics {
         "full_search_fraction",
         "learning_rate",
         "samples_per_sec",
+        // Last, so that a file of the version before it gets the column when its run resumes.
+        "loss_material",
     ];
 
-    /// This step as a row of `metrics.csv` (probe columns empty on other steps).
+    /// This step as a row of `metrics.csv` (probe columns empty on other steps, the material
+    /// loss empty when the material target is off).
     pub fn csv_row(&self) -> Vec<String> {
         vec![
             self.generation.to_string(),
@@ -237,8 +240,15 @@ impl StepMetrics {
             self.full_search_fraction.to_string(),
             self.learning_rate.to_string(),
             format!("{:.1}", self.samples_per_sec),
+            material_cell(self.loss_material),
         ]
     }
+}
+
+/// A material loss as a CSV cell: empty when the head is not trained (the loss is then 0, a
+/// cross-entropy's value it never takes when trained).
+pub fn material_cell(loss: f32) -> String {
+    if loss > 0.0 { loss.to_string() } else { String::new() }
 }
 
 impl GenerationSummary {
@@ -319,7 +329,7 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 3);
         assert!(text.starts_with("generation,step,total_step,"));
-        assert!(text.lines().nth(1).unwrap().starts_with("0,1,1,1.5,1,0.5,2,,0.25,1,0.001,100.0"));
+        assert_eq!(text.lines().nth(1).unwrap(), "0,1,1,1.5,1,0.5,2,,0.25,1,0.001,100.0,");
 
         // Reopened: the header is not repeated and rows go after the old ones.
         let mut log = CsvLog::open(&path, StepMetrics::CSV_HEADER).unwrap();
@@ -339,6 +349,15 @@ mod tests {
     }
 
     #[test]
+    fn the_material_loss_is_the_last_cell_and_empty_when_off() {
+        let off = step(0, 1).csv_row();
+        let on = StepMetrics { loss_material: 0.875, ..step(0, 1) }.csv_row();
+        assert_eq!(StepMetrics::CSV_HEADER.last(), Some(&"loss_material"));
+        assert_eq!((off.last().unwrap().as_str(), on.last().unwrap().as_str()), ("", "0.875"));
+        assert_eq!(off[..off.len() - 1], on[..on.len() - 1]);
+    }
+
+    #[test]
     fn a_foreign_header_or_a_short_row_is_an_error_naming_the_file() {
         let scratch = scratch_dir("metrics-bad");
         let path = scratch.join(GENERATION_METRICS_FILE);
@@ -353,8 +372,6 @@ mod tests {
         assert_eq!(text, "x,y\n\"a,b\",\"say \"\"hi\"\"\"\n");
     }
 
-    /// Issue 15, defect 14: a garbage row appended to `metrics.csv` survived a resume and
-    /// broke `report` later; it is refused on resume, naming the line.
     #[test]
     fn a_file_of_an_older_version_gets_the_new_columns_empty() {
         let scratch = scratch_dir("metrics-older");
@@ -370,6 +387,8 @@ mod tests {
         assert!(CsvLog::open_resuming(&path, &["generation", "a", "b"], 1).is_err());
     }
 
+    /// Issue 15, defect 14: a garbage row appended to `metrics.csv` survived a resume and
+    /// broke `report` later; it is refused on resume, naming the line.
     #[test]
     fn d14_a_foreign_row_is_refused_on_resume() {
         let scratch = scratch_dir("metrics-garbage");

@@ -22,6 +22,7 @@ use selfplay::{SessionFigures, list_generation_shards, read_games};
 
 use super::error::{RunError, io};
 use crate::ladder::LadderResult;
+use crate::metrics::material_cell;
 use crate::trainer::losses_text;
 use crate::{GenerationSummary, RunConfig, generation_games_dir};
 
@@ -188,8 +189,10 @@ impl GenerationRow {
         h.extend(
             times.iter().chain(training).chain(&LadderResult::CSV_HEADER).map(|c| c.to_string()),
         );
-        // Last, so that a file of the version before it gets it when its run is resumed.
+        // Added columns go last, so that a file of the version before them gets them (empty in
+        // the rows already written) when its run is resumed.
         h.push("run_seconds".into());
+        h.push("loss_material".into());
         h
     }
 
@@ -259,6 +262,7 @@ impl GenerationRow {
         r.extend(training.into_iter().skip(1));
         r.extend(LadderResult::csv_cells(ladder));
         r.push(summary.run_seconds.map_or(String::new(), |t| format!("{t:.1}")));
+        r.push(material_cell(summary.loss_material));
         r
     }
 
