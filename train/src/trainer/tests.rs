@@ -4,6 +4,7 @@ use games::{Camelot, Encode, Game, RuleOptions, TriCamelot};
 use model::{OptimizerConfig, Predictor};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use selfplay::PositionRow;
 
 use super::*;
 use crate::dataset::Batch;
@@ -343,7 +344,14 @@ fn an_interrupted_generation_writes_nothing() {
 fn throughput() {
     fn run<G: TrainGame>(preset: &str, batch: usize) {
         let run = scratch_dir(&format!("bench-{}", G::NAME));
-        let rows: Vec<_> = (0..8).flat_map(|g| random_rows::<G>(g, 40)).collect();
+        // Eight random games, each under its own id (the window tells games apart by it).
+        let rows: Vec<_> = (0..8)
+            .flat_map(|g| {
+                random_rows::<G>(g, 40)
+                    .into_iter()
+                    .map(move |row| PositionRow { game_id: g, ..row })
+            })
+            .collect();
         write_generation::<G>(&run, 0, rows);
         let mut window =
             ReplayWindow::<G>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome).unwrap();
