@@ -143,8 +143,7 @@ impl RunView {
             RunEvent::TrainStep(m) => {
                 if let Some(b) = &self.stage {
                     b.set_position(u64::from(m.step));
-                    let losses =
-                        losses_text(m.loss_total, m.loss_policy, m.loss_value, m.loss_material);
+                    let losses = losses_text(&m.losses());
                     b.set_message(format!("{losses}, {:.0} samples/s", m.samples_per_sec));
                 }
             }

@@ -209,3 +209,52 @@ fn encoding_marks_the_move_in_progress() {
     assert_eq!(planes[[1, r7, c7]], 0.0, "and is empty");
     assert_eq!(planes.index_axis(ndarray::Axis(0), 2 * 2 + 5).sum(), 0.0, "no capture yet");
 }
+
+/// The ownership target of a state for its mover is what its planes show: the mover's pieces
+/// (planes 0 and 1), the other seats' (planes 2 to 2P-1), and the other board cells empty
+/// (the on-board plane); nothing off the board.
+fn check_owners_match_the_planes<V: Variant>(seed: u64)
+where
+    State<V>: Encode,
+{
+    let l = State::<V>::layout();
+    let area = l.height * l.width;
+    let p = V::NUM_PLAYERS;
+    let mut owners = vec![0.0; games::OWNER_CLASSES * area];
+    for s in random_states::<V>(3, seed) {
+        let planes = s.encode_array();
+        let planes = planes.as_slice().unwrap();
+        let plane = |k: usize, g: usize| planes[k * area + g];
+        s.encode_owners(s.to_move(), &mut owners);
+        for g in 0..area {
+            let mine = plane(0, g) + plane(1, g);
+            let theirs: f32 = (2..2 * p).map(|k| plane(k, g)).sum();
+            let empty = plane(2 * p + 6, g) - mine - theirs;
+            assert_eq!([owners[g], owners[area + g], owners[2 * area + g]], [empty, mine, theirs]);
+        }
+    }
+}
+
+#[test]
+fn the_ownership_target_of_the_mover_matches_the_planes() {
+    check_owners_match_the_planes::<CamelotRules>(31);
+    check_owners_match_the_planes::<TriCamelotRules>(32);
+}
+
+/// Camelot seen by the seat not to move: Black's frame is White's turned 180°, so the grid
+/// reversed, with the two sides' classes swapped.
+#[test]
+fn camelot_ownership_in_the_other_seats_frame_is_turned_and_swapped() {
+    let area = Camelot::layout().height * Camelot::layout().width;
+    let (mut mover, mut other) = (vec![0.0; 3 * area], vec![0.0; 3 * area]);
+    for s in random_states::<CamelotRules>(3, 33) {
+        let me = s.to_move();
+        let them = games::Player(1 - me.0);
+        s.encode_owners(me, &mut mover);
+        s.encode_owners(them, &mut other);
+        for (class, seen) in [(0, 0), (1, 2), (2, 1)] {
+            let turned: Vec<f32> = other[seen * area..][..area].iter().rev().copied().collect();
+            assert_eq!(&mover[class * area..][..area], &turned[..], "class {class}");
+        }
+    }
+}

@@ -65,6 +65,7 @@ impl Preset {
             value_head_channels: value_head,
             value_hidden,
             material_classes: 0,
+            ownership_classes: 0,
         }
     }
 }
@@ -111,6 +112,13 @@ pub struct NetConfig {
     /// JSON of a network without one, so older checkpoints read as before.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub material_classes: usize,
+    /// Classes of the auxiliary ownership head (0: none): per board cell, logits from the
+    /// tower's features at the cell for what stands on it some moves later (empty, the mover's
+    /// piece, another seat's: `games::OWNER_CLASSES`), trained beside the policy and value and
+    /// never used in play ([`crate::heads::OwnershipHead`]). Absent from the JSON of a network
+    /// without one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ownership_classes: usize,
 }
 
 fn is_zero(n: &usize) -> bool {

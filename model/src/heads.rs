@@ -1,4 +1,5 @@
-//! The policy and value heads (with the value's auxiliary material head), and the conv + batch-norm unit everything is built from.
+//! The policy and value heads (with the value's auxiliary material head), the auxiliary
+//! ownership head, and the conv + batch-norm unit everything is built from.
 //!
 //! Both heads read only the board's cells: the grid is a rectangle padded around a board that
 //! is not (Camelot's short end ranks, Tri-Camelot's hexagon), so off-board positions are
@@ -78,6 +79,27 @@ impl PolicyHead {
         // Cell-major layout: [B, N, P] flattened, so action = cell * P + channel.
         let moves = per_cell.swap_dims(1, 2).reshape([b, n * p]); // [B, N * P]
         Tensor::cat(vec![moves, end_move], 1)
+    }
+}
+
+/// The auxiliary ownership head: per board cell, logits from the tower's features at that cell
+/// for what stands there some moves later (see
+/// [`NetConfig::ownership_classes`](crate::NetConfig::ownership_classes)). A training target
+/// only: play, export and the native inference engine do not read it.
+#[derive(Module, Debug)]
+pub struct OwnershipHead {
+    /// `[C] → [classes]`, the same at every cell (a 1×1 convolution).
+    pub(crate) out: Linear,
+}
+
+impl OwnershipHead {
+    pub fn new(trunk: usize, classes: usize, device: &Device) -> Self {
+        OwnershipHead { out: LinearConfig::new(trunk, classes).init(device) }
+    }
+
+    /// trunk: [B, C, H, W], cells: [N] → logits [B, N, K] (cells in cell order)
+    pub fn forward(&self, trunk: Tensor<4>, cells: Tensor<1, Int>) -> Tensor<3> {
+        self.out.forward(gather_cells(trunk, cells).swap_dims(1, 2))
     }
 }
 

@@ -6,7 +6,7 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use crate::config::NetConfig;
 use crate::error::{ModelError, Result};
-use crate::heads::{ConvBn, PolicyHead, ValueHead};
+use crate::heads::{ConvBn, OwnershipHead, PolicyHead, ValueHead};
 
 /// Two 3×3 conv + batch-norm layers with an identity skip: `relu(x + bn(conv(relu(bn(conv(x))))))`.
 #[derive(Module, Debug)]
@@ -54,6 +54,8 @@ pub struct Net {
     pub(crate) tower: Vec<ResidualBlock>,
     pub(crate) policy: PolicyHead,
     pub(crate) value: ValueHead,
+    /// The auxiliary ownership head, when the network has one.
+    pub(crate) ownership: Option<OwnershipHead>,
     /// The board cells' flat grid indices, [N]. A constant: moved with the net, never saved
     /// (it is rebuilt from the config).
     pub(crate) cells: Tensor<1, Int>,
@@ -88,6 +90,8 @@ impl Net {
                 config.material_classes,
                 device,
             ),
+            ownership: (config.ownership_classes > 0)
+                .then(|| OwnershipHead::new(c, config.ownership_classes, device)),
             cells: Tensor::from_data(TensorData::new(cells, [n]), device),
             config: config.clone(),
         })
@@ -138,13 +142,14 @@ impl Net {
         (policy, value)
     }
 
-    /// [`forward`](Self::forward)'s outputs and the material head's logits
-    /// [B, material_classes] when the network has one: what training reads.
-    pub fn forward_train(&self, x: Tensor<4>) -> (Tensor<2>, Tensor<2>, Option<Tensor<2>>) {
+    /// [`forward`](Self::forward)'s outputs and the auxiliary heads' logits when the network
+    /// has them: what training reads.
+    pub fn forward_train(&self, x: Tensor<4>) -> TrainOutputs {
         let x = self.trunk(x);
+        let ownership = self.ownership.as_ref().map(|h| h.forward(x.clone(), self.cells.clone()));
         let policy = self.policy.forward(x.clone(), self.cells.clone());
         let (value, material) = self.value.forward_with_material(x, self.cells.clone());
-        (policy, value, material)
+        TrainOutputs { policy, value, material, ownership }
     }
 
     /// x: [B, planes, H, W] → the tower's output [B, C, H, W]
@@ -161,16 +166,7 @@ impl Net {
     /// target on gives an older network the head. A network that has one keeps it; one of
     /// another width is [`ModelError::InvalidArgument`].
     pub fn with_material_head(mut self, classes: usize, seed: u64) -> Result<Self> {
-        match self.config.material_classes {
-            0 => {}
-            have if have == classes => return Ok(self),
-            have => {
-                return Err(ModelError::InvalidArgument(format!(
-                    "the network's material head has {have} classes, not {classes}"
-                )));
-            }
-        }
-        if classes == 0 {
+        if !needs_head("material", self.config.material_classes, classes)? {
             return Ok(self);
         }
         let device = self.cells.device();
@@ -180,6 +176,47 @@ impl Net {
         }));
         self.config.material_classes = classes;
         Ok(self)
+    }
+
+    /// [`with_material_head`](Self::with_material_head) for the ownership head: `classes`
+    /// logits per cell on the tower's features.
+    pub fn with_ownership_head(mut self, classes: usize, seed: u64) -> Result<Self> {
+        if !needs_head("ownership", self.config.ownership_classes, classes)? {
+            return Ok(self);
+        }
+        let device = self.cells.device();
+        let channels = self.config.channels;
+        self.ownership = Some(with_generator(&device, Some(seed), || {
+            materialized(OwnershipHead::new(channels, classes, &device))
+        }));
+        self.config.ownership_classes = classes;
+        Ok(self)
+    }
+}
+
+/// What [`Net::forward_train`] computes: none of it softmaxed.
+#[derive(Debug)]
+pub struct TrainOutputs {
+    /// [B, num_actions]
+    pub policy: Tensor<2>,
+    /// [B, value_classes]
+    pub value: Tensor<2>,
+    /// [B, material_classes], when the network has the material head.
+    pub material: Option<Tensor<2>>,
+    /// [B, N, ownership_classes] (cells in cell order), when the network has the ownership head.
+    pub ownership: Option<Tensor<3>>,
+}
+
+/// Whether a network whose `what` head has `have` classes (0: none) needs a new one of
+/// `classes`: not when it has one of that width or none is asked for; one of another width
+/// cannot change ([`ModelError::InvalidArgument`]).
+fn needs_head(what: &str, have: usize, classes: usize) -> Result<bool> {
+    match have {
+        0 => Ok(classes > 0),
+        have if have == classes => Ok(false),
+        have => Err(ModelError::InvalidArgument(format!(
+            "the network's {what} head has {have} classes, not {classes}"
+        ))),
     }
 }
 
@@ -338,9 +375,9 @@ mod tests {
             ),
             &device,
         );
-        let (_, _, material) = with.forward_train(x.clone());
+        let material = with.forward_train(x.clone()).material;
         assert_eq!(material.expect("the head").dims(), [2, 5]);
-        assert!(net.forward_train(x).2.is_none());
+        assert!(net.forward_train(x).material.is_none());
         // Asking again keeps the head; another width is refused; the same seed, the same head.
         let hash = crate::checkpoint::tensors_hash;
         let again = with.clone().with_material_head(5, 1).unwrap();
@@ -359,6 +396,40 @@ mod tests {
         assert_eq!(hash(&loaded).unwrap(), hash(&with).unwrap());
         let json = serde_json::to_string(net.config()).unwrap();
         assert!(!json.contains("material"), "no head, no key: {json}");
+    }
+
+    #[test]
+    fn an_ownership_head_changes_no_output_and_survives_a_checkpoint() {
+        let config = NetConfig::preset("b4c32", tri_camelot_shape(18)).unwrap();
+        let device = Device::flex();
+        let net = Net::seeded(&config, &device, 5).unwrap();
+        let planes = pseudo_random(2 * config.shape.input_len(), 4);
+        let predict = |net: &Net| Predictor::new(net, DeviceKind::Cpu).unwrap().predict(&planes, 2);
+        let before = predict(&net).unwrap();
+        let with = net.clone().with_ownership_head(3, 9).unwrap();
+        assert_eq!(with.config().ownership_classes, 3);
+        let after = predict(&with).unwrap();
+        assert_eq!((before.policy_logits, before.values), (after.policy_logits, after.values));
+        let s = &config.shape;
+        let x = Tensor::<4>::from_data(
+            TensorData::new(planes.clone(), [2, s.planes, s.height, s.width]),
+            &device,
+        );
+        let ownership = with.forward_train(x.clone()).ownership;
+        assert_eq!(ownership.expect("the head").dims(), [2, s.cells.len(), 3]);
+        assert!(net.forward_train(x).ownership.is_none());
+        let hash = crate::checkpoint::tensors_hash;
+        let again = with.clone().with_ownership_head(3, 1).unwrap();
+        assert_eq!(hash(&again).unwrap(), hash(&with).unwrap());
+        let err = with.clone().with_ownership_head(4, 1).unwrap_err();
+        assert!(err.to_string().contains("ownership head has 3 classes, not 4"), "{err}");
+        let dir = crate::testing::scratch_dir("ownership-head-checkpoint");
+        crate::checkpoint::save(&dir, &with, "test", 1).unwrap();
+        let loaded = crate::checkpoint::load_on(&dir, "test", 1, &device).unwrap().net;
+        assert_eq!(loaded.config().ownership_classes, 3);
+        assert_eq!(hash(&loaded).unwrap(), hash(&with).unwrap());
+        let json = serde_json::to_string(net.config()).unwrap();
+        assert!(!json.contains("ownership"), "no head, no key: {json}");
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The loss and one optimizer step: what the training loop (another crate) calls per batch.
 //!
-//! Loss = policy cross-entropy + `value_weight` × value cross-entropy (+ the material head's
-//! weight × its cross-entropy, when the batch has a material target), each averaged over the
-//! batch. The policy part only sees legal moves: illegal logits are pushed to a large negative
+//! Loss = policy cross-entropy + `value_weight` × value cross-entropy (+ each auxiliary head's
+//! weight × its cross-entropy, when the batch has its target: the material head's over the
+//! batch, the ownership head's over the batch's cells), each averaged over the batch. The policy part only sees legal moves: illegal logits are pushed to a large negative
 //! number before the log-softmax, so the target distribution is compared with the network's
 //! distribution over legal moves (and illegal moves get no gradient).
 
@@ -17,6 +17,7 @@ use crate::config::NetConfig;
 use crate::device::DeviceKind;
 use crate::engine::NetEngine;
 use crate::error::{ModelError, Result};
+use crate::heads::gather_cells;
 use crate::native::train::NativeGradients;
 use crate::net::Net;
 use crate::optimizer::{self, OptimizerConfig};
@@ -41,15 +42,19 @@ pub struct TrainBatch<'a> {
     pub legal: &'a [bool],
     /// Target outcome distribution, [B, value_classes] (one-hot or soft).
     pub value_target: &'a [f32],
-    /// The material head's target and weight, when it is trained (the network must have the
-    /// head, of as many classes).
-    pub material: Option<MaterialTerm<'a>>,
+    /// The material head's target, [B, material_classes] (one-hot), and weight, when it is
+    /// trained (the network must have the head, of as many classes).
+    pub material: Option<AuxTerm<'a>>,
+    /// The ownership head's target, [B, ownership_classes, H, W] (one-hot on each board cell,
+    /// 0 off the board: planes in the input's grid), and weight, when it is trained (the network
+    /// must have the head, of as many classes).
+    pub ownership: Option<AuxTerm<'a>>,
 }
 
-/// The auxiliary material head's part of a batch.
+/// An auxiliary head's part of a batch.
 #[derive(Debug, Clone, Copy)]
-pub struct MaterialTerm<'a> {
-    /// Target class distribution, [B, material_classes] (one-hot).
+pub struct AuxTerm<'a> {
+    /// Target class distributions, laid out as [`TrainBatch`] says for the head.
     pub target: &'a [f32],
     /// Weight of its cross-entropy in the total loss.
     pub weight: f32,
@@ -74,18 +79,21 @@ impl TrainBatch<'_> {
         check("policy target", self.policy_target.len(), s.num_actions())?;
         check("legal mask", self.legal.len(), s.num_actions())?;
         check("value target", self.value_target.len(), s.value_classes)?;
-        if let Some(material) = &self.material {
-            if config.material_classes == 0 {
-                return Err(ModelError::InvalidArgument(
-                    "the batch has a material target but the network no material head".into(),
-                ));
-            }
-            check("material target", material.target.len(), config.material_classes)?;
-            if !(material.weight >= 0.0 && material.weight.is_finite()) {
+        let heads = [
+            ("material", &self.material, config.material_classes, 1),
+            ("ownership", &self.ownership, config.ownership_classes, s.height * s.width),
+        ];
+        for (what, term, classes, per_class) in heads {
+            let Some(term) = term else { continue };
+            if classes == 0 {
                 return Err(ModelError::InvalidArgument(format!(
-                    "material weight {}",
-                    material.weight
+                    "the batch has a {what} target but the network no {what} head"
                 )));
+            }
+            let name = if what == "material" { "material target" } else { "ownership target" };
+            check(name, term.target.len(), classes * per_class)?;
+            if !(term.weight >= 0.0 && term.weight.is_finite()) {
+                return Err(ModelError::InvalidArgument(format!("{what} weight {}", term.weight)));
             }
         }
         let a = s.num_actions();
@@ -110,7 +118,7 @@ impl TrainBatch<'_> {
 /// Batch-mean losses, as read back after a step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LossStats {
-    /// `policy + value_weight * value (+ material weight * material)`: what was minimised.
+    /// `policy + value_weight * value (+ each auxiliary weight * its loss)`: what was minimised.
     pub total: f32,
     /// Policy cross-entropy (nats).
     pub policy: f32,
@@ -118,18 +126,37 @@ pub struct LossStats {
     pub value: f32,
     /// The material head's cross-entropy (nats); 0 when the batch has no material target.
     pub material: f32,
+    /// The ownership head's cross-entropy per cell (nats); 0 when the batch has no ownership
+    /// target.
+    pub ownership: f32,
 }
 
-/// The losses as tensors: (total, policy, value, material), each [1] (material 0 without a
-/// material target).
-///
-/// On an autodiff device `total` can be back-propagated.
+/// [`LossStats`] as tensors, each [1] (an auxiliary loss 0 without its target).
+#[derive(Debug, Clone)]
+pub struct LossTensors {
+    /// On an autodiff device it can be back-propagated.
+    pub total: Tensor<1>,
+    pub policy: Tensor<1>,
+    pub value: Tensor<1>,
+    pub material: Tensor<1>,
+    pub ownership: Tensor<1>,
+}
+
+impl LossTensors {
+    /// The five losses in [`LossStats`]' order, detached: [5].
+    fn stats(self) -> Tensor<1> {
+        let parts = [self.total, self.policy, self.value, self.material, self.ownership];
+        Tensor::cat(parts.map(Tensor::detach).into(), 0)
+    }
+}
+
+/// The losses as tensors.
 pub fn loss_tensors(
     net: &Net,
     batch: &TrainBatch<'_>,
     value_weight: f32,
     device: &Device,
-) -> Result<(Tensor<1>, Tensor<1>, Tensor<1>, Tensor<1>)> {
+) -> Result<LossTensors> {
     let cfg = net.config();
     batch.validate(cfg)?;
     let s = &cfg.shape;
@@ -139,21 +166,35 @@ pub fn loss_tensors(
     let value_target = float_tensor(batch.value_target, [b, v], device);
     let legal = Tensor::<2, Bool>::from_data(TensorData::new(batch.legal.to_vec(), [b, a]), device);
 
-    let (policy_logits, value_logits, material_logits) = net.forward_train(x); // [B, A], [B, V]
-    let masked = policy_logits.mask_fill(legal.bool_not(), ILLEGAL_LOGIT);
+    let out = net.forward_train(x);
+    let masked = out.policy.mask_fill(legal.bool_not(), ILLEGAL_LOGIT);
     let policy = cross_entropy(masked, policy_target);
-    let value = cross_entropy(value_logits, value_target);
+    let value = cross_entropy(out.value, value_target);
     let mut total = policy.clone() + value.clone().mul_scalar(value_weight);
-    let material = match (&batch.material, material_logits) {
-        (Some(m), Some(logits)) => {
-            let target = float_tensor(m.target, [b, cfg.material_classes], device);
-            let material = cross_entropy(logits, target);
-            total = total + material.clone().mul_scalar(m.weight);
-            material
+    let mut auxiliary = |term: Option<AuxTerm<'_>>, loss: Option<Tensor<1>>| match (term, loss) {
+        (Some(term), Some(loss)) => {
+            total = total.clone() + loss.clone().mul_scalar(term.weight);
+            loss
         }
         _ => Tensor::zeros([1], device),
     };
-    Ok((total, policy, value, material))
+    let material = auxiliary(
+        batch.material,
+        batch.material.zip(out.material).map(|(m, logits)| {
+            cross_entropy(logits, float_tensor(m.target, [b, cfg.material_classes], device))
+        }),
+    );
+    let ownership = auxiliary(
+        batch.ownership,
+        batch.ownership.zip(out.ownership).map(|(o, logits)| {
+            let [_, n, k] = logits.dims();
+            // [B, K, H, W] → [B, K, N] → [B, N, K], as the logits: one distribution per cell.
+            let grid = float_tensor(o.target, [b, k, s.height, s.width], device);
+            let target = gather_cells(grid, net.cells.clone()).swap_dims(1, 2);
+            cross_entropy(logits.reshape([b * n, k]), target.reshape([b * n, k]))
+        }),
+    );
+    Ok(LossTensors { total, policy, value, material, ownership })
 }
 
 /// A float tensor from a row-major slice whose length the caller has checked.
@@ -250,10 +291,9 @@ impl Trainer {
             self.net = self.optim.step(lr, self.net.clone(), grads);
             return Ok(stats);
         }
-        let (total, policy, value, material) =
-            loss_tensors(&self.net, batch, self.value_weight, &self.device)?;
-        let parts = [policy, value, material].map(Tensor::detach);
-        let stats = Tensor::cat([total.clone().detach()].into_iter().chain(parts).collect(), 0);
+        let losses = loss_tensors(&self.net, batch, self.value_weight, &self.device)?;
+        let total = losses.total.clone();
+        let stats = losses.stats();
         let grads = GradientsParams::from_grads(total.backward(), &self.net);
         // The optimizer consumes the module; the clone shares the tensors, so this is cheap.
         self.net = self.optim.step(lr, self.net.clone(), grads);
@@ -264,9 +304,7 @@ impl Trainer {
     pub fn evaluate(&self, batch: &TrainBatch<'_>) -> Result<LossStats> {
         let net = self.net.valid();
         let device = self.device.clone().without_autodiff();
-        let (total, policy, value, material) =
-            loss_tensors(&net, batch, self.value_weight, &device)?;
-        read_stats(Tensor::cat(vec![total, policy, value, material], 0))
+        read_stats(loss_tensors(&net, batch, self.value_weight, &device)?.stats())
     }
 
     /// Saves the optimizer state into checkpoint folder `dir` (see [`optimizer::save_optimizer`]).
@@ -285,8 +323,10 @@ impl Trainer {
 
 fn read_stats(stats: Tensor<1>) -> Result<LossStats> {
     match to_vec(stats)?[..] {
-        [total, policy, value, material] => Ok(LossStats { total, policy, value, material }),
-        ref other => Err(ModelError::Readback(format!("expected 4 losses, got {}", other.len()))),
+        [total, policy, value, material, ownership] => {
+            Ok(LossStats { total, policy, value, material, ownership })
+        }
+        ref other => Err(ModelError::Readback(format!("expected 5 losses, got {}", other.len()))),
     }
 }
 
@@ -341,6 +381,7 @@ mod tests {
                 legal: &self.legal,
                 value_target: &self.value_target,
                 material: None,
+                ownership: None,
             }
         }
     }
@@ -426,6 +467,7 @@ mod tests {
             legal: &f.legal[..a],
             value_target: &f.value_target[..v],
             material: None,
+            ownership: None,
         };
         assert!(t.evaluate(&single).unwrap().policy.abs() < 1e-6);
     }
@@ -451,10 +493,8 @@ mod tests {
         // A material target for a network without the head, of the wrong length, or with a
         // weight that is not a finite number of at least 0.
         let material = vec![0.2; B * 5];
-        let term = |target, weight| TrainBatch {
-            material: Some(MaterialTerm { target, weight }),
-            ..f.batch()
-        };
+        let term =
+            |target, weight| TrainBatch { material: Some(AuxTerm { target, weight }), ..f.batch() };
         let err = t.step(&term(&material, 1.0), 1e-3).unwrap_err();
         assert!(err.to_string().contains("no material head"), "{err}");
         let net = t.into_net().with_material_head(5, 1).unwrap();
@@ -470,6 +510,58 @@ mod tests {
             ));
         }
         t.step(&term(&material, 1.0), 1e-3).unwrap();
+        // The same for an ownership target, whose rows are grids.
+        let s = &f.config.shape;
+        let ownership = vec![0.0; B * 3 * s.height * s.width];
+        let term =
+            |target| TrainBatch { ownership: Some(AuxTerm { target, weight: 1.0 }), ..f.batch() };
+        let err = t.step(&term(&ownership), 1e-3).unwrap_err();
+        assert!(err.to_string().contains("no ownership head"), "{err}");
+        let net = t.into_net().with_ownership_head(3, 1).unwrap();
+        let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+        assert!(matches!(
+            t.step(&term(&ownership[3..]), 1e-3),
+            Err(ModelError::InputSize { what: "ownership target", .. })
+        ));
+        t.step(&term(&ownership), 1e-3).unwrap();
+    }
+
+    /// One-hot ownership targets of 3 classes in the input's grid: class `i % 3` on every
+    /// board cell of position `i`.
+    fn ownership_target(shape: &games::Layout, n: usize) -> Vec<f32> {
+        let grid = shape.height * shape.width;
+        let mut target = vec![0.0; n * 3 * grid];
+        for (i, planes) in target.chunks_exact_mut(3 * grid).enumerate() {
+            for &g in &shape.cells {
+                planes[(i % 3) * grid + usize::from(g)] = 1.0;
+            }
+        }
+        target
+    }
+
+    #[test]
+    fn the_ownership_head_learns_its_target_and_counts_in_the_total() {
+        let f = fixture();
+        let net = Net::new(&f.config, &Device::flex()).unwrap().with_ownership_head(3, 3).unwrap();
+        let target = ownership_target(&f.config.shape, B);
+        let batch =
+            TrainBatch { ownership: Some(AuxTerm { target: &target, weight: 0.5 }), ..f.batch() };
+        for engine in [NetEngine::Native, NetEngine::Burn] {
+            let net = net.clone();
+            let mut t =
+                Trainer::with_engine(net, DeviceKind::Cpu, &OptimizerConfig::default(), engine)
+                    .unwrap();
+            let first = t.step(&batch, 0.01).unwrap();
+            let expected = first.policy + first.value + 0.5 * first.ownership;
+            assert!((first.total - expected).abs() < 1e-4, "{engine:?}: {first:?}");
+            assert!(first.ownership > 0.9, "a fresh head: about ln 3 or more, {first:?}");
+            let mut last = first;
+            for _ in 0..60 {
+                last = t.step(&batch, 0.01).unwrap();
+            }
+            assert!(last.ownership < 0.5 * first.ownership, "{engine:?}: {first:?} → {last:?}");
+            assert_eq!(t.evaluate(&f.batch()).unwrap().ownership, 0.0);
+        }
     }
 
     #[test]
@@ -480,10 +572,8 @@ mod tests {
         for (i, row) in target.chunks_exact_mut(5).enumerate() {
             row[i % 5] = 1.0;
         }
-        let batch = TrainBatch {
-            material: Some(MaterialTerm { target: &target, weight: 0.5 }),
-            ..f.batch()
-        };
+        let batch =
+            TrainBatch { material: Some(AuxTerm { target: &target, weight: 0.5 }), ..f.batch() };
         let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
         let first = t.step(&batch, 0.01).unwrap();
         let expected = first.policy + first.value + 0.5 * first.material;

@@ -363,6 +363,7 @@ impl Targets {
             legal: &positions.legal,
             value_target: &self.value,
             material: None,
+            ownership: None,
         }
     }
 }

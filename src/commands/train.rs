@@ -65,7 +65,7 @@ where
         s.checkpoint.display(),
         s.steps,
         s.batch_size,
-        losses_text(s.loss_total, s.loss_policy, s.loss_value, s.loss_material),
+        losses_text(&s.losses()),
         s.samples_per_sec,
         s.seconds,
         s.window_positions,

@@ -14,6 +14,7 @@ use thiserror::Error;
 use crate::growth::Growth;
 use crate::ladder::LadderConfig;
 use crate::material::MaterialTarget;
+use crate::ownership::OwnershipTarget;
 use crate::sampling::Sampling;
 use crate::schedule::LrSchedule;
 use crate::value_target::ValueTarget;
@@ -138,6 +139,9 @@ pub struct TrainConfig {
     /// The auxiliary material head's target: `{ kind = "off" }` (default) or
     /// `{ kind = "swing", moves = 4, weight = 0.5 }` (see [`crate::material`]).
     pub material_target: MaterialTarget,
+    /// The auxiliary ownership head's target: `{ kind = "off" }` (default) or
+    /// `{ kind = "future", moves = 8, weight = 0.5 }` (see [`crate::ownership`]).
+    pub ownership_target: OwnershipTarget,
     /// How batches draw rows from the window: `{ kind = "uniform" }` (default) or
     /// `{ kind = "policy-surprise", share = 0.5 }` (see [`crate::sampling`]).
     pub sampling: Sampling,
@@ -177,6 +181,9 @@ impl TrainConfig {
         self.material_target
             .validate()
             .map_err(|(key, problem)| (format!("train.material_target.{key}"), problem))?;
+        self.ownership_target
+            .validate()
+            .map_err(|(key, problem)| (format!("train.ownership_target.{key}"), problem))?;
         self.lr_schedule
             .validate()
             .map_err(|(key, problem)| (format!("train.lr_schedule.{key}"), problem))
@@ -195,6 +202,7 @@ impl Default for TrainConfig {
             value_target: ValueTarget::Outcome,
             search_value_weight: 0.0,
             material_target: MaterialTarget::Off,
+            ownership_target: OwnershipTarget::Off,
             sampling: Sampling::Uniform,
             augment: true,
             probe_every: 10,

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
-use games::RuleOptions;
+use games::{OWNER_CLASSES, Player, RuleOptions};
 use model::TrainBatch;
 use rand::Rng;
 use rand::rngs::StdRng;
@@ -27,7 +27,9 @@ use rayon::prelude::*;
 use selfplay::record::{PositionRow, RecordError, list_generation_shards, read_positions};
 
 use crate::generations::list_generation_dirs;
+use crate::horizon::window_later_rows;
 use crate::material::{MaterialTarget, SWING_CLASSES, window_classes};
+use crate::ownership::OwnershipTarget;
 use crate::targets::{Record, SampleError, SampleSlot, TrainGame, encode_record};
 use crate::value_target::ValueTarget;
 
@@ -90,6 +92,10 @@ pub struct ReplayWindow<G> {
     /// class under it (empty when it is off).
     material_target: MaterialTarget,
     material_classes: Vec<u8>,
+    /// The ownership target the batches carry (`set_ownership_target`), and every row's later
+    /// row under it, whose board it is (empty when it is off).
+    ownership_target: OwnershipTarget,
+    ownership_rows: Vec<usize>,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -164,6 +170,8 @@ impl<G: TrainGame> ReplayWindow<G> {
             cumulative_weights: None,
             material_target: MaterialTarget::Off,
             material_classes: Vec::new(),
+            ownership_target: OwnershipTarget::Off,
+            ownership_rows: Vec::new(),
             _game: PhantomData,
         })
     }
@@ -223,6 +231,22 @@ impl<G: TrainGame> ReplayWindow<G> {
         };
         self.material_target = target;
         Ok(())
+    }
+
+    /// Gives every batch the ownership head's target from now on (`train.ownership_target`;
+    /// see [`crate::ownership`]), or none when it is off (as after `load`). A row's later
+    /// board is parsed when the row is drawn: one that does not parse is
+    /// [`DatasetError::BadRow`] then. [`train_generation`](crate::train_generation) sets its
+    /// config's.
+    pub fn set_ownership_target(&mut self, target: OwnershipTarget) {
+        if target == self.ownership_target {
+            return;
+        }
+        self.ownership_rows = match target.lookahead() {
+            None => Vec::new(),
+            Some(l) => window_later_rows(&self.records, |i| self.sources[i].generation, l.moves),
+        };
+        self.ownership_target = target;
     }
 
     /// Draws rows in proportion to `weights` (one per row, each finite and at least 0, not all
@@ -291,6 +315,27 @@ impl<G: TrainGame> ReplayWindow<G> {
             }
             batch.material_weight = self.material_target.weight();
         }
+        if let Some(lookahead) = self.ownership_target.lookahead() {
+            let planes = OWNER_CLASSES * G::layout().height * G::layout().width;
+            batch.ownership_target = vec![0.0; rows.len() * planes];
+            batch
+                .ownership_target
+                .par_chunks_mut(planes)
+                .zip(rows.par_iter().zip(&batch.syms))
+                .try_for_each(|(out, (&row, &sym))| {
+                    let later = self.ownership_rows[row];
+                    let position = &self.records[later].position;
+                    let board = G::parse_position(position, self.options).map_err(|e| {
+                        let message = e.to_string();
+                        (later, SampleError::Parse { position: position.to_string(), message })
+                    })?;
+                    board.encode_owners(Player(self.records[row].mover), out);
+                    G::transform_planes(sym, out);
+                    Ok(())
+                })
+                .map_err(|(i, source)| self.bad_row(i, source))?;
+            batch.ownership_weight = lookahead.weight;
+        }
         batch.rows = rows;
         Ok(batch)
     }
@@ -347,6 +392,11 @@ pub struct Batch {
     /// [`ReplayWindow::set_material_target`]), and their loss weight.
     pub material_target: Vec<f32>,
     pub material_weight: f32,
+    /// `[B, 3, H, W]`: the ownership head's one-hot targets, under each row's symmetry (empty
+    /// when it is not trained; see [`ReplayWindow::set_ownership_target`]), and their loss
+    /// weight.
+    pub ownership_target: Vec<f32>,
+    pub ownership_weight: f32,
     /// `[B]`: the window rows drawn (empty for [`Batch::encode`]), and the symmetry applied
     /// to each.
     pub rows: Vec<usize>,
@@ -376,6 +426,8 @@ impl Batch {
             value_target: vec![0.0; b * v],
             material_target: Vec::new(),
             material_weight: 0.0,
+            ownership_target: Vec::new(),
+            ownership_weight: 0.0,
             rows: Vec::new(),
             syms: syms.to_vec(),
         };
@@ -418,9 +470,13 @@ impl Batch {
             policy_target: &self.train_policy,
             legal: &self.legal,
             value_target: &self.value_target,
-            material: (!self.material_target.is_empty()).then_some(model::MaterialTerm {
+            material: (!self.material_target.is_empty()).then_some(model::AuxTerm {
                 target: &self.material_target,
                 weight: self.material_weight,
+            }),
+            ownership: (!self.ownership_target.is_empty()).then_some(model::AuxTerm {
+                target: &self.ownership_target,
+                weight: self.ownership_weight,
             }),
         }
     }
@@ -430,10 +486,11 @@ impl Batch {
 mod tests {
     use std::collections::BTreeSet;
 
-    use games::{Camelot, Game, TriCamelot};
+    use games::{Camelot, Encode, Game, TriCamelot};
     use rand::SeedableRng;
 
     use super::*;
+    use crate::horizon::Lookahead;
     use crate::testutil::{random_rows, scratch_dir, write_generation};
 
     /// A run with generations 0..=5 of Camelot, 3 rows each, every row's `ply` set to its
@@ -640,11 +697,11 @@ mod tests {
         assert_eq!(w.encode_batch((0..4).collect(), vec![0; 4]).unwrap(), alone);
     }
 
-    #[test]
-    fn the_material_target_counts_the_pieces_each_side_loses_within_each_game() {
-        // Two random games (both game id 1, in generations 0 and 1), their moves numbered as
-        // the mover changes (the legs of a capture chain share one).
-        let run = scratch_dir("material-window");
+    /// A window of two random games of 120 decisions (both game id 1, in generations 0 and 1),
+    /// their moves numbered as the mover changes (the legs of a capture chain share one), and
+    /// the games' rows.
+    fn two_game_window(name: &str) -> (ReplayWindow<Camelot>, Vec<Vec<PositionRow>>) {
+        let run = scratch_dir(name);
         let mut games = Vec::new();
         for g in 0..2 {
             let mut rows = random_rows::<Camelot>(40 + u64::from(g), 120);
@@ -657,8 +714,22 @@ mod tests {
             write_generation::<Camelot>(&run, g, rows);
         }
         let options = RuleOptions::default();
-        let mut w = ReplayWindow::<Camelot>::load(&run, 2, options, ValueTarget::Outcome).unwrap();
-        let target = MaterialTarget::Swing { moves: 3, weight: 0.25 };
+        let w = ReplayWindow::<Camelot>::load(&run, 2, options, ValueTarget::Outcome).unwrap();
+        (w, games)
+    }
+
+    /// Row `i`'s decision `moves` moves on in its game, found by hand: the first at that move
+    /// or later, else the game's last.
+    fn later(rows: &[PositionRow], i: usize, moves: u32) -> &PositionRow {
+        let found = rows[i..].iter().find(|l| l.move_number >= rows[i].move_number + moves);
+        found.unwrap_or(rows.last().unwrap())
+    }
+
+    #[test]
+    fn the_material_target_counts_the_pieces_each_side_loses_within_each_game() {
+        let (mut w, games) = two_game_window("material-window");
+        let options = RuleOptions::default();
+        let target = MaterialTarget::Swing(Lookahead { moves: 3, weight: 0.25 });
         w.set_material_target(target).unwrap();
         let rows: Vec<usize> = (0..w.len()).collect();
         let batch = w.encode_batch(rows.clone(), vec![0; rows.len()]).unwrap();
@@ -679,8 +750,7 @@ mod tests {
         let mut expected = Vec::new();
         for rows in &games {
             for (i, r) in rows.iter().enumerate() {
-                let later = rows[i..].iter().find(|l| l.move_number >= r.move_number + 3);
-                let (now, then) = (pieces(r), pieces(later.unwrap_or(rows.last().unwrap())));
+                let (now, then) = (pieces(r), pieces(later(rows, i, 3)));
                 let me = usize::from(r.mover);
                 let swing = (now[1 - me] - then[1 - me]) - (now[me] - then[me]);
                 expected.push((swing.clamp(-2, 2) + 2) as usize);
@@ -694,5 +764,43 @@ mod tests {
         // Off again: no target in the batches.
         w.set_material_target(MaterialTarget::Off).unwrap();
         assert!(w.encode_batch(vec![0], vec![0]).unwrap().as_train_batch().material.is_none());
+    }
+
+    #[test]
+    fn the_ownership_target_is_the_board_moves_on_in_the_movers_frame() {
+        let (mut w, games) = two_game_window("ownership-window");
+        let target = OwnershipTarget::Future(Lookahead { moves: 3, weight: 0.75 });
+        w.set_ownership_target(target);
+        let rows: Vec<usize> = (0..w.len()).collect();
+        let plain = w.encode_batch(rows.clone(), vec![0; rows.len()]).unwrap();
+        let mirrored = w.encode_batch(rows.clone(), vec![1; rows.len()]).unwrap();
+        assert_eq!(plain.ownership_weight, 0.75);
+        assert!(plain.as_train_batch().ownership.is_some());
+        let l = Camelot::layout();
+        let planes = OWNER_CLASSES * l.height * l.width;
+        let mut expected = Vec::new();
+        let mut changed = 0;
+        for rows in &games {
+            for (i, r) in rows.iter().enumerate() {
+                let board = |r: &PositionRow| {
+                    let mut out = vec![0.0; planes];
+                    let s = Camelot::parse_with(&r.position, RuleOptions::default()).unwrap();
+                    s.encode_owners(Player(rows[i].mover), &mut out);
+                    out
+                };
+                let then = board(later(rows, i, 3));
+                changed += usize::from(then != board(r));
+                expected.extend(then);
+            }
+        }
+        assert_eq!(plain.ownership_target, expected);
+        assert!(changed >= 100, "only {changed} of 240 boards change in 3 moves: vacuous");
+        for (got, want) in mirrored.ownership_target.chunks(planes).zip(expected.chunks(planes)) {
+            let mut want = want.to_vec();
+            Camelot::transform_planes(1, &mut want);
+            assert_eq!(got, want);
+        }
+        w.set_ownership_target(OwnershipTarget::Off);
+        assert!(w.encode_batch(vec![0], vec![0]).unwrap().as_train_batch().ownership.is_none());
     }
 }

@@ -23,9 +23,11 @@ pub mod evaluators;
 pub mod export;
 pub mod generations;
 pub mod growth;
+pub mod horizon;
 pub mod ladder;
 pub mod material;
 pub mod metrics;
+pub mod ownership;
 pub mod run;
 pub mod run_data;
 pub mod sampling;
@@ -46,9 +48,11 @@ pub use generations::{
     generation_dir_name, generation_games_dir, list_generation_dirs, newest_checkpoint,
 };
 pub use growth::Growth;
+pub use horizon::Lookahead;
 pub use ladder::{Gating, LadderConfig, LadderResult};
 pub use material::MaterialTarget;
 pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FILE};
+pub use ownership::OwnershipTarget;
 pub use run::{RunError, RunEvent, RunJob, run_generations};
 pub use sampling::Sampling;
 pub use schedule::LrSchedule;

@@ -17,6 +17,7 @@ use games::RuleOptions;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::horizon::{Lookahead, game_ranges, later_decisions};
 use crate::targets::{Record, SampleError, TrainGame};
 
 /// The largest swing told apart; larger ones are clamped to it.
@@ -37,40 +38,31 @@ pub enum MaterialTarget {
     Off,
     /// The swing over the next `moves` moves (see the module docs), its cross-entropy weighted
     /// by `weight` in the loss. A network without the head gets a fresh one.
-    Swing { moves: u32, weight: f32 },
+    Swing(Lookahead),
 }
 
 impl MaterialTarget {
-    /// The horizon in moves, when the target is on.
-    pub fn moves(&self) -> Option<u32> {
+    /// The horizon and weight, when the target is on.
+    pub fn lookahead(&self) -> Option<Lookahead> {
         match *self {
             MaterialTarget::Off => None,
-            MaterialTarget::Swing { moves, .. } => Some(moves),
+            MaterialTarget::Swing(l) => Some(l),
         }
+    }
+
+    /// The horizon in moves, when the target is on.
+    pub fn moves(&self) -> Option<u32> {
+        self.lookahead().map(|l| l.moves)
     }
 
     /// The loss weight (0 when off).
     pub fn weight(&self) -> f32 {
-        match *self {
-            MaterialTarget::Off => 0.0,
-            MaterialTarget::Swing { weight, .. } => weight,
-        }
+        self.lookahead().map_or(0.0, |l| l.weight)
     }
 
     /// Range checks; the error is (key under `train.material_target`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
-        match *self {
-            MaterialTarget::Off => Ok(()),
-            MaterialTarget::Swing { moves, weight } => {
-                if !(1..=1000).contains(&moves) {
-                    return Err(("moves".into(), "must be between 1 and 1000".into()));
-                }
-                if !(0.0..=100.0).contains(&weight) {
-                    return Err(("weight".into(), "must be a number from 0 to 100".into()));
-                }
-                Ok(())
-            }
-        }
+        self.lookahead().map_or(Ok(()), |l| l.validate())
     }
 }
 
@@ -87,14 +79,11 @@ pub struct Decision {
 
 /// The swing class of every decision of one game, given in play order, over `moves` moves.
 pub fn swing_classes(game: &[Decision], moves: u32) -> Vec<u8> {
+    let numbers: Vec<u32> = game.iter().map(|d| d.move_number).collect();
     game.iter()
-        .enumerate()
-        .map(|(i, now)| {
-            let until = now.move_number.saturating_add(moves);
-            let later = game[i..]
-                .iter()
-                .find(|d| d.move_number >= until)
-                .unwrap_or_else(|| game.last().expect("a game has the decision it is asked for"));
+        .zip(later_decisions(&numbers, moves))
+        .map(|(now, later)| {
+            let later = &game[later];
             let mut swing = 0i64;
             for (seat, (&a, &b)) in now.pieces.iter().zip(&later.pieces).enumerate() {
                 let lost = i64::from(a) - i64::from(b);
@@ -128,15 +117,8 @@ pub fn window_classes<G: TrainGame>(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut classes = Vec::with_capacity(records.len());
-    let same_game = |a: usize, b: usize| {
-        generation(a) == generation(b) && records[a].game_id == records[b].game_id
-    };
-    let mut start = 0;
-    for end in 1..=records.len() {
-        if end == records.len() || !same_game(start, end) {
-            classes.extend(swing_classes(&decisions[start..end], moves));
-            start = end;
-        }
+    for game in game_ranges(records, generation) {
+        classes.extend(swing_classes(&decisions[game], moves));
     }
     Ok(classes)
 }
@@ -194,7 +176,7 @@ mod tests {
         let parse = |s: &str| toml::from_str::<T>(s).map(|t| t.material_target);
         assert_eq!(parse("material_target = { kind = \"off\" }").unwrap(), MaterialTarget::Off);
         let on = parse("material_target = { kind = \"swing\", moves = 4, weight = 0.5 }").unwrap();
-        assert_eq!(on, MaterialTarget::Swing { moves: 4, weight: 0.5 });
+        assert_eq!(on, MaterialTarget::Swing(Lookahead { moves: 4, weight: 0.5 }));
         assert_eq!((on.moves(), on.weight()), (Some(4), 0.5));
         assert!(on.validate().is_ok());
         assert!(parse("material_target = { kind = \"swing\", moves = 4 }").is_err());
@@ -202,8 +184,9 @@ mod tests {
             parse("material_target = { kind = \"swing\", moves = 4, weight = 1, x = 1 }").is_err()
         );
         let bad = |t: MaterialTarget| t.validate().unwrap_err().0;
-        assert_eq!(bad(MaterialTarget::Swing { moves: 0, weight: 1.0 }), "moves");
-        assert_eq!(bad(MaterialTarget::Swing { moves: 4, weight: -1.0 }), "weight");
-        assert_eq!(bad(MaterialTarget::Swing { moves: 4, weight: f32::NAN }), "weight");
+        let swing = |moves, weight| MaterialTarget::Swing(Lookahead { moves, weight });
+        assert_eq!(bad(swing(0, 1.0)), "moves");
+        assert_eq!(bad(swing(4, -1.0)), "weight");
+        assert_eq!(bad(swing(4, f32::NAN)), "weight");
     }
 }

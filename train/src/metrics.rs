@@ -222,10 +222,11 @@ impl StepMetrics {
         "samples_per_sec",
         // Last, so that a file of the version before it gets the column when its run resumes.
         "loss_material",
+        "loss_ownership",
     ];
 
-    /// This step as a row of `metrics.csv` (probe columns empty on other steps, the material
-    /// loss empty when the material target is off).
+    /// This step as a row of `metrics.csv` (probe columns empty on other steps, an auxiliary
+    /// loss empty when its target is off).
     pub fn csv_row(&self) -> Vec<String> {
         vec![
             self.generation.to_string(),
@@ -240,14 +241,15 @@ impl StepMetrics {
             self.full_search_fraction.to_string(),
             self.learning_rate.to_string(),
             format!("{:.1}", self.samples_per_sec),
-            material_cell(self.loss_material),
+            aux_loss_cell(self.loss_material),
+            aux_loss_cell(self.loss_ownership),
         ]
     }
 }
 
-/// A material loss as a CSV cell: empty when the head is not trained (the loss is then 0, a
-/// cross-entropy's value it never takes when trained).
-pub fn material_cell(loss: f32) -> String {
+/// An auxiliary head's loss as a CSV cell: empty when the head is not trained (the loss is
+/// then 0, a cross-entropy's value it never takes when trained).
+pub fn aux_loss_cell(loss: f32) -> String {
     if loss > 0.0 { loss.to_string() } else { String::new() }
 }
 
@@ -309,6 +311,7 @@ mod tests {
             loss_policy: 1.0,
             loss_value: 0.5,
             loss_material: 0.0,
+            loss_ownership: 0.0,
             target_entropy: 2.0,
             net_entropy: None,
             value_accuracy: Some(0.25),
@@ -329,7 +332,7 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 3);
         assert!(text.starts_with("generation,step,total_step,"));
-        assert_eq!(text.lines().nth(1).unwrap(), "0,1,1,1.5,1,0.5,2,,0.25,1,0.001,100.0,");
+        assert_eq!(text.lines().nth(1).unwrap(), "0,1,1,1.5,1,0.5,2,,0.25,1,0.001,100.0,,");
 
         // Reopened: the header is not repeated and rows go after the old ones.
         let mut log = CsvLog::open(&path, StepMetrics::CSV_HEADER).unwrap();
@@ -349,12 +352,13 @@ mod tests {
     }
 
     #[test]
-    fn the_material_loss_is_the_last_cell_and_empty_when_off() {
+    fn the_auxiliary_losses_are_the_last_cells_and_empty_when_off() {
         let off = step(0, 1).csv_row();
-        let on = StepMetrics { loss_material: 0.875, ..step(0, 1) }.csv_row();
-        assert_eq!(StepMetrics::CSV_HEADER.last(), Some(&"loss_material"));
-        assert_eq!((off.last().unwrap().as_str(), on.last().unwrap().as_str()), ("", "0.875"));
-        assert_eq!(off[..off.len() - 1], on[..on.len() - 1]);
+        let on = StepMetrics { loss_material: 0.875, loss_ownership: 0.5, ..step(0, 1) }.csv_row();
+        assert!(StepMetrics::CSV_HEADER.ends_with(&["loss_material", "loss_ownership"]));
+        assert_eq!(off[off.len() - 2..], ["", ""]);
+        assert_eq!(on[on.len() - 2..], ["0.875", "0.5"]);
+        assert_eq!(off[..off.len() - 2], on[..on.len() - 2]);
     }
 
     #[test]

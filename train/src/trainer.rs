@@ -14,8 +14,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use games::ENCODING_VERSION;
-use model::{DeviceKind, ModelError, Net, NetConfig, Trainer, checkpoint, masked_softmax};
+use games::{ENCODING_VERSION, OWNER_CLASSES};
+use model::{
+    DeviceKind, LossStats, ModelError, Net, NetConfig, Trainer, checkpoint, masked_softmax,
+};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
@@ -23,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::TrainConfig;
 use crate::dataset::{Batch, DatasetError, ReplayWindow};
 use crate::material::{MaterialTarget, SWING_CLASSES};
+use crate::ownership::OwnershipTarget;
 use crate::targets::{TrainGame, argmax, entropy};
 
 /// The counters file of a checkpoint folder.
@@ -177,12 +180,13 @@ pub struct StepMetrics {
     /// 1-based over the run (from the checkpoint's counters).
     pub total_step: u64,
     /// Batch-mean losses before the step (nats): `total = policy + value_weight × value (+
-    /// the material target's weight × material)`; `policy` is the mean over the full-search
-    /// rows; `material` is 0 when the material target is off.
+    /// each auxiliary target's weight × its loss)`; `policy` is the mean over the full-search
+    /// rows; `material` and `ownership` are 0 when their targets are off.
     pub loss_total: f32,
     pub loss_policy: f32,
     pub loss_value: f32,
     pub loss_material: f32,
+    pub loss_ownership: f32,
     /// Mean entropy (nats) of the policy targets of the batch's full-search rows.
     pub target_entropy: f32,
     /// Probe steps only (see `train.probe_every`), measured before the step in inference mode:
@@ -197,11 +201,33 @@ pub struct StepMetrics {
     pub samples_per_sec: f64,
 }
 
+impl StepMetrics {
+    /// The step's losses.
+    pub fn losses(&self) -> LossStats {
+        LossStats {
+            total: self.loss_total,
+            policy: self.loss_policy,
+            value: self.loss_value,
+            material: self.loss_material,
+            ownership: self.loss_ownership,
+        }
+    }
+}
+
 /// The losses as the progress lines show them: `loss T (policy P, value V)`, with `, material
-/// M` inside the brackets when the material head is trained (M > 0).
-pub fn losses_text(total: f32, policy: f32, value: f32, material: f32) -> String {
-    let material = if material > 0.0 { format!(", material {material:.3}") } else { String::new() };
-    format!("loss {total:.3} (policy {policy:.3}, value {value:.3}{material})")
+/// M` and `, ownership O` inside the brackets when those heads are trained (their loss > 0).
+pub fn losses_text(l: &LossStats) -> String {
+    let aux = |name: &str, loss: f32| {
+        if loss > 0.0 { format!(", {name} {loss:.3}") } else { String::new() }
+    };
+    format!(
+        "loss {:.3} (policy {:.3}, value {:.3}{}{})",
+        l.total,
+        l.policy,
+        l.value,
+        aux("material", l.material),
+        aux("ownership", l.ownership)
+    )
 }
 
 /// What a generation's training did; saved with its checkpoint as `summary.toml`
@@ -218,6 +244,9 @@ pub struct GenerationSummary {
     /// 0 when the material target is off (and in the summaries of older versions).
     #[serde(default)]
     pub loss_material: f32,
+    /// 0 when the ownership target is off (and in the summaries of older versions).
+    #[serde(default)]
+    pub loss_ownership: f32,
     /// Mean over the probe steps (None without any).
     pub value_accuracy: Option<f32>,
     /// The rate of the last step.
@@ -298,8 +327,15 @@ pub fn train_generation<G: TrainGame>(
     // weights from the batch seed); one that has it keeps it, trained or not.
     let net = match config.material_target {
         MaterialTarget::Off => net,
-        MaterialTarget::Swing { .. } => net
+        MaterialTarget::Swing(_) => net
             .with_material_head(SWING_CLASSES, batch_seed(seed, generation) ^ MATERIAL_HEAD_SEED)
+            .map_err(TrainError::Net)?,
+    };
+    window.set_ownership_target(config.ownership_target);
+    let net = match config.ownership_target {
+        OwnershipTarget::Off => net,
+        OwnershipTarget::Future(_) => net
+            .with_ownership_head(OWNER_CLASSES, batch_seed(seed, generation) ^ OWNERSHIP_HEAD_SEED)
             .map_err(TrainError::Net)?,
     };
     let mut trainer = Trainer::new(net, device, &config.optimizer).map_err(TrainError::Net)?;
@@ -319,7 +355,7 @@ pub fn train_generation<G: TrainGame>(
         .draw_weights(window, || trainer.predictor(device).map_err(TrainError::Net))?;
     window.set_draw_weights(weights)?;
     let (mut sum_total, mut sum_policy, mut sum_value) = (0.0f64, 0.0f64, 0.0f64);
-    let mut sum_material = 0.0f64;
+    let (mut sum_material, mut sum_ownership) = (0.0f64, 0.0f64);
     let (mut accuracy_sum, mut probes) = (0.0f64, 0u32);
     let mut learning_rate = config.lr_schedule.rate(config.learning_rate, generation, 0, steps);
     for step in 0..steps {
@@ -345,6 +381,7 @@ pub fn train_generation<G: TrainGame>(
         sum_policy += f64::from(loss.policy);
         sum_value += f64::from(loss.value);
         sum_material += f64::from(loss.material);
+        sum_ownership += f64::from(loss.ownership);
         if let Some((_, accuracy)) = probe {
             accuracy_sum += f64::from(accuracy);
             probes += 1;
@@ -358,6 +395,7 @@ pub fn train_generation<G: TrainGame>(
             loss_policy: loss.policy,
             loss_value: loss.value,
             loss_material: loss.material,
+            loss_ownership: loss.ownership,
             target_entropy,
             net_entropy: probe.map(|p| p.0),
             value_accuracy: probe.map(|p| p.1),
@@ -377,6 +415,7 @@ pub fn train_generation<G: TrainGame>(
         loss_policy: mean(sum_policy),
         loss_value: mean(sum_value),
         loss_material: mean(sum_material),
+        loss_ownership: mean(sum_ownership),
         value_accuracy: (probes > 0).then(|| (accuracy_sum / f64::from(probes)) as f32),
         learning_rate,
         samples_per_sec: f64::from(steps) * config.batch_size as f64 / seconds.max(1e-9),
@@ -393,6 +432,17 @@ pub fn train_generation<G: TrainGame>(
 }
 
 impl GenerationSummary {
+    /// The generation's mean losses.
+    pub fn losses(&self) -> LossStats {
+        LossStats {
+            total: self.loss_total,
+            policy: self.loss_policy,
+            value: self.loss_value,
+            material: self.loss_material,
+            ownership: self.loss_ownership,
+        }
+    }
+
     /// The summary saved in the checkpoint folder `dir`; `None` for a checkpoint without one
     /// (generation 0, or one written before summaries were saved).
     pub fn read(dir: &Path) -> Result<Option<GenerationSummary>, TrainError> {
@@ -402,6 +452,8 @@ impl GenerationSummary {
 
 /// Mixed into the batch seed to draw a new material head's weights (see [`train_generation`]).
 const MATERIAL_HEAD_SEED: u64 = 0x6d61_7465_7269_616c;
+/// The same for a new ownership head.
+const OWNERSHIP_HEAD_SEED: u64 = 0x6f77_6e65_7273_6870;
 
 /// The seed of generation `generation`'s batches in a run seeded `seed`.
 pub fn batch_seed(seed: u64, generation: u32) -> u64 {

@@ -73,6 +73,7 @@ fn trained(config: &NetConfig) -> Net {
         legal: &legal,
         value_target: &value_target,
         material: None,
+        ownership: None,
     };
     for _ in 0..3 {
         trainer.step(&data, 1e-2).unwrap();

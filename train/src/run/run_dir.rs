@@ -22,7 +22,7 @@ use selfplay::{SessionFigures, list_generation_shards, read_games};
 
 use super::error::{RunError, io};
 use crate::ladder::LadderResult;
-use crate::metrics::material_cell;
+use crate::metrics::aux_loss_cell;
 use crate::trainer::losses_text;
 use crate::{GenerationSummary, RunConfig, generation_games_dir};
 
@@ -193,6 +193,7 @@ impl GenerationRow {
         // the rows already written) when its run is resumed.
         h.push("run_seconds".into());
         h.push("loss_material".into());
+        h.push("loss_ownership".into());
         h
     }
 
@@ -262,7 +263,8 @@ impl GenerationRow {
         r.extend(training.into_iter().skip(1));
         r.extend(LadderResult::csv_cells(ladder));
         r.push(summary.run_seconds.map_or(String::new(), |t| format!("{t:.1}")));
-        r.push(material_cell(summary.loss_material));
+        r.push(aux_loss_cell(summary.loss_material));
+        r.push(aux_loss_cell(summary.loss_ownership));
         r
     }
 
@@ -288,7 +290,7 @@ impl GenerationRow {
             ),
             _ => ("evals/s unknown".into(), format!("training {:.0} s", self.train_secs)),
         };
-        let losses = losses_text(s.loss_total, s.loss_policy, s.loss_value, s.loss_material);
+        let losses = losses_text(&s.losses());
         format!(
             "gen {g}: {} games, mean {:.1} moves, wins {} draws {} ({}), {rate} | {losses}, \
              {:.0} samples/s | {split}",

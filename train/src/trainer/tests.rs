@@ -9,6 +9,8 @@ use selfplay::PositionRow;
 use super::*;
 use crate::dataset::Batch;
 use crate::generations::generation_dir_name;
+use crate::horizon::Lookahead;
+use crate::ownership::OwnershipTarget;
 use crate::sampling::Sampling;
 use crate::targets::Record;
 use crate::testutil::{random_records, random_rows, scratch_dir, write_generation};
@@ -171,39 +173,43 @@ fn a_growing_network_is_deepened_keeps_its_optimizer_state_and_cannot_shrink() {
 }
 
 #[test]
-fn the_material_target_gives_the_network_a_head_that_it_keeps() {
-    let run = scratch_dir("material-head");
+fn the_auxiliary_targets_give_the_network_heads_that_it_keeps() {
+    let run = scratch_dir("aux-heads");
     let mut window = one_game_window(&run, 29, 40);
     let on = TrainConfig {
-        material_target: MaterialTarget::Swing { moves: 4, weight: 0.5 },
+        material_target: MaterialTarget::Swing(Lookahead { moves: 4, weight: 0.5 }),
+        ownership_target: OwnershipTarget::Future(Lookahead { moves: 8, weight: 0.25 }),
         ..small_config()
     };
     let models = run.join("models");
     let job = |start, out: &str, generation| job_at(start, models.join(out), generation, None);
     let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
     let first = train_generation(job(StartFrom::Net(net), "gen-0001", 1), &mut window, &on, |m| {
-        assert!(m.loss_material > 0.0, "{m:?}");
+        assert!(m.loss_material > 0.0 && m.loss_ownership > 0.0, "{m:?}");
     })
     .unwrap();
-    assert!(first.loss_material > 0.0);
-    let expected = first.loss_policy + first.loss_value + 0.5 * first.loss_material;
+    let expected = first.loss_policy
+        + first.loss_value
+        + 0.5 * first.loss_material
+        + 0.25 * first.loss_ownership;
     assert!((first.loss_total - expected).abs() < 1e-3, "{first:?}");
-    let head = |dir: &str| {
-        checkpoint::load(&models.join(dir), "camelot", ENCODING_VERSION)
-            .unwrap()
-            .meta
-            .config
-            .material_classes
+    assert!(losses_text(&first.losses()).contains(", ownership "), "{first:?}");
+    let heads = |dir: &str| {
+        let config =
+            checkpoint::load(&models.join(dir), "camelot", ENCODING_VERSION).unwrap().meta.config;
+        (config.material_classes, config.ownership_classes)
     };
-    assert_eq!(head("gen-0001"), SWING_CLASSES);
-    // Resumed from the checkpoint (with its optimizer state), and with the target off (the
-    // window follows the config): the head stays, untrained and out of the loss.
+    let both = (SWING_CLASSES, games::OWNER_CLASSES);
+    assert_eq!(heads("gen-0001"), both);
+    // Resumed from the checkpoint (with its optimizer state), and with the targets off (the
+    // window follows the config): the heads stay, untrained and out of the loss.
     let from = || StartFrom::Checkpoint(models.join("gen-0001"));
     train_generation(job(from(), "gen-0002", 2), &mut window, &on, |_| {}).unwrap();
-    assert_eq!(head("gen-0002"), SWING_CLASSES);
+    assert_eq!(heads("gen-0002"), both);
     let off = small_config();
     let plain = train_generation(job(from(), "gen-0002b", 2), &mut window, &off, |_| {}).unwrap();
-    assert_eq!((plain.loss_material, head("gen-0002b")), (0.0, SWING_CLASSES));
+    assert_eq!((plain.loss_material, plain.loss_ownership, heads("gen-0002b")), (0.0, 0.0, both));
+    assert!(!losses_text(&plain.losses()).contains("ownership"));
 }
 
 fn copy_dir(from: &Path, to: &Path) {

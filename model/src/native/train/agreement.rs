@@ -19,22 +19,24 @@ use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
 use crate::readback::to_vec;
 use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
-use crate::train_step::{MaterialTerm, TrainBatch, Trainer, loss_tensors};
+use crate::train_step::{AuxTerm, TrainBatch, Trainer, loss_tensors};
 use games::Layout;
 
 /// A batch of `n` positions with 1-12 legal moves each, soft policy targets on some of them
-/// and soft value targets, and one-hot material targets of `material_classes` (none when 0).
+/// and soft value targets, one-hot material targets of `material_classes` and one-hot
+/// ownership targets of `ownership_classes` on every board cell (none when 0).
 struct Fixture {
     planes: Vec<f32>,
     policy_target: Vec<f32>,
     legal: Vec<bool>,
     value_target: Vec<f32>,
     material_target: Vec<f32>,
+    ownership_target: Vec<f32>,
     n: usize,
 }
 
 impl Fixture {
-    fn new(shape: &Layout, n: usize, material_classes: usize) -> Self {
+    fn new(shape: &Layout, n: usize, material_classes: usize, ownership_classes: usize) -> Self {
         let (a, v) = (shape.num_actions(), shape.value_classes);
         let mut legal = vec![false; n * a];
         let mut policy_target = vec![0.0; n * a];
@@ -57,12 +59,21 @@ impl Fixture {
         for (i, row) in material_target.chunks_exact_mut(k.max(1)).enumerate() {
             row[(i * 3) % k] = 1.0;
         }
+        // Classes varying from cell to cell, so that a gather in the wrong order shows.
+        let (k, grid) = (ownership_classes, shape.height * shape.width);
+        let mut ownership_target = vec![0.0; n * k * grid];
+        for (i, planes) in ownership_target.chunks_exact_mut((k * grid).max(1)).enumerate() {
+            for (cell, &g) in shape.cells.iter().enumerate() {
+                planes[((i + 7 * cell + cell / 5) % k) * grid + usize::from(g)] = 1.0;
+            }
+        }
         Fixture {
             planes: pseudo_random(n * shape.input_len(), 11),
             policy_target,
             legal,
             value_target,
             material_target,
+            ownership_target,
             n,
         }
     }
@@ -75,7 +86,9 @@ impl Fixture {
             legal: &self.legal,
             value_target: &self.value_target,
             material: (!self.material_target.is_empty())
-                .then(|| MaterialTerm { target: &self.material_target, weight: 0.3 }),
+                .then(|| AuxTerm { target: &self.material_target, weight: 0.3 }),
+            ownership: (!self.ownership_target.is_empty())
+                .then(|| AuxTerm { target: &self.ownership_target, weight: 0.6 }),
         }
     }
 }
@@ -156,40 +169,38 @@ fn assert_gradient_close(what: &str, native: &[f32], burn: &[f32]) {
     assert_close(what, native, burn, 1e-2);
 }
 
-/// `material_target`: whether the batch trains the material head (a network with one and a
-/// batch without: neither engine gives its parameters a gradient).
-fn assert_agrees(config: NetConfig, name: &str, material_target: bool) {
-    let k = config.material_classes;
-    let f = Fixture::new(&config.shape, 6, k);
+/// `aux_targets`: whether the batch trains the network's auxiliary heads (a network with
+/// them and a batch without: neither engine gives their parameters a gradient).
+fn assert_agrees(config: NetConfig, name: &str, aux_targets: bool) {
+    let (km, ko) = (config.material_classes, config.ownership_classes);
+    let f = Fixture::new(&config.shape, 6, km, ko);
     let dir = trained_checkpoint(&config, &f, name);
-    let f = if material_target { f } else { Fixture::new(&config.shape, 6, 0) };
+    let (km, ko) = if aux_targets { (km, ko) } else { (0, 0) };
+    let f = Fixture::new(&config.shape, 6, km, ko);
     let value_weight = 0.7;
 
     let burn_net = load_for_training(&dir);
     let device = DeviceKind::Cpu.autodiff_device().unwrap();
-    let (total, policy, value, material) =
-        loss_tensors(&burn_net, &f.batch(), value_weight, &device).unwrap();
-    let burn_losses =
-        [total.clone(), policy, value, material].map(|t| to_vec(t.detach()).unwrap()[0]);
-    assert_eq!(
-        burn_losses[3] > 0.0,
-        material_target && k > 0,
-        "the material loss: {burn_losses:?}"
-    );
+    let l = loss_tensors(&burn_net, &f.batch(), value_weight, &device).unwrap();
+    let total = l.total.clone();
+    let burn_losses = [l.total, l.policy, l.value, l.material, l.ownership]
+        .map(|t| to_vec(t.detach()).unwrap()[0]);
+    assert_eq!(burn_losses[3] > 0.0, km > 0, "the material loss: {burn_losses:?}");
+    assert_eq!(burn_losses[4] > 0.0, ko > 0, "the ownership loss: {burn_losses:?}");
     let burn_grads = GradientsParams::from_grads(total.backward(), &burn_net);
 
     let native_net = load_for_training(&dir);
     let inner = device.clone().without_autodiff();
     let mut engine = NativeGradients::new(&native_net);
     let (loss, grads) = engine.step(&native_net, &f.batch(), value_weight, &inner).unwrap();
-    let native_losses = [loss.total, loss.policy, loss.value, loss.material];
+    let native_losses = [loss.total, loss.policy, loss.value, loss.material, loss.ownership];
     assert_close("losses", &native_losses, &burn_losses, 2e-3);
     // The same engine on other positions, then on the first batch again with a fresh copy of
     // the net: its buffers now come from the pool holding the other step's values (not left
     // cleared: most are handed out as they are, to be overwritten), and it must not see them.
     let other = Fixture {
         planes: pseudo_random(f.planes.len(), 12),
-        ..Fixture::new(&config.shape, 6, if material_target { k } else { 0 })
+        ..Fixture::new(&config.shape, 6, km, ko)
     };
     engine.step(&load_for_training(&dir), &other.batch(), value_weight, &inner).unwrap();
     let again_net = load_for_training(&dir);
@@ -197,8 +208,10 @@ fn assert_agrees(config: NetConfig, name: &str, material_target: bool) {
 
     let ids = param_ids(&native_net);
     assert_eq!(ids, param_ids(&burn_net), "both nets were loaded from one checkpoint");
-    // The material head's weight and bias go without a gradient when nothing trains them.
-    let untrained = if k > 0 && !material_target { 2 } else { 0 };
+    // An auxiliary head's weight and bias go without a gradient when nothing trains them.
+    let heads =
+        usize::from(config.material_classes > 0) + usize::from(config.ownership_classes > 0);
+    let untrained = if aux_targets { 0 } else { 2 * heads };
     assert_eq!(grads.len(), ids.len() - untrained, "a gradient for every trained parameter");
     assert_eq!(burn_grads.len(), ids.len() - untrained);
     let ids: Vec<_> = ids.into_iter().filter(|&id| has_gradient(&burn_grads, id)).collect();
@@ -235,6 +248,16 @@ fn the_material_head_gradients_match_burn() {
         NetConfig { material_classes: 5, ..NetConfig::preset("b4c32", camelot_shape(13)).unwrap() };
     assert_agrees(config.clone(), "native-grad-material", true);
     assert_agrees(config, "native-grad-material-untrained", false);
+}
+
+#[test]
+fn the_ownership_head_gradients_match_burn() {
+    // Cell order differs from grid order, so a wrong gather of the targets or the features shows.
+    let mut shape = tri_camelot_shape(13);
+    shape.cells.reverse();
+    let config = NetConfig { ownership_classes: 3, ..NetConfig::preset("b4c32", shape).unwrap() };
+    assert_agrees(config.clone(), "native-grad-ownership", true);
+    assert_agrees(config, "native-grad-ownership-untrained", false);
 }
 
 #[test]

@@ -101,6 +101,9 @@ pub(crate) struct Params {
     pub value_out: Dense,
     /// Material logits, `[hidden, K]`, when the network has the head.
     pub material_out: Option<Dense>,
+    /// Ownership logits per cell from the tower's features, `[C, K]`, when the network has the
+    /// head.
+    pub ownership_out: Option<Dense>,
 }
 
 impl Params {
@@ -125,6 +128,7 @@ impl Params {
             value_hidden,
             value_out: dense(&net.value.out)?,
             material_out: net.value.material.as_ref().map(dense).transpose()?,
+            ownership_out: net.ownership.as_ref().map(|h| dense(&h.out)).transpose()?,
             config,
         })
     }
@@ -142,6 +146,7 @@ impl Params {
             value_hidden: self.value_hidden.zeros_like(),
             value_out: self.value_out.zeros_like(),
             material_out: self.material_out.as_ref().map(Dense::zeros_like),
+            ownership_out: self.ownership_out.as_ref().map(Dense::zeros_like),
         }
     }
 
@@ -174,6 +179,7 @@ impl Params {
         }
         let cells = self.config.shape.cells.len();
         let material = net.value.material.as_ref().zip(self.material_out.clone());
+        let ownership = net.ownership.as_ref().map(|h| &h.out).zip(self.ownership_out.clone());
         let linears = [
             (&net.policy.end_move, self.end_move.clone()),
             // Back to burn's rows `vc × N + n`: the same regrouping with the roles swapped.
@@ -183,7 +189,7 @@ impl Params {
             ),
             (&net.value.out, self.value_out.clone()),
         ];
-        for (linear, g) in linears.into_iter().chain(material) {
+        for (linear, g) in linears.into_iter().chain(material).chain(ownership) {
             register(&mut grads, &linear.weight, g.weight, [g.d_in, g.d_out], device);
             if let Some(bias) = &linear.bias {
                 register(&mut grads, bias, g.bias, [g.d_out], device);

@@ -243,6 +243,18 @@ pub(crate) fn train_pass(
         out[cells * pc] = *e;
     }
 
+    // Ownership logits [n × N, K] from the tower's features at the cells [n × N, C], when the
+    // batch trains the head (validated: the net has it).
+    let mut ownership = match (&p.ownership_out, &batch.ownership) {
+        (Some(layer), Some(target)) => {
+            let mut trunk_cells = pool.take(n * cells * c);
+            gather_cells(trunk, grid, c, &s.cells, &mut trunk_cells);
+            let logits = dense_forward(layer, &trunk_cells, n * cells, pool)?;
+            Some((layer, target, logits, trunk_cells))
+        }
+        _ => None,
+    };
+
     // Value logits [n, V].
     let mut value_hidden = dense_forward(&p.value_hidden, &value_cells, n, pool)?;
     relu(&mut value_hidden);
@@ -277,24 +289,49 @@ pub(crate) fn train_pass(
             material_loss += cross_entropy_row(row, t, None, inv_n * target.weight);
         }
     }
-    let (policy_loss, value_loss, material_loss) = (
+    // The ownership target is a grid of K planes per position: each cell's row is gathered.
+    let mut ownership_loss = 0.0;
+    if let Some((_, target, logits, _)) = &mut ownership {
+        let k = p.config.ownership_classes;
+        let scale = target.weight / (n * cells) as f32;
+        let mut t = vec![0.0; k];
+        for (i, row) in logits.chunks_exact_mut(k).enumerate() {
+            let planes = &target.target[(i / cells) * k * grid..][..k * grid];
+            let g = usize::from(s.cells[i % cells]);
+            for (class, t) in t.iter_mut().enumerate() {
+                *t = planes[class * grid + g];
+            }
+            ownership_loss += cross_entropy_row(row, &t, None, scale);
+        }
+    }
+    let (policy_loss, value_loss, material_loss, ownership_loss) = (
         (policy_loss / n as f64) as f32,
         (value_loss / n as f64) as f32,
         (material_loss / n as f64) as f32,
+        (ownership_loss / (n * cells) as f64) as f32,
     );
     let material_weight = material.as_ref().map_or(0.0, |(_, target, _)| target.weight);
+    let ownership_weight = ownership.as_ref().map_or(0.0, |(_, target, _, _)| target.weight);
     let loss = LossStats {
-        total: policy_loss + value_weight * value_loss + material_weight * material_loss,
+        total: policy_loss
+            + value_weight * value_loss
+            + material_weight * material_loss
+            + ownership_weight * ownership_loss,
         policy: policy_loss,
         value: value_loss,
         material: material_loss,
+        ownership: ownership_loss,
     };
 
     let mut g = p.zeros_like();
+    // An auxiliary head the batch does not train gets no gradient at all (as burn's autodiff
+    // leaves an unused parameter), not a zero one that an optimizer's decay or momentum would
+    // still act on.
     if material.is_none() {
-        // No gradient at all (as burn's autodiff leaves an unused parameter), not a zero one
-        // that an optimizer's decay or momentum would still act on.
         g.material_out = None;
+    }
+    if ownership.is_none() {
+        g.ownership_out = None;
     }
 
     // Value head backward (the material head's gradient joins the value's at the hidden layer).
@@ -321,6 +358,7 @@ pub(crate) fn train_pass(
     let mut d_policy_cells =
         dense_backward(&p.policy_out, &policy_cells, &d_moves, n * cells, &mut g.policy_out, pool)?;
     let d_pooled = dense_backward(&p.end_move, &pooled, &d_end, n, &mut g.end_move, pool)?;
+
     for (image, dp) in d_policy_cells.chunks_exact_mut(cells * ph).zip(d_pooled.chunks_exact(ph)) {
         for row in image.chunks_exact_mut(ph) {
             for (r, d) in row.iter_mut().zip(dp) {
@@ -344,6 +382,19 @@ pub(crate) fn train_pass(
     let mut d_policy_grid = to_grid(&d_policy_cells, ph);
     let mut d_value_grid = to_grid(&d_value_cells, vc);
     let mut d_trunk = pool.zeros(rows * c);
+    if let (Some((layer, _, logits, trunk_cells)), Some(g_ownership)) =
+        (&ownership, &mut g.ownership_out)
+    {
+        // [n × N, C] back to the cells' grid squares.
+        let d = dense_backward(layer, trunk_cells, logits, n * cells, g_ownership, pool)?;
+        for (image, dst) in d.chunks_exact(cells * c).zip(d_trunk.chunks_exact_mut(grid * c)) {
+            for (&g, row) in s.cells.iter().zip(image.chunks_exact(c)) {
+                let g = usize::from(g) * c;
+                dst[g..g + c].iter_mut().zip(row).for_each(|(a, b)| *a += b);
+            }
+        }
+        pool.keep([d]);
+    }
     relu_backward(&mut d_policy_grid, &policy_grid);
     conv_norm_backward(
         grids,
@@ -407,6 +458,7 @@ pub(crate) fn train_pass(
     pool.keep([x0, policy_grid, value_grid, policy_cells, value_cells, moves, end, policy]);
     pool.keep([value_hidden, value, d_hidden, d_value_cells, d_moves, d_end]);
     pool.keep(material.map(|(_, _, logits)| logits));
+    pool.keep(ownership.into_iter().flat_map(|(_, _, logits, cells)| [logits, cells]));
     pool.keep([d_policy_cells, d_pooled, d_policy_grid, d_value_grid, d_trunk]);
     Ok(PassOutput { loss, grads: g, norm_stats })
 }
