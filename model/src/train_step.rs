@@ -80,17 +80,22 @@ impl TrainBatch<'_> {
         check("legal mask", self.legal.len(), s.num_actions())?;
         check("value target", self.value_target.len(), s.value_classes)?;
         let heads = [
-            ("material", &self.material, config.material_classes, 1),
-            ("ownership", &self.ownership, config.ownership_classes, s.height * s.width),
+            ("material", "material target", &self.material, config.material_classes, 1),
+            (
+                "ownership",
+                "ownership target",
+                &self.ownership,
+                config.ownership_classes,
+                s.height * s.width,
+            ),
         ];
-        for (what, term, classes, per_class) in heads {
+        for (what, name, term, classes, per_class) in heads {
             let Some(term) = term else { continue };
             if classes == 0 {
                 return Err(ModelError::InvalidArgument(format!(
                     "the batch has a {what} target but the network no {what} head"
                 )));
             }
-            let name = if what == "material" { "material target" } else { "ownership target" };
             check(name, term.target.len(), classes * per_class)?;
             if !(term.weight >= 0.0 && term.weight.is_finite()) {
                 return Err(ModelError::InvalidArgument(format!("{what} weight {}", term.weight)));
@@ -171,29 +176,25 @@ pub fn loss_tensors(
     let policy = cross_entropy(masked, policy_target);
     let value = cross_entropy(out.value, value_target);
     let mut total = policy.clone() + value.clone().mul_scalar(value_weight);
-    let mut auxiliary = |term: Option<AuxTerm<'_>>, loss: Option<Tensor<1>>| match (term, loss) {
-        (Some(term), Some(loss)) => {
-            total = total.clone() + loss.clone().mul_scalar(term.weight);
+    // An auxiliary head's (weight, loss) when the batch trains it: added to the total.
+    let mut auxiliary = |weighted: Option<(f32, Tensor<1>)>| match weighted {
+        Some((weight, loss)) => {
+            total = total.clone() + loss.clone().mul_scalar(weight);
             loss
         }
-        _ => Tensor::zeros([1], device),
+        None => Tensor::zeros([1], device),
     };
-    let material = auxiliary(
-        batch.material,
-        batch.material.zip(out.material).map(|(m, logits)| {
-            cross_entropy(logits, float_tensor(m.target, [b, cfg.material_classes], device))
-        }),
-    );
-    let ownership = auxiliary(
-        batch.ownership,
-        batch.ownership.zip(out.ownership).map(|(o, logits)| {
-            let [_, n, k] = logits.dims();
-            // [B, K, H, W] → [B, K, N] → [B, N, K], as the logits: one distribution per cell.
-            let grid = float_tensor(o.target, [b, k, s.height, s.width], device);
-            let target = gather_cells(grid, net.cells.clone()).swap_dims(1, 2);
-            cross_entropy(logits.reshape([b * n, k]), target.reshape([b * n, k]))
-        }),
-    );
+    let material = auxiliary(batch.material.zip(out.material).map(|(m, logits)| {
+        let target = float_tensor(m.target, [b, cfg.material_classes], device);
+        (m.weight, cross_entropy(logits, target))
+    }));
+    let ownership = auxiliary(batch.ownership.zip(out.ownership).map(|(o, logits)| {
+        let [_, n, k] = logits.dims();
+        // [B, K, H, W] → [B, K, N] → [B, N, K], as the logits: one distribution per cell.
+        let grid = float_tensor(o.target, [b, k, s.height, s.width], device);
+        let target = gather_cells(grid, net.cells.clone()).swap_dims(1, 2);
+        (o.weight, cross_entropy(logits.reshape([b * n, k]), target.reshape([b * n, k])))
+    }));
     Ok(LossTensors { total, policy, value, material, ownership })
 }
 
