@@ -135,22 +135,50 @@ fn first_page_offset(file: &[u8]) -> usize {
     usize::try_from(start).unwrap()
 }
 
-/// A page header that announces a list of two billion doubles: parquet skips such an unknown
-/// field element by element, and at the end of a file each skip used to read nothing and go on
-/// (most of an hour; a random case of `damaged_positions_files_are_read_or_refused` found it).
-/// The readers must refuse it as corrupt within the 5 seconds `read_every_way` allows.
+/// Thrift list headers for an unknown field (15, type list: skipped) announcing 2^31 - 1
+/// elements: of doubles (element type 7) and of booleans (type 1). Parquet skips such a field
+/// element by element. At the end of a file each double's skip used to read nothing and go on
+/// (most of an hour), and a boolean's skip reads nothing at all, so two billion of them spin for
+/// tens of seconds wherever they are; random cases of the damaged-files properties found both.
+const HUGE_LISTS: [(&str, [u8; 7]); 2] = [
+    ("doubles", [0xF9, 0xF7, 0xFF, 0xFF, 0xFF, 0xFF, 0x07]),
+    ("booleans", [0xF9, 0xF1, 0xFF, 0xFF, 0xFF, 0xFF, 0x07]),
+];
+
+/// The readers must refuse a page header announcing a huge list within the 5 seconds
+/// `read_every_way` allows.
 #[test]
 fn a_page_header_announcing_a_huge_list_is_refused_quickly() {
     let (games, positions) = shard_bytes();
-    // Field 15 (no field of a page header: skipped) of type list (9); the list's header: element
-    // type double (7), the size in a varint (high nibble 15), 2^31 - 1.
-    let header = [0xF9, 0xF7, 0xFF, 0xFF, 0xFF, 0xFF, 0x07];
-    for (name, original) in [("huge-list-g", games), ("huge-list-p", positions)] {
-        let at = first_page_offset(original);
-        let mut damaged = original.clone();
-        damaged.splice(at..at, header);
-        let (g, p) = if name.ends_with('g') { (&damaged, positions) } else { (games, &damaged) };
-        read_every_way(name, g, p);
+    for (list, header) in HUGE_LISTS {
+        for (file, original) in [("g", games), ("p", positions)] {
+            let at = first_page_offset(original);
+            let mut damaged = original.clone();
+            damaged.splice(at..at, header);
+            let (g, p) = if file == "g" { (&damaged, positions) } else { (games, &damaged) };
+            read_every_way(&format!("huge-{list}-{file}"), g, p);
+        }
+    }
+}
+
+/// The same lists at the start of a file's footer (its `FileMetaData`, whose length in the last 8
+/// bytes is grown to match).
+#[test]
+fn a_footer_announcing_a_huge_list_is_refused_quickly() {
+    let (games, positions) = shard_bytes();
+    for (list, header) in HUGE_LISTS {
+        for (file, original) in [("g", games), ("p", positions)] {
+            let n = original.len();
+            let footer_len = u32::from_le_bytes(original[n - 8..n - 4].try_into().unwrap());
+            let at = n - 8 - footer_len as usize;
+            let mut damaged = original.clone();
+            damaged.splice(at..at, header);
+            let grown = (footer_len + header.len() as u32).to_le_bytes();
+            let m = damaged.len();
+            damaged[m - 8..m - 4].copy_from_slice(&grown);
+            let (g, p) = if file == "g" { (&damaged, positions) } else { (games, &damaged) };
+            read_every_way(&format!("footer-{list}-{file}"), g, p);
+        }
     }
 }
 

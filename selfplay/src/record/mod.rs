@@ -51,6 +51,7 @@ mod layout;
 mod read;
 mod schema;
 mod source;
+mod thrift_check;
 mod validate;
 mod write;
 

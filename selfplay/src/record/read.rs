@@ -16,12 +16,15 @@ use arrow_array::types::{Float32Type, UInt8Type, UInt16Type, UInt32Type, UInt64T
 use arrow_schema::Schema;
 use games::Termination;
 use parquet::arrow::ProjectionMask;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+};
 
 use super::columns::Columns;
 use super::layout::ShardPaths;
 use super::schema::{VERSION_KEY, check_schema, col, games_schema, positions_schema};
 use super::source::StrictFile;
+use super::thrift_check;
 use super::{GameRecord, PositionRow, RecordError, SCHEMA_VERSION, Shard, validate};
 
 /// Reads a games file (any name), validating every row and refusing duplicate game ids.
@@ -88,8 +91,13 @@ fn for_each_batch(
 ) -> Result<(), RecordError> {
     let file = File::open(path).and_then(StrictFile::new).map_err(|e| RecordError::io(path, e))?;
     let guarded = catch_unwind(AssertUnwindSafe(|| {
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+        // The footer and page headers are walked before parquet parses them (see thrift_check).
+        thrift_check::check_footer(&file).map_err(|e| RecordError::corrupt(path, e))?;
+        let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::default())
             .map_err(|e| RecordError::corrupt(path, e))?;
+        thrift_check::check_pages(&file, metadata.metadata())
+            .map_err(|e| RecordError::corrupt(path, e))?;
+        let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, metadata);
         check_version_metadata(path, builder.metadata().file_metadata().key_value_metadata())?;
         check_schema(path, expected, builder.schema())?;
         let names = expected.fields().iter().map(|f| f.name().as_str());
