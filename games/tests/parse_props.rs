@@ -3,10 +3,11 @@
 //! same position).
 //!
 //! Cases: `FUZZ_CASES` (default 3000 per property). For a longer run:
-//! `FUZZ_CASES=300000 cargo test --release -p games --test parse_props`.
+//! `FUZZ_CASES=300000 PROPTEST_RNG_SEED=$RANDOM cargo test --release -p games --test parse_props`.
 
 use games::{Camelot, CamelotPosition, TriCamelot, TriCamelotPosition};
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 /// Strings built from the pieces of real position strings, to get past the first checks.
 fn position_like() -> impl Strategy<Value = String> {
@@ -37,13 +38,22 @@ fn check_position_text(s: &str) {
     let _ = s.parse::<TriCamelot>();
 }
 
-/// Cases per property: `FUZZ_CASES`, 3000 by default (what CI runs).
-fn cases() -> u32 {
-    std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000)
+/// The properties' config: `FUZZ_CASES` cases per property (3000 by default, what CI runs), drawn
+/// from a fixed seed so that every CI run plays the same cases; `PROPTEST_RNG_SEED=S` draws
+/// others (an exploring run: a fresh S each time).
+fn config() -> ProptestConfig {
+    let cases = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    // The default reads PROPTEST_RNG_SEED; without it proptest would draw a random seed.
+    let default = ProptestConfig::default();
+    let rng_seed = match default.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(1),
+        chosen => chosen,
+    };
+    ProptestConfig { cases, rng_seed, ..default }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn position_parser_never_panics_on_any_text(s in ".{0,80}") {

@@ -4,7 +4,7 @@
 //! a network or an error naming the file.
 //!
 //! Cases: `FUZZ_CASES` (default 300 per property; CI runs the default). For a longer run:
-//! `FUZZ_CASES=20000 cargo test --release -p model --test fuzz_checkpoint`.
+//! `FUZZ_CASES=20000 PROPTEST_RNG_SEED=$RANDOM cargo test --release -p model --test fuzz_checkpoint`.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -14,12 +14,23 @@ use model::checkpoint::{self, META_FILE, WEIGHTS_FILE};
 use model::testing::camelot_shape;
 use model::{FileDigest, Net, NetConfig};
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 const VARIANT: &str = "camelot";
 const ENCODING: u32 = 1;
 
-fn cases() -> u32 {
-    std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
+/// The properties' config: `FUZZ_CASES` cases per property (300 by default, what CI runs), drawn
+/// from a fixed seed so that every CI run plays the same cases; `PROPTEST_RNG_SEED=S` draws
+/// others (an exploring run: a fresh S each time).
+fn config() -> ProptestConfig {
+    let cases = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    // The default reads PROPTEST_RNG_SEED; without it proptest would draw a random seed.
+    let default = ProptestConfig::default();
+    let rng_seed = match default.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(1),
+        chosen => chosen,
+    };
+    ProptestConfig { cases, rng_seed, ..default }
 }
 
 /// This test file's folder, in Cargo's scratch folder for integration tests (emptied at the first
@@ -87,7 +98,7 @@ fn thread_name(prefix: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn damaged_weights_are_loaded_or_refused(

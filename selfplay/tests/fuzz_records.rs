@@ -3,7 +3,7 @@
 //! `read_shard` panic or hang: they return the records or an error naming the file.
 //!
 //! Cases: `FUZZ_CASES` (default 1000 per property; CI runs the default). For a longer run:
-//! `FUZZ_CASES=100000 cargo test --release -p selfplay --test fuzz_records`.
+//! `FUZZ_CASES=100000 PROPTEST_RNG_SEED=$RANDOM cargo test --release -p selfplay --test fuzz_records`.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -11,10 +11,21 @@ use std::time::{Duration, Instant};
 
 use games::Termination;
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 use selfplay::record::{GameRecord, PositionRow, Shard, read_games, read_positions, read_shard};
 
-fn cases() -> u32 {
-    std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000)
+/// The properties' config: `FUZZ_CASES` cases per property (1000 by default, what CI runs), drawn
+/// from a fixed seed so that every CI run plays the same cases; `PROPTEST_RNG_SEED=S` draws
+/// others (an exploring run: a fresh S each time).
+fn config() -> ProptestConfig {
+    let cases = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+    // The default reads PROPTEST_RNG_SEED; without it proptest would draw a random seed.
+    let default = ProptestConfig::default();
+    let rng_seed = match default.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(1),
+        chosen => chosen,
+    };
+    ProptestConfig { cases, rng_seed, ..default }
 }
 
 /// This test file's folder, in Cargo's scratch folder for integration tests (emptied at the first
@@ -187,7 +198,7 @@ fn thread_name() -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn damaged_games_files_are_read_or_refused(d in damage()) {
