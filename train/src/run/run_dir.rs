@@ -64,7 +64,10 @@ pub fn prepare(
     any_dir: bool,
 ) -> Result<PreparedRun, RunError> {
     let config_path = run_dir.join(CONFIG_FILE);
-    if !any_dir && run_dir.is_dir() && !config_path.exists() {
+    // A directory holding a run's lock is a run being started (the lock is taken before
+    // config.toml is written) or one whose start was killed: the lock decides, naming its holder.
+    let starting = run_dir.join(LOCK_FILE).exists();
+    if !any_dir && run_dir.is_dir() && !config_path.exists() && !starting {
         // The learner's lease (taken before the directory is prepared) is the run's own.
         let mut entries = std::fs::read_dir(run_dir).map_err(io("reading", run_dir))?.filter(|e| {
             e.as_ref().map_or(true, |e| e.file_name() != crate::distributed::lease::LEASE_KEY)
@@ -320,4 +323,36 @@ pub fn report(run_dir: &Path, generations: u32) -> String {
         out.push_str(&format!("\nlast row: {last}"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROGRAM: ProgramInfo<'static> = ProgramInfo { version: "test", git_revision: "test" };
+
+    fn smoke() -> RunConfig {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/smoke-camelot.toml");
+        RunConfig::load(&path).unwrap()
+    }
+
+    /// A second run arriving while the first holds the lock but has not yet written config.toml
+    /// is told who holds the directory, not that it is a stranger's folder.
+    #[test]
+    fn a_run_being_started_is_refused_by_its_lock_and_a_stranger_folder_by_its_contents() {
+        let dir = storage::ScratchDir::new("run-dir-prepare").unwrap();
+        let starting = dir.join("starting");
+        std::fs::create_dir_all(&starting).unwrap();
+        let held = storage::DirLock::acquire(&starting, LOCK_FILE, "camelot-zero run").unwrap();
+        let err = prepare(&starting, &smoke(), PROGRAM, false).err().unwrap();
+        assert!(!matches!(err, RunError::NotARunDir { .. }), "{err}");
+        assert!(err.to_string().contains(&format!("pid {}", std::process::id())), "{err}");
+        drop(held);
+        let stranger = dir.join("stranger");
+        std::fs::create_dir_all(&stranger).unwrap();
+        std::fs::write(stranger.join("notes.txt"), "mine").unwrap();
+        let err = prepare(&stranger, &smoke(), PROGRAM, false).err().unwrap();
+        assert!(matches!(err, RunError::NotARunDir { .. }), "{err}");
+        assert!(!stranger.join(LOCK_FILE).exists() && !stranger.join(CONFIG_FILE).exists());
+    }
 }
