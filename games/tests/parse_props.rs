@@ -7,7 +7,9 @@
 
 use games::{Camelot, CamelotPosition, TriCamelot, TriCamelotPosition};
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
+
+#[path = "../../tests/common/fuzz.rs"]
+mod fuzz;
 
 /// Strings built from the pieces of real position strings, to get past the first checks.
 fn position_like() -> impl Strategy<Value = String> {
@@ -38,22 +40,8 @@ fn check_position_text(s: &str) {
     let _ = s.parse::<TriCamelot>();
 }
 
-/// The properties' config: `FUZZ_CASES` cases per property (3000 by default, what CI runs), drawn
-/// from a fixed seed so that every CI run plays the same cases; `PROPTEST_RNG_SEED=S` draws
-/// others (an exploring run: a fresh S each time).
-fn config() -> ProptestConfig {
-    let cases = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
-    // The default reads PROPTEST_RNG_SEED; without it proptest would draw a random seed.
-    let default = ProptestConfig::default();
-    let rng_seed = match default.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(1),
-        chosen => chosen,
-    };
-    ProptestConfig { cases, rng_seed, ..default }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(fuzz::config(3000))]
 
     #[test]
     fn position_parser_never_panics_on_any_text(s in ".{0,80}") {

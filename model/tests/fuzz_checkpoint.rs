@@ -14,24 +14,12 @@ use model::checkpoint::{self, META_FILE, WEIGHTS_FILE};
 use model::testing::camelot_shape;
 use model::{FileDigest, Net, NetConfig};
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
+
+#[path = "../../tests/common/fuzz.rs"]
+mod fuzz;
 
 const VARIANT: &str = "camelot";
 const ENCODING: u32 = 1;
-
-/// The properties' config: `FUZZ_CASES` cases per property (300 by default, what CI runs), drawn
-/// from a fixed seed so that every CI run plays the same cases; `PROPTEST_RNG_SEED=S` draws
-/// others (an exploring run: a fresh S each time).
-fn config() -> ProptestConfig {
-    let cases = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
-    // The default reads PROPTEST_RNG_SEED; without it proptest would draw a random seed.
-    let default = ProptestConfig::default();
-    let rng_seed = match default.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(1),
-        chosen => chosen,
-    };
-    ProptestConfig { cases, rng_seed, ..default }
-}
 
 /// This test file's folder, in Cargo's scratch folder for integration tests (emptied at the first
 /// use in each run, so that runs do not pile folders up in the system's temporary directory).
@@ -98,7 +86,7 @@ fn thread_name(prefix: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(fuzz::config(300))]
 
     #[test]
     fn damaged_weights_are_loaded_or_refused(

@@ -11,22 +11,10 @@ use std::time::{Duration, Instant};
 
 use games::Termination;
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 use selfplay::record::{GameRecord, PositionRow, Shard, read_games, read_positions, read_shard};
 
-/// The properties' config: `FUZZ_CASES` cases per property (1000 by default, what CI runs), drawn
-/// from a fixed seed so that every CI run plays the same cases; `PROPTEST_RNG_SEED=S` draws
-/// others (an exploring run: a fresh S each time).
-fn config() -> ProptestConfig {
-    let cases = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
-    // The default reads PROPTEST_RNG_SEED; without it proptest would draw a random seed.
-    let default = ProptestConfig::default();
-    let rng_seed = match default.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(1),
-        chosen => chosen,
-    };
-    ProptestConfig { cases, rng_seed, ..default }
-}
+#[path = "../../tests/common/fuzz.rs"]
+mod fuzz;
 
 /// This test file's folder, in Cargo's scratch folder for integration tests (emptied at the first
 /// use in each run, so that runs do not pile folders up in the system's temporary directory).
@@ -198,7 +186,7 @@ fn thread_name() -> String {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(fuzz::config(1000))]
 
     #[test]
     fn damaged_games_files_are_read_or_refused(d in damage()) {

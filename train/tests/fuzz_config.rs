@@ -8,22 +8,10 @@
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 use train::RunConfig;
 
-/// The properties' config: `FUZZ_CASES` cases per property (2000 by default, what CI runs), drawn
-/// from a fixed seed so that every CI run plays the same cases; `PROPTEST_RNG_SEED=S` draws
-/// others (an exploring run: a fresh S each time).
-fn config() -> ProptestConfig {
-    let cases = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
-    // The default reads PROPTEST_RNG_SEED; without it proptest would draw a random seed.
-    let default = ProptestConfig::default();
-    let rng_seed = match default.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(1),
-        chosen => chosen,
-    };
-    ProptestConfig { cases, rng_seed, ..default }
-}
+#[path = "../../tests/common/fuzz.rs"]
+mod fuzz;
 
 /// The lines of the shipped configurations.
 fn config_lines() -> Vec<String> {
@@ -91,7 +79,7 @@ fn check(text: &str) {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(fuzz::config(2000))]
 
     #[test]
     fn any_text_is_parsed_or_refused_without_a_panic(text in ".{0,300}") {
