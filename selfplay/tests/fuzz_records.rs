@@ -144,41 +144,44 @@ const HUGE_LISTS: [(&str, [u8; 7]); 2] = [
     ("booleans", [0xF9, 0xF1, 0xFF, 0xFF, 0xFF, 0xFF, 0x07]),
 ];
 
-/// The readers must refuse a page header announcing a huge list within the 5 seconds
-/// `read_every_way` allows.
-#[test]
-fn a_page_header_announcing_a_huge_list_is_refused_quickly() {
+/// Each huge list put into each of the shard's two files by `insert` (the other file left whole)
+/// must be refused within the 5 seconds `read_every_way` allows.
+fn refused_quickly_in_each_file(name: &str, insert: impl Fn(&[u8], [u8; 7]) -> Vec<u8>) {
     let (games, positions) = shard_bytes();
     for (list, header) in HUGE_LISTS {
-        for (file, original) in [("g", games), ("p", positions)] {
-            let at = first_page_offset(original);
-            let mut damaged = original.clone();
-            damaged.splice(at..at, header);
-            let (g, p) = if file == "g" { (&damaged, positions) } else { (games, &damaged) };
-            read_every_way(&format!("huge-{list}-{file}"), g, p);
-        }
+        let damaged = insert(games, header);
+        read_every_way(&format!("{name}-{list}-g"), &damaged, positions);
+        let damaged = insert(positions, header);
+        read_every_way(&format!("{name}-{list}-p"), games, &damaged);
     }
+}
+
+/// A huge list just before the first column's first page header.
+#[test]
+fn a_page_header_announcing_a_huge_list_is_refused_quickly() {
+    refused_quickly_in_each_file("huge", |original, header| {
+        let at = first_page_offset(original);
+        let mut damaged = original.to_vec();
+        damaged.splice(at..at, header);
+        damaged
+    });
 }
 
 /// The same lists at the start of a file's footer (its `FileMetaData`, whose length in the last 8
 /// bytes is grown to match).
 #[test]
 fn a_footer_announcing_a_huge_list_is_refused_quickly() {
-    let (games, positions) = shard_bytes();
-    for (list, header) in HUGE_LISTS {
-        for (file, original) in [("g", games), ("p", positions)] {
-            let n = original.len();
-            let footer_len = u32::from_le_bytes(original[n - 8..n - 4].try_into().unwrap());
-            let at = n - 8 - footer_len as usize;
-            let mut damaged = original.clone();
-            damaged.splice(at..at, header);
-            let grown = (footer_len + header.len() as u32).to_le_bytes();
-            let m = damaged.len();
-            damaged[m - 8..m - 4].copy_from_slice(&grown);
-            let (g, p) = if file == "g" { (&damaged, positions) } else { (games, &damaged) };
-            read_every_way(&format!("footer-{list}-{file}"), g, p);
-        }
-    }
+    refused_quickly_in_each_file("footer", |original, header| {
+        let n = original.len();
+        let footer_len = u32::from_le_bytes(original[n - 8..n - 4].try_into().unwrap());
+        let at = n - 8 - footer_len as usize;
+        let mut damaged = original.to_vec();
+        damaged.splice(at..at, header);
+        let grown = (footer_len + header.len() as u32).to_le_bytes();
+        let m = damaged.len();
+        damaged[m - 8..m - 4].copy_from_slice(&grown);
+        damaged
+    });
 }
 
 fn thread_name() -> String {
