@@ -264,6 +264,13 @@ impl WorkerHub {
                     self.accepted.borrow_mut().insert(key, games);
                 }
                 Err(why) => {
+                    // The notice first, then the files aside: a worker numbers its shards
+                    // after every shard file and notice it finds (`next_shard`), so a refused
+                    // shard must never be neither, or a worker started in between takes its
+                    // number again, reads the old notice as its new shard's, and this hub
+                    // skips the new shard as refused already. The worker reads the notice
+                    // and stops: every shard it plays would be refused for the same reason.
+                    self.store.put(&shard.rejection_key(), why.clone().into_bytes())?;
                     let folder = WorkerShard::rejected_folder(g, &shard.worker);
                     let aside = self.run_dir.join(&folder);
                     std::fs::create_dir_all(&aside)
@@ -273,9 +280,6 @@ impl WorkerHub {
                         std::fs::rename(path, &target)
                             .map_err(crate::run::error::io("moving", path))?;
                     }
-                    // The worker reads the notice and stops: every shard it plays would be
-                    // refused for the same reason.
-                    self.store.put(&shard.rejection_key(), why.clone().into_bytes())?;
                     on_event(RunEvent::ShardRejected { key: &key, why: &why });
                     self.rejected.borrow_mut().insert(key);
                 }
@@ -328,7 +332,38 @@ fn played_by(players: &str, model: &str, teacher: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::played_by;
+    use super::*;
+
+    #[test]
+    fn a_refused_shard_is_noticed_before_its_files_leave_the_workers_folder() {
+        // (tests/distributed.rs's refused worker, restarted the moment its folder was empty,
+        // once took the number of a shard whose notice was not written yet, and stopped on
+        // that notice while the learner waited for its games.) Moving the games file aside
+        // fails here, a folder standing in its place: the notice must be there already.
+        let dir = crate::testutil::scratch_dir("hub-notice-first");
+        let hub = WorkerHub::new(&Location::Local(dir.to_path_buf()), dir.path()).unwrap();
+        let shard = WorkerShard { generation: 0, worker: "r".into(), index: 0 };
+        let (games, positions) = shard.keys();
+        std::fs::create_dir_all(dir.join(&games).parent().unwrap()).unwrap();
+        std::fs::write(dir.join(&positions), b"not parquet").unwrap();
+        std::fs::write(dir.join(&games), b"not parquet").unwrap();
+        let aside = dir.join(WorkerShard::rejected_folder(0, "r"));
+        std::fs::create_dir_all(aside.join("games-000000.parquet/x")).unwrap();
+        let wanted = WantedGames {
+            run: "run",
+            variant: "camelot",
+            generation: 0,
+            model: "gen-0000".into(),
+            teacher: String::new(),
+            games: 1,
+            window_first: 0,
+        };
+        let err = hub.collect(0, &wanted, &mut |_| {}).unwrap_err();
+        assert!(err.to_string().contains("moving"), "{err}");
+        assert!(dir.join(&games).exists(), "the games file stayed in the worker's folder");
+        let notice = std::fs::read_to_string(dir.join(shard.rejection_key())).unwrap();
+        assert!(notice.contains("games-000000.parquet"), "{notice}");
+    }
 
     #[test]
     fn the_models_the_teachers_and_their_sparring_games_are_wanted_and_no_other() {
