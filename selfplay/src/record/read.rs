@@ -7,7 +7,6 @@
 //! ([`RecordError::InvalidValue`]).
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
@@ -89,7 +88,7 @@ fn for_each_batch(
     expected: &Schema,
     mut f: impl FnMut(&Columns<'_>) -> Result<(), RecordError>,
 ) -> Result<(), RecordError> {
-    let file = File::open(path).and_then(StrictFile::new).map_err(|e| RecordError::io(path, e))?;
+    let file = StrictFile::read(path).map_err(|e| RecordError::io(path, e))?;
     let guarded = catch_unwind(AssertUnwindSafe(|| {
         // The footer and page headers are walked before parquet parses them (see thrift_check).
         thrift_check::check_footer(&file).map_err(|e| RecordError::corrupt(path, e))?;

@@ -1,59 +1,72 @@
-//! The files the readers hand to parquet: a [`ChunkReader`] whose readers fail when asked for
-//! bytes past the end of the file instead of returning none.
+//! The files the readers hand to parquet: the whole file read once into memory, as a
+//! [`ChunkReader`] whose readers fail when asked for bytes past its end instead of returning none.
 //!
-//! Why: parquet 60 reads a page header through a [`Read`] and skips an unknown Thrift field
+//! Why in memory: the footer and every page header are walked before parquet parses them
+//! (`thrift_check`), and then parquet reads the same column chunks again; from one buffer both are
+//! slices of it, so a file is read from disk once. The readers decode every row of the columns
+//! they keep anyway, so the buffer is smaller than what they build from it.
+//!
+//! Why strict: parquet 60 reads a page header through a [`Read`] and skips an unknown Thrift field
 //! element by element; it skips a `double` by copying 8 bytes into a sink and takes "no bytes"
 //! for done. A damaged header announcing a list of two billion doubles therefore spun through
 //! them at the end of the file, a read call each, for the best part of an hour (found by
-//! `tests/fuzz_records.rs`). An error at the end stops the skip at once, and the readers report
-//! the file as corrupt. Legitimate headers end before the file does, so they never see it.
+//! `tests/fuzz_records.rs`). The walk now refuses such a header first; an error at the end also
+//! stops any skip at once, and the readers report the file as corrupt. Legitimate headers end
+//! before the file does, so they never see it.
 
-use std::fs::File;
-use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, Read};
+use std::path::Path;
 
-use bytes::Bytes;
+use bytes::{Buf, Bytes};
 use parquet::errors::{ParquetError, Result};
 use parquet::file::reader::{ChunkReader, Length};
 
-/// A parquet file opened for reading (see the module docs).
+/// A parquet file read into memory for reading (see the module docs).
 pub(super) struct StrictFile {
-    file: File,
-    len: u64,
+    bytes: Bytes,
 }
 
 impl StrictFile {
-    /// Wraps an open file, taking its length now.
-    pub fn new(file: File) -> io::Result<Self> {
-        let len = file.metadata()?.len();
-        Ok(StrictFile { file, len })
+    /// Reads the whole file at `path`.
+    pub fn read(path: &Path) -> io::Result<Self> {
+        Ok(StrictFile { bytes: Bytes::from(std::fs::read(path)?) })
     }
 }
 
 impl Length for StrictFile {
     fn len(&self) -> u64 {
-        self.len
+        self.bytes.len() as u64
     }
 }
 
 impl ChunkReader for StrictFile {
-    type T = BufReader<EndIsError<io::Take<File>>>;
+    type T = EndIsError<bytes::buf::Reader<Bytes>>;
 
-    /// A reader from `start` to the end of the file (sharing the file's cursor, as parquet's
-    /// own reader of a `File` does).
+    /// A reader from `start` to the end of the file.
     fn get_read(&self, start: u64) -> Result<Self::T> {
-        if start > self.len {
-            return Err(ParquetError::EOF(format!(
-                "offset {start} past the end of a {}-byte file",
-                self.len
-            )));
-        }
-        let mut file = self.file.try_clone()?;
-        file.seek(SeekFrom::Start(start))?;
-        Ok(BufReader::new(EndIsError(file.take(self.len - start))))
+        let rest = self.tail(start, None)?;
+        Ok(EndIsError(rest.reader()))
     }
 
+    /// The `length` bytes from `start`, a slice of the buffer (no copy).
     fn get_bytes(&self, start: u64, length: usize) -> Result<Bytes> {
-        self.file.get_bytes(start, length)
+        self.tail(start, Some(length))
+    }
+}
+
+impl StrictFile {
+    fn tail(&self, start: u64, length: Option<usize>) -> Result<Bytes> {
+        let len = self.bytes.len();
+        let start = usize::try_from(start).ok().filter(|&s| s <= len);
+        let end = start.and_then(|s| length.map_or(Some(len), |l| s.checked_add(l)));
+        match (start, end) {
+            (Some(start), Some(end)) if end <= len => Ok(self.bytes.slice(start..end)),
+            _ => Err(ParquetError::EOF(format!(
+                "bytes {}..{} asked of a {len}-byte file",
+                start.map_or("?".to_string(), |s| s.to_string()),
+                end.map_or("?".to_string(), |e| e.to_string()),
+            ))),
+        }
     }
 }
 
@@ -80,7 +93,7 @@ mod tests {
         let dir = storage::ScratchDir::new("strict-file").unwrap();
         let path = dir.join("f");
         std::fs::write(&path, b"0123456789").unwrap();
-        let file = StrictFile::new(File::open(&path).unwrap()).unwrap();
+        let file = StrictFile::read(&path).unwrap();
         assert_eq!(file.len(), 10);
         let mut tail = Vec::new();
         let mut reader = file.get_read(6).unwrap();
@@ -93,7 +106,12 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
         assert_eq!(EndIsError(&b""[..]).read(&mut []).unwrap(), 0, "an empty read is no error");
         assert_eq!(&file.get_bytes(2, 3).unwrap()[..], b"234");
+        assert_eq!(&file.get_bytes(7, 3).unwrap()[..], b"789");
+        assert!(file.get_bytes(8, 3).is_err(), "a range past the end is refused");
+        assert!(file.get_bytes(11, 0).is_err());
+        assert!(file.get_bytes(2, usize::MAX).is_err(), "no overflow");
         assert!(file.get_read(10).is_ok());
         assert!(file.get_read(11).is_err());
+        assert!(file.get_read(u64::MAX).is_err());
     }
 }
