@@ -143,7 +143,7 @@ impl RunView {
             RunEvent::TrainStep(m) => {
                 if let Some(b) = &self.stage {
                     b.set_position(u64::from(m.step));
-                    let losses = losses_text(&m.losses());
+                    let losses = losses_text(&m.losses);
                     b.set_message(format!("{losses}, {:.0} samples/s", m.samples_per_sec));
                 }
             }

@@ -232,17 +232,17 @@ impl StepMetrics {
             self.generation.to_string(),
             self.step.to_string(),
             self.total_step.to_string(),
-            self.loss_total.to_string(),
-            self.loss_policy.to_string(),
-            self.loss_value.to_string(),
+            self.losses.total.to_string(),
+            self.losses.policy.to_string(),
+            self.losses.value.to_string(),
             self.target_entropy.to_string(),
             opt(self.net_entropy),
             opt(self.value_accuracy),
             self.full_search_fraction.to_string(),
             self.learning_rate.to_string(),
             format!("{:.1}", self.samples_per_sec),
-            aux_loss_cell(self.loss_material),
-            aux_loss_cell(self.loss_ownership),
+            aux_loss_cell(self.losses.material),
+            aux_loss_cell(self.losses.ownership),
         ]
     }
 }
@@ -301,17 +301,20 @@ impl GenerationSummary {
 mod tests {
     use super::*;
     use crate::testutil::scratch_dir;
+    use model::LossStats;
 
     fn step(generation: u32, step: u32) -> StepMetrics {
         StepMetrics {
             generation,
             step,
             total_step: u64::from(generation * 10 + step),
-            loss_total: 1.5,
-            loss_policy: 1.0,
-            loss_value: 0.5,
-            loss_material: 0.0,
-            loss_ownership: 0.0,
+            losses: LossStats {
+                total: 1.5,
+                policy: 1.0,
+                value: 0.5,
+                material: 0.0,
+                ownership: 0.0,
+            },
             target_entropy: 2.0,
             net_entropy: None,
             value_accuracy: Some(0.25),
@@ -354,7 +357,11 @@ mod tests {
     #[test]
     fn the_auxiliary_losses_are_the_last_cells_and_empty_when_off() {
         let off = step(0, 1).csv_row();
-        let on = StepMetrics { loss_material: 0.875, loss_ownership: 0.5, ..step(0, 1) }.csv_row();
+        let on = {
+            let mut on = step(0, 1);
+            (on.losses.material, on.losses.ownership) = (0.875, 0.5);
+            on.csv_row()
+        };
         assert!(StepMetrics::CSV_HEADER.ends_with(&["loss_material", "loss_ownership"]));
         assert_eq!(off[off.len() - 2..], ["", ""]);
         assert_eq!(on[on.len() - 2..], ["0.875", "0.5"]);

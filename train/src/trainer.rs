@@ -182,11 +182,7 @@ pub struct StepMetrics {
     /// Batch-mean losses before the step (nats): `total = policy + value_weight × value (+
     /// each auxiliary target's weight × its loss)`; `policy` is the mean over the full-search
     /// rows; `material` and `ownership` are 0 when their targets are off.
-    pub loss_total: f32,
-    pub loss_policy: f32,
-    pub loss_value: f32,
-    pub loss_material: f32,
-    pub loss_ownership: f32,
+    pub losses: LossStats,
     /// Mean entropy (nats) of the policy targets of the batch's full-search rows.
     pub target_entropy: f32,
     /// Probe steps only (see `train.probe_every`), measured before the step in inference mode:
@@ -199,19 +195,6 @@ pub struct StepMetrics {
     pub learning_rate: f64,
     /// Batch size over this step's wall time (sampling, probe and optimizer step).
     pub samples_per_sec: f64,
-}
-
-impl StepMetrics {
-    /// The step's losses.
-    pub fn losses(&self) -> LossStats {
-        LossStats {
-            total: self.loss_total,
-            policy: self.loss_policy,
-            value: self.loss_value,
-            material: self.loss_material,
-            ownership: self.loss_ownership,
-        }
-    }
 }
 
 /// The losses as the progress lines show them: `loss T (policy P, value V)`, with `, material
@@ -391,11 +374,7 @@ pub fn train_generation<G: TrainGame>(
             generation,
             step: step + 1,
             total_step: counters.total_steps,
-            loss_total: loss.total,
-            loss_policy: loss.policy,
-            loss_value: loss.value,
-            loss_material: loss.material,
-            loss_ownership: loss.ownership,
+            losses: loss,
             target_entropy,
             net_entropy: probe.map(|p| p.0),
             value_accuracy: probe.map(|p| p.1),

@@ -185,7 +185,7 @@ fn the_auxiliary_targets_give_the_network_heads_that_it_keeps() {
     let job = |start, out: &str, generation| job_at(start, models.join(out), generation, None);
     let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
     let first = train_generation(job(StartFrom::Net(net), "gen-0001", 1), &mut window, &on, |m| {
-        assert!(m.loss_material > 0.0 && m.loss_ownership > 0.0, "{m:?}");
+        assert!(m.losses.material > 0.0 && m.losses.ownership > 0.0, "{m:?}");
     })
     .unwrap();
     let expected = first.loss_policy
@@ -247,7 +247,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     );
     assert!(seen[0].value_accuracy.is_some() && seen[1].value_accuracy.is_none());
     assert!(seen[2].net_entropy.is_some_and(|e| e > 0.0));
-    assert!(seen.iter().all(|m| m.loss_total.is_finite() && m.samples_per_sec > 0.0));
+    assert!(seen.iter().all(|m| m.losses.total.is_finite() && m.samples_per_sec > 0.0));
     assert_eq!(first.counters, Counters { generation: Some(0), total_steps: 3, total_samples: 24 });
     // The run's clock when the model was saved: the time before, the window's, the steps'.
     assert_eq!(first.run_seconds, Some(100.0 + 0.25 + first.seconds));
@@ -286,7 +286,7 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     )
     .unwrap();
     // Same start and batch: same first loss; different moments: different weights after.
-    assert!((resumed[0].loss_total - restarted[0].loss_total).abs() < 1e-4);
+    assert!((resumed[0].losses.total - restarted[0].losses.total).abs() < 1e-4);
     assert_eq!(restarted[0].total_step, 4);
     let (a, b) = (outputs(&models.join("gen-0002")), outputs(&models.join("gen-0002b")));
     let diff = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
