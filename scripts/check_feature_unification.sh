@@ -15,35 +15,18 @@ tree() {
         | sed -e 's/ (\*)$//' -e 's/ (command-line)//' -e 's/ (proc-macro)//' -e 's/ ([^)]*)|/|/' \
         | sort -u
 }
-alone=$(tree -p camelot-zero-python)
-whole=$(tree --workspace)
-python3 - <(echo "$alone") <(echo "$whole") <<'PY'
-import sys
-
-
-def builds(path):
-    """{package and version: {features, ...}} (a set of feature lists per package)."""
-    found = {}
-    for line in open(path):
-        package, _, features = line.strip().partition("|")
-        if package:
-            found.setdefault(package, set()).add(features)
-    return found
-
-
-alone, whole = builds(sys.argv[1]), builds(sys.argv[2])
-members = {"camelot-zero-python v0.1.0"}
-drift = [
-    f"  {package}: built with [{'; '.join(sorted(whole[package]))}] by the workspace, "
-    f"[{'; '.join(sorted(features))}] by the package alone"
-    for package, features in sorted(alone.items())
-    if package not in members and whole.get(package) != features
-]
-if drift:
-    print("the Python package's crate resolves shared dependencies with other features than the "
-          "workspace, so `pip install ./python` builds them (and all above them) again:", *drift,
-          "ask for the missing features in python/Cargo.toml (see the comment there)", sep="\n")
-    sys.exit(1)
-print(f"the Python package's crate builds its {len(alone) - 1} dependencies with the "
-      "workspace's features")
-PY
+own='^camelot-zero-python '
+alone=$(tree -p camelot-zero-python | grep -v "$own")
+# The workspace's lines of the packages the Python crate uses, to compare line for line.
+shared=$(awk -F'|' 'NR == FNR { used[$1]; next } $1 in used' <(echo "$alone") \
+    <(tree --workspace | grep -v "$own"))
+if ! drift=$(diff <(echo "$alone") <(echo "$shared")); then
+    echo "the Python package's crate resolves shared dependencies with other features than the"
+    echo "workspace, so \`pip install ./python\` builds them (and all above them) again"
+    echo "(< the package alone, > the workspace: package|features):"
+    grep '^[<>]' <<< "$drift"
+    echo "ask for the missing features in python/Cargo.toml (see the comment there)"
+    exit 1
+fi
+echo "the Python package's crate builds its $(cut -d'|' -f1 <<< "$alone" | sort -u | wc -l)" \
+    "dependencies with the workspace's features"

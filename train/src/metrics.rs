@@ -357,11 +357,8 @@ mod tests {
     #[test]
     fn the_auxiliary_losses_are_the_last_cells_and_empty_when_off() {
         let off = step(0, 1).csv_row();
-        let on = {
-            let mut on = step(0, 1);
-            (on.losses.material, on.losses.ownership) = (0.875, 0.5);
-            on.csv_row()
-        };
+        let losses = LossStats { material: 0.875, ownership: 0.5, ..step(0, 1).losses };
+        let on = StepMetrics { losses, ..step(0, 1) }.csv_row();
         assert!(StepMetrics::CSV_HEADER.ends_with(&["loss_material", "loss_ownership"]));
         assert_eq!(off[off.len() - 2..], ["", ""]);
         assert_eq!(on[on.len() - 2..], ["0.875", "0.5"]);

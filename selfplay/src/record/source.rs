@@ -31,6 +31,23 @@ impl StrictFile {
     pub fn read(path: &Path) -> io::Result<Self> {
         Ok(StrictFile { bytes: Bytes::from(std::fs::read(path)?) })
     }
+
+    /// The `length` bytes from `start` (`None`: to the end), a slice of the buffer (no copy);
+    /// an error for a range that does not lie within the file.
+    fn slice(&self, start: u64, length: Option<usize>) -> Result<Bytes> {
+        let len = self.bytes.len();
+        let range = usize::try_from(start).ok().and_then(|start| {
+            let end = match length {
+                Some(length) => start.checked_add(length)?,
+                None => len,
+            };
+            (start <= end && end <= len).then_some(start..end)
+        });
+        let asked = length.map_or("the rest".to_string(), |l| format!("{l} bytes"));
+        range.map(|r| self.bytes.slice(r)).ok_or_else(|| {
+            ParquetError::EOF(format!("{asked} from byte {start} asked of a {len}-byte file"))
+        })
+    }
 }
 
 impl Length for StrictFile {
@@ -44,29 +61,12 @@ impl ChunkReader for StrictFile {
 
     /// A reader from `start` to the end of the file.
     fn get_read(&self, start: u64) -> Result<Self::T> {
-        let rest = self.tail(start, None)?;
-        Ok(EndIsError(rest.reader()))
+        Ok(EndIsError(self.slice(start, None)?.reader()))
     }
 
     /// The `length` bytes from `start`, a slice of the buffer (no copy).
     fn get_bytes(&self, start: u64, length: usize) -> Result<Bytes> {
-        self.tail(start, Some(length))
-    }
-}
-
-impl StrictFile {
-    fn tail(&self, start: u64, length: Option<usize>) -> Result<Bytes> {
-        let len = self.bytes.len();
-        let start = usize::try_from(start).ok().filter(|&s| s <= len);
-        let end = start.and_then(|s| length.map_or(Some(len), |l| s.checked_add(l)));
-        match (start, end) {
-            (Some(start), Some(end)) if end <= len => Ok(self.bytes.slice(start..end)),
-            _ => Err(ParquetError::EOF(format!(
-                "bytes {}..{} asked of a {len}-byte file",
-                start.map_or("?".to_string(), |s| s.to_string()),
-                end.map_or("?".to_string(), |e| e.to_string()),
-            ))),
-        }
+        self.slice(start, Some(length))
     }
 }
 

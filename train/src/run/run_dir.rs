@@ -340,7 +340,7 @@ mod tests {
     /// is told who holds the directory, not that it is a stranger's folder.
     #[test]
     fn a_run_being_started_is_refused_by_its_lock_and_a_stranger_folder_by_its_contents() {
-        let dir = storage::ScratchDir::new("run-dir-prepare").unwrap();
+        let dir = crate::testutil::scratch_dir("run-dir-prepare");
         let starting = dir.join("starting");
         std::fs::create_dir_all(&starting).unwrap();
         let held = storage::DirLock::acquire(&starting, LOCK_FILE, "camelot-zero run").unwrap();
