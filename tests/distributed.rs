@@ -8,14 +8,14 @@
 //! `scripts/test_s3.sh` runs the same through `s3://`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use selfplay::{list_shards, read_games, read_positions};
 
 mod common;
 
-use common::{bin, config, run, scratch, text};
+use common::{Spawned, bin, config, run, scratch, text};
 
 /// configs/smoke-camelot.toml with small shards (2 games), so workers upload often.
 fn smoke(dir: &Path) -> PathBuf {
@@ -45,43 +45,29 @@ fn smoke_with_teacher(dir: &Path) -> PathBuf {
     path
 }
 
-fn learner(run_dir: &Path, cfg: &Path) -> Child {
-    bin()
-        .args(["learner", "--run", run_dir.to_str().unwrap(), "--config", cfg.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+fn learner(run_dir: &Path, cfg: &Path) -> Spawned {
+    Spawned::start(
+        bin()
+            .args(["learner", "--run", run_dir.to_str().unwrap()])
+            .args(["--config", cfg.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
 }
 
-fn worker(run_dir: &Path, id: &str, cache: &Path) -> Child {
+fn worker(run_dir: &Path, id: &str, cache: &Path) -> Spawned {
     worker_with(run_dir, id, cache, &[])
 }
 
-fn worker_with(run_dir: &Path, id: &str, cache: &Path, options: &[&str]) -> Child {
-    bin()
-        .args(["worker", "--run", run_dir.to_str().unwrap(), "--worker-id", id])
-        .args(options)
-        .args(["--cache", cache.join(id).to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-/// Waits (at most `secs`) for the child to exit; returns its output.
-fn finish(child: Child, secs: u64, what: &str) -> std::process::Output {
-    let started = Instant::now();
-    let mut child = child;
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(secs) {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!("{what} did not finish in {secs} s: {}", text(&out.stderr));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
+fn worker_with(run_dir: &Path, id: &str, cache: &Path, options: &[&str]) -> Spawned {
+    Spawned::start(
+        bin()
+            .args(["worker", "--run", run_dir.to_str().unwrap(), "--worker-id", id])
+            .args(options)
+            .args(["--cache", cache.join(id).to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
 }
 
 /// Waits until `path` exists (at most 120 s).
@@ -151,7 +137,7 @@ fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
         std::fs::copy(foreign.join("games/gen-0000").join(name), planted.join(name)).unwrap();
     }
     let workers = [worker(&run_dir, "a", &dir), worker(&run_dir, "b", &dir)];
-    let out = finish(lead, 300, "the learner");
+    let out = lead.finish(300, "the learner");
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
@@ -182,7 +168,7 @@ fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
         .collect();
     assert_eq!(players, ["alphabeta:depth=1".to_string(), "gen-0000".to_string()].into());
     for w in workers {
-        let out = finish(w, 120, "a worker");
+        let out = w.finish(120, "a worker");
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(text(&out.stdout).contains("the run is finished"), "{}", text(&out.stdout));
     }
@@ -223,9 +209,9 @@ fn a_killed_worker_loses_only_its_shard_in_flight_and_a_killed_learner_resumes()
     // the generation after the kills holds exactly its 8 games (4 shards of 2).
     let lead = learner(&run_dir, &cfg);
     let w = worker_with(&run_dir, "k", &dir, &["--surplus", "wait"]);
-    let out = finish(lead, 300, "the resumed learner");
+    let out = lead.finish(300, "the resumed learner");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = finish(w, 120, "the worker");
+    let out = w.finish(120, "the worker");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(rows(&run_dir), ["0", "1"]);
     assert_eq!(worker_shards(&run_dir, 1), vec![("w-k".to_string(), 2); 4]);
@@ -252,7 +238,7 @@ fn a_worker_refuses_a_model_whose_weights_are_not_the_pointers() {
     let line = latest.lines().find(|l| l.starts_with("tensors_fnv1a64")).unwrap().to_string();
     let forged = latest.replace(&line, "tensors_fnv1a64 = \"0123456789abcdef\"");
     std::fs::write(&pointer, forged).unwrap();
-    let out = finish(worker(&run_dir, "h", &dir), 60, "the worker");
+    let out = worker(&run_dir, "h", &dir).finish(60, "the worker");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("models/gen-0000"), "{stderr}");
@@ -273,7 +259,7 @@ fn a_worker_whose_shards_the_learner_refuses_stops_with_the_reason_and_resumes_o
     let info = std::fs::read_to_string(&info_path).unwrap();
     let name = info.lines().find(|l| l.starts_with("name = ")).unwrap().to_string();
     std::fs::write(&info_path, info.replace(&name, "name = \"elsewhere\"")).unwrap();
-    let out = finish(worker(&run_dir, "r", &dir), 120, "the worker");
+    let out = worker(&run_dir, "r", &dir).finish(120, "the worker");
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
@@ -306,9 +292,9 @@ fn a_worker_whose_shards_the_learner_refuses_stops_with_the_reason_and_resumes_o
         std::thread::sleep(Duration::from_millis(20));
     }
     let w = worker(&run_dir, "r", &dir);
-    let out = finish(lead, 300, "the learner");
+    let out = lead.finish(300, "the learner");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = finish(w, 120, "the worker started again");
+    let out = w.finish(120, "the worker started again");
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let revision = version.split(" (").nth(1).unwrap().trim_end_matches(')');

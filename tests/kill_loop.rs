@@ -10,7 +10,7 @@
 //! environment change the number of kills, 32 by default, and the seed).
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
@@ -19,7 +19,7 @@ use train::testing::{records, timeless_cells};
 
 mod common;
 
-use common::{LONG_GENERATION, bin, scratch, smoke_camelot_with, text};
+use common::{LONG_GENERATION, Spawned, bin, scratch, smoke_camelot_with, text};
 
 /// Kills in the CI version.
 const CI_KILLS: usize = 6;
@@ -32,13 +32,14 @@ fn smoke_config(dir: &Path) -> PathBuf {
     smoke_camelot_with(dir, "kill", &[&LONG_GENERATION[..], &three].concat())
 }
 
-fn start(cfg: &Path, run_dir: &Path) -> Child {
-    bin()
-        .args(["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+fn start(cfg: &Path, run_dir: &Path) -> Spawned {
+    Spawned::start(
+        bin()
+            .args(["run", "--config", cfg.to_str().unwrap()])
+            .args(["--run-dir", run_dir.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped()),
+    )
 }
 
 /// Runs to the end; panics on failure.

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, config, run, scratch, text};
+use common::{Spawned, bin, config, run, scratch, text};
 
 const CAMELOT_START: &str = "camelot W W:KC6,KD7,KI7,KJ6,MD6,ME6,ME7,MF6,MF7,MG6,MG7,MH6,MH7,MI6 B:KC11,KD10,KI10,KJ11,MD11,ME10,ME11,MF10,MF11,MG10,MG11,MH10,MH11,MI11 cm=0,0";
 
@@ -373,7 +373,7 @@ fn d15_a_second_run_on_the_same_directory_is_refused_and_a_stale_lock_taken_over
     std::fs::write(&cfg, cfg_text).unwrap();
     let run_dir = dir.join("run");
     let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
-    let mut first = bin().args(args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let mut first = Spawned::start(bin().args(args).stdout(Stdio::null()).stderr(Stdio::null()));
     let lock = run_dir.join("run.lock");
     let t = Instant::now();
     while !lock.exists() && t.elapsed() < Duration::from_secs(60) {

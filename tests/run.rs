@@ -4,13 +4,14 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
 
 use common::{
-    LONG_GENERATION, ScratchDir, bin, config, games_in, run, scratch, smoke_camelot_with, text,
+    LONG_GENERATION, ScratchDir, Spawned, bin, config, games_in, run, scratch, smoke_camelot_with,
+    text,
 };
 
 /// A smoke run with [`LONG_GENERATION`]s in `scratch(name)`, for tests that interrupt it.
@@ -36,16 +37,16 @@ impl LongRun {
 
     /// Starts the run in the background (stdout discarded, stderr as given) and returns once
     /// `marker`, a path in the run directory, exists (or the run has exited).
-    fn start_until(&self, marker: &str, stderr: Stdio) -> Child {
+    fn start_until(&self, marker: &str, stderr: Stdio) -> Spawned {
         let mut child =
-            bin().args(self.args()).stdout(Stdio::null()).stderr(stderr).spawn().unwrap();
+            Spawned::start(bin().args(self.args()).stdout(Stdio::null()).stderr(stderr));
         wait_for(&self.run_dir.join(marker), &mut child);
         child
     }
 }
 
 /// Waits (at most 120 s) until `marker` exists or `child` has exited.
-fn wait_for(marker: &Path, child: &mut Child) {
+fn wait_for(marker: &Path, child: &mut Spawned) {
     let started = Instant::now();
     while !marker.exists() && started.elapsed() < Duration::from_secs(120) {
         if child.try_wait().unwrap().is_some() {

@@ -2,8 +2,10 @@
 // Each test file uses only some of these helpers.
 #![allow(dead_code)]
 
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output};
+use std::time::{Duration, Instant};
 
 pub use storage::ScratchDir;
 
@@ -45,6 +47,63 @@ pub fn smoke_camelot_with(dir: &Path, name: &str, edits: &[(&str, &str)]) -> Pat
 /// of the test that holds it, also when the test fails), so that test runs leave nothing behind.
 pub fn scratch(name: &str) -> ScratchDir {
     ScratchDir::new(&format!("cz-{}-{name}", env!("CARGO_CRATE_NAME"))).unwrap()
+}
+
+/// A program a test started, killed (SIGKILL) and reaped when dropped unless it has been
+/// waited for, so that a test failing while it runs (a panic before the wait) leaves no learner,
+/// worker or run going on in the background. Derefs to the [`Child`] for `id`, `kill`,
+/// `try_wait` and its pipes.
+pub struct Spawned(Option<Child>);
+
+impl Spawned {
+    /// Starts `command`.
+    pub fn start(command: &mut Command) -> Spawned {
+        Spawned(Some(command.spawn().expect("the program starts")))
+    }
+
+    /// Waits for the program to exit and returns its output, as [`Child::wait_with_output`].
+    pub fn wait_with_output(mut self) -> std::io::Result<Output> {
+        self.0.take().expect("not waited for yet").wait_with_output()
+    }
+
+    /// Waits (at most `secs`) for the program to exit and returns its output; past the limit it
+    /// is killed and the test fails, naming `what` and showing its standard error.
+    pub fn finish(mut self, secs: u64, what: &str) -> Output {
+        let started = Instant::now();
+        while self.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(secs) {
+                let _ = self.kill();
+                let out = self.wait_with_output().unwrap();
+                panic!("{what} did not finish in {secs} s: {}", text(&out.stderr));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        self.wait_with_output().unwrap()
+    }
+}
+
+impl Deref for Spawned {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        self.0.as_ref().expect("not waited for yet")
+    }
+}
+
+impl DerefMut for Spawned {
+    fn deref_mut(&mut self) -> &mut Child {
+        self.0.as_mut().expect("not waited for yet")
+    }
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.0 {
+            if matches!(child.try_wait(), Ok(None)) {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
 }
 
 /// Runs the binary to completion.
