@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{run, scratch, stderr, stdout};
+use common::{bin, run, scratch, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -100,21 +100,18 @@ fn read_games(dir: &std::path::Path) -> Vec<selfplay::GameRecord> {
 fn selfplay_writes_reproducible_shards_and_resumes() {
     let tmp = scratch("selfplay");
     let config = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke-camelot.toml");
-    let play = |dir: &str, games: &str, source: &str| {
+    let play_with = |config: &str, dir: &str, games: &str, source: &[&str]| {
         let out = tmp.join(dir);
-        let o = run(&[
-            "selfplay",
-            "--config",
-            config,
-            source,
-            "--games",
-            games,
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let o = bin()
+            .args(["selfplay", "--config", config])
+            .args(source)
+            .args(["--games", games, "--out", out.to_str().unwrap()])
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{}", stderr(&o));
         (out, stdout(&o))
     };
+    let play = |dir: &str, games: &str, source: &str| play_with(config, dir, games, &[source]);
     let (a, summary) = play("a", "6", "--random");
     assert!(summary.starts_with("6 games in"), "{summary}");
     let (b, _) = play("b", "6", "--random");
@@ -126,6 +123,38 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
     let (c, summary) = play("c", "6", "--random");
     assert!(summary.starts_with("3 games in"), "only the missing games are played: {summary}");
     assert_eq!(read_games(&c), games_a);
+    // A config whose network grows: --random is its generation 0 (one block, not the preset's
+    // four), the very network a run of it starts from.
+    let growing = common::smoke_camelot_with(
+        &tmp,
+        "growing",
+        &[(
+            "preset = \"b4c32\"",
+            "growth = { kind = \"blocks\", start = 1, every_generations = 1 }\npreset = \"b4c32\"",
+        )],
+    );
+    let (grown, _) = play_with(growing.to_str().unwrap(), "grown", "6", &["--random"]);
+    let run_dir = tmp.join("growing-run");
+    let o = run(&[
+        "run",
+        "--config",
+        growing.to_str().unwrap(),
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--generations",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let gen0 = run_dir.join("models/gen-0000");
+    let (first, _) =
+        play_with(growing.to_str().unwrap(), "first", "6", &["--model", gen0.to_str().unwrap()]);
+    let without_model = |dir: &Path| {
+        let mut games = read_games(dir);
+        games.iter_mut().for_each(|g| g.model.clear());
+        games
+    };
+    assert_eq!(without_model(&grown), without_model(&first), "--random is the run's gen-0000");
+    assert_ne!(without_model(&grown), without_model(&a), "one block is not the preset's four");
     let (u, _) = play("u", "2", "--uniform");
     assert!(read_games(&u).iter().all(|g| g.model == "uniform"));
     // A missing checkpoint is a one-line error naming it.

@@ -94,7 +94,7 @@ where
     let net = NetConfig::preset(&config.net.preset, State::<V>::layout().clone())?;
     let raw = bench_forward(&net, config.net.device, &[batch], seconds)?[0].positions_per_s;
 
-    let source = Source::Random { preset: config.net.preset.clone(), seed: config.run.seed };
+    let source = Source::Random { net: net.clone(), seed: config.run.seed };
     let factory =
         EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)?;
     // The games are only timed: written to a folder removed when this returns, errors included.

@@ -19,7 +19,8 @@ pub struct SourceArgs {
     /// A checkpoint folder, e.g. data/run/models/gen-0003.
     #[arg(long)]
     pub model: Option<PathBuf>,
-    /// A network of the config's preset with random weights (seeded by --seed).
+    /// A network with random weights seeded by --seed: the config's generation 0, so its preset
+    /// as deep as `net.growth` starts it (the same network as a run's gen-0000 with that seed).
     #[arg(long)]
     pub random: bool,
     /// No network: uniform priors and draw values.
@@ -63,7 +64,9 @@ where
     let seed = args.seed.unwrap_or(config.run.seed);
     let source = match (&args.source.model, args.source.random) {
         (Some(dir), _) => Source::Checkpoint(dir.clone()),
-        (None, true) => Source::Random { preset: config.net.preset.clone(), seed },
+        (None, true) => {
+            Source::Random { net: config.net.config_at(State::<V>::layout().clone(), 0)?, seed }
+        }
         (None, false) => Source::Uniform,
     };
     let factory =

@@ -76,8 +76,13 @@ impl NetSection {
     /// tower as deep as `growth` says. The preset must be valid ([`RunConfig::validate`]).
     pub fn config_at(&self, shape: Layout, generation: u32) -> Result<NetConfig, ModelError> {
         let mut config = NetConfig::preset(&self.preset, shape)?;
-        config.blocks = self.growth.blocks(config.blocks, generation);
+        config.blocks = self.blocks_at(generation)?;
         Ok(config)
+    }
+
+    /// The residual blocks of model `gen-generation`'s tower: the preset's, as `growth` says.
+    pub fn blocks_at(&self, generation: u32) -> Result<usize, ModelError> {
+        Ok(self.growth.blocks(self.preset.parse::<Preset>()?.blocks(), generation))
     }
 }
 

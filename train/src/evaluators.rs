@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use games::{ENCODING_VERSION, Encode};
-use model::{DeviceKind, Predictor};
-use selfplay::net::{NetEvaluator, random_net};
+use model::{DeviceKind, Net, NetConfig, Predictor};
+use selfplay::net::NetEvaluator;
 use selfplay::{CachedEvaluator, DrawScore, Evaluator, UniformEvaluator};
 
 use crate::run::RunError;
@@ -15,8 +15,9 @@ use crate::run::RunError;
 pub enum Source {
     /// A checkpoint folder (`models/gen-NNNN`).
     Checkpoint(PathBuf),
-    /// A network of the config's preset with random weights from a seed.
-    Random { preset: String, seed: u64 },
+    /// A network of the given shape (built for the game evaluated) with random weights from a
+    /// seed: `Net::seeded`, as a run's generation 0 is made.
+    Random { net: NetConfig, seed: u64 },
     /// Uniform priors and draw values (no network).
     Uniform,
 }
@@ -52,9 +53,11 @@ impl EvaluatorFactory {
     ) -> Result<Self, RunError> {
         let predictor = match source {
             Source::Checkpoint(dir) => Some(load_predictor::<G>(dir, device)?),
-            Source::Random { preset, seed } => {
-                let net = random_net::<G>(preset, device, *seed)?;
-                Some(Predictor::new(&net, device)?)
+            Source::Random { net, seed } => {
+                let predictor =
+                    Predictor::new(&Net::seeded(net, &device.device()?, *seed)?, device)?;
+                NetEvaluator::<G>::new(predictor.clone())?;
+                Some(predictor)
             }
             Source::Uniform => None,
         };

@@ -351,9 +351,7 @@ where
     // A growing network is deepened to the new model's depth; otherwise it keeps its own.
     let blocks = match config.net.growth {
         Growth::Off => None,
-        Growth::Blocks { .. } => {
-            Some(config.net.config_at(State::<V>::layout().clone(), g + 1)?.blocks)
-        }
+        Growth::Blocks { .. } => Some(config.net.blocks_at(g + 1)?),
     };
     let mut log_error = None;
     let result = train_generation(
