@@ -122,30 +122,9 @@ pub fn run_worker(
     check_worker_id(job.worker_id).map_err(RunError::Worker)?;
     let store = Store::open(job.location)?;
     let stopped = || job.stop.is_some_and(|s| s.load(Ordering::SeqCst));
-    // The config, the run's name and the learner's program (as run-info.toml records it),
-    // once the learner has written them.
-    let (config, run_name, learner) = loop {
-        if let (Some(config), Some(info)) = (store.get(CONFIG_FILE)?, store.get(RUN_INFO_FILE)?) {
-            let text = String::from_utf8_lossy(&config).into_owned();
-            let config = RunConfig::parse(&text, &format!("{}/config.toml", job.location))
-                .map_err(|e| RunError::Worker(e.to_string()))?;
-            let info: toml::Table =
-                String::from_utf8_lossy(&info).parse().map_err(|e: toml::de::Error| {
-                    RunError::BadObject {
-                        location: job.location.to_string(),
-                        key: RUN_INFO_FILE.into(),
-                        message: e.to_string(),
-                    }
-                })?;
-            let field = |key: &str| info.get(key).and_then(|n| n.as_str()).map(str::to_string);
-            let name = field("name").unwrap_or_else(|| "run".into());
-            let (version, git_revision) = (field("version"), field("git_revision"));
-            let learner = ProgramInfo {
-                version: version.as_deref().unwrap_or("?"),
-                git_revision: git_revision.as_deref().unwrap_or("?"),
-            }
-            .to_string();
-            break (config, name, learner);
+    let run = loop {
+        if let Some(run) = LearnersRun::read(&store, job.location)? {
+            break run;
         }
         if stopped() {
             return Ok(WorkerSummary::default());
@@ -154,24 +133,63 @@ pub fn run_worker(
         std::thread::sleep(job.location.poll_interval());
     };
     let worker = job.program.to_string();
-    if learner != worker {
-        on_event(WorkerEvent::OtherProgram { learner: &learner, worker: &worker });
+    if run.learner != worker {
+        on_event(WorkerEvent::OtherProgram { learner: &run.learner, worker: &worker });
     }
-    games::with_variant!(config.game.variant, V => {
-        work::<V>(&job, &store, &config, (&run_name, &learner), &mut on_event)
+    games::with_variant!(run.config.game.variant, V => {
+        work::<V>(&job, &store, &run, &mut on_event)
     })
+}
+
+/// What the learner has written about its run: the config, the run's name and the learner's
+/// program (as run-info.toml records it).
+struct LearnersRun {
+    config: RunConfig,
+    name: String,
+    /// The learner's program, `version (git revision)`.
+    learner: String,
+}
+
+impl LearnersRun {
+    /// Reads config.toml and run-info.toml; `None` until the learner has written both.
+    fn read(store: &Store, location: &Location) -> Result<Option<LearnersRun>, RunError> {
+        let (Some(config), Some(info)) = (store.get(CONFIG_FILE)?, store.get(RUN_INFO_FILE)?)
+        else {
+            return Ok(None);
+        };
+        let text = String::from_utf8_lossy(&config).into_owned();
+        let config = RunConfig::parse(&text, &format!("{location}/config.toml"))
+            .map_err(|e| RunError::Worker(e.to_string()))?;
+        let info: toml::Table =
+            String::from_utf8_lossy(&info).parse().map_err(|e: toml::de::Error| {
+                RunError::BadObject {
+                    location: location.to_string(),
+                    key: RUN_INFO_FILE.into(),
+                    message: e.to_string(),
+                }
+            })?;
+        let field = |key: &str| info.get(key).and_then(|n| n.as_str()).map(str::to_string);
+        let name = field("name").unwrap_or_else(|| "run".into());
+        let (version, git_revision) = (field("version"), field("git_revision"));
+        let learner = ProgramInfo {
+            version: version.as_deref().unwrap_or("?"),
+            git_revision: git_revision.as_deref().unwrap_or("?"),
+        }
+        .to_string();
+        Ok(Some(LearnersRun { config, name, learner }))
+    }
 }
 
 fn work<V: Variant>(
     job: &WorkerJob<'_>,
     store: &Store,
-    config: &RunConfig,
-    (run_name, learner): (&str, &str),
+    run: &LearnersRun,
     on_event: &mut impl FnMut(WorkerEvent<'_>),
 ) -> Result<WorkerSummary, RunError>
 where
     State<V>: Encode,
 {
+    let (config, run_name, learner) = (&run.config, run.name.as_str(), run.learner.as_str());
     let stopped = || job.stop.is_some_and(|s| s.load(Ordering::SeqCst));
     let per_shard = config.run.games_per_shard.max(1) as u64;
     // Every game of this worker has its own seed: (run seed, worker id, game id).
