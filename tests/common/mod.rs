@@ -97,11 +97,11 @@ impl DerefMut for Spawned {
 
 impl Drop for Spawned {
     fn drop(&mut self) {
-        if let Some(child) = &mut self.0 {
-            if matches!(child.try_wait(), Ok(None)) {
-                let _ = child.kill();
-                let _ = child.wait();
-            }
+        if let Some(child) = &mut self.0
+            && matches!(child.try_wait(), Ok(None))
+        {
+            let _ = child.kill();
+            let _ = child.wait();
         }
     }
 }

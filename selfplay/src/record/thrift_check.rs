@@ -11,7 +11,7 @@
 //! [`MAX_DEPTH`] deep (parquet's own limit), and each byte is read once. A file that passes may
 //! still be refused by parquet for anything the walk does not look at.
 
-use parquet::file::metadata::ParquetMetaData;
+use parquet::file::metadata::{ColumnChunkMetaData, ParquetMetaData};
 use parquet::file::reader::ChunkReader;
 
 /// The deepest nesting of structures and collections the walk follows.
@@ -44,7 +44,7 @@ pub(super) fn check_pages<R: ChunkReader>(
     for (g, group) in metadata.row_groups().iter().enumerate() {
         for (c, column) in group.columns().iter().enumerate() {
             let place = || format!("row group {g}, column chunk {c}");
-            let (start, len) = column.byte_range();
+            let (start, len) = chunk_range(column).map_err(|e| format!("{}: {e}", place()))?;
             if start.checked_add(len).is_none_or(|end| end > file.len()) {
                 return Err(format!(
                     "{}: bytes {start}..{start}+{len} past the end of a {}-byte file",
@@ -63,6 +63,19 @@ pub(super) fn check_pages<R: ChunkReader>(
         }
     }
     Ok(())
+}
+
+/// The bytes of a column chunk, `(start, length)`, as parquet's `byte_range` gives them (from the
+/// dictionary page if there is one, else the first data page), but refused when the footer makes
+/// either negative: `byte_range` panics then (found by `tests/fuzz_records.rs`: one flipped
+/// byte of a games file's footer).
+fn chunk_range(column: &ColumnChunkMetaData) -> Result<(u64, u64), String> {
+    let start = column.dictionary_page_offset().unwrap_or(column.data_page_offset());
+    let len = column.compressed_size();
+    match (u64::try_from(start), u64::try_from(len)) {
+        (Ok(start), Ok(len)) => Ok((start, len)),
+        _ => Err(format!("a negative start or length of the chunk's bytes ({start}, {len})")),
+    }
 }
 
 /// A reading position in compact-protocol bytes.
@@ -275,6 +288,66 @@ mod tests {
         assert!(walk(&deep).unwrap_err().contains("deeper"));
         assert!(walk(&[0x15, 0x05]).unwrap_err().contains("ends"));
         assert_eq!(walk(&[0x19, 0x00, 0x00]), Ok(()), "an empty list of element type 0");
+    }
+
+    /// A one-column parquet file's bytes and its metadata with the column chunk's dictionary
+    /// offset, first data page and compressed size replaced.
+    fn with_chunk(
+        dictionary: Option<i64>,
+        data: i64,
+        size: i64,
+    ) -> (bytes::Bytes, ParquetMetaData) {
+        use arrow_array::{Int32Array, RecordBatch};
+        use parquet::arrow::ArrowWriter;
+        use parquet::file::metadata::ParquetMetaDataReader;
+        use std::sync::Arc;
+        let batch = RecordBatch::try_from_iter([(
+            "x",
+            Arc::new(Int32Array::from(vec![1, 2, 3])) as arrow_array::ArrayRef,
+        )])
+        .unwrap();
+        let mut out = Vec::new();
+        let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        let file = bytes::Bytes::from(out);
+        let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
+        let mut builder = metadata.into_builder();
+        let groups = builder
+            .take_row_groups()
+            .into_iter()
+            .map(|group| {
+                let columns = group
+                    .columns()
+                    .iter()
+                    .map(|c| {
+                        c.clone()
+                            .into_builder()
+                            .set_dictionary_page_offset(dictionary)
+                            .set_data_page_offset(data)
+                            .set_total_compressed_size(size)
+                            .build()
+                            .unwrap()
+                    })
+                    .collect();
+                group.into_builder().set_column_metadata(columns).build().unwrap()
+            })
+            .collect();
+        (file, builder.set_row_groups(groups).build())
+    }
+
+    #[test]
+    fn a_column_chunk_at_a_negative_place_is_refused_not_a_panic() {
+        let (file, metadata) = with_chunk(None, -1, 10);
+        let e = check_pages(&file, &metadata).unwrap_err();
+        assert!(e.contains("row group 0, column chunk 0: a negative start"), "{e}");
+        let (file, metadata) = with_chunk(Some(-8), 4, 10);
+        assert!(check_pages(&file, &metadata).unwrap_err().contains("(-8, 10)"));
+        let (file, metadata) = with_chunk(None, 4, -3);
+        assert!(check_pages(&file, &metadata).unwrap_err().contains("(4, -3)"));
+        // Past the end is refused as before.
+        let (file, metadata) = with_chunk(None, 4, 1 << 40);
+        assert!(check_pages(&file, &metadata).unwrap_err().contains("past the end"));
     }
 
     #[test]
