@@ -100,6 +100,7 @@ pub fn bench_train_with(
         value_target: &value_target,
         material: None,
         ownership: None,
+        moves_left: None,
     };
     trainer.step(&data, 1e-4)?; // warm-up
     let (steps, elapsed) = repeat_for(budget, || trainer.step(&data, 1e-4).map(drop))?;

@@ -66,6 +66,7 @@ impl Preset {
             value_hidden,
             material_classes: 0,
             ownership_classes: 0,
+            moves_left_classes: 0,
         }
     }
 }
@@ -119,6 +120,12 @@ pub struct NetConfig {
     /// without one.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub ownership_classes: usize,
+    /// Classes of the moves-left head (0: none): logits from the value head's hidden layer for
+    /// how many moves the game has left ([`crate::moves_left`]), trained beside the value; the
+    /// native engine and the [`Predictor`](crate::Predictor) give the search its expectation.
+    /// Absent from the JSON of a network without one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub moves_left_classes: usize,
 }
 
 fn is_zero(n: &usize) -> bool {

@@ -1,5 +1,5 @@
-//! The policy and value heads (with the value's auxiliary material head), the auxiliary
-//! ownership head, and the conv + batch-norm unit everything is built from.
+//! The policy and value heads (with the value's auxiliary material and moves-left heads), the
+//! auxiliary ownership head, and the conv + batch-norm unit everything is built from.
 //!
 //! Both heads read only the board's cells: the grid is a rectangle padded around a board that
 //! is not (Camelot's short end ranks, Tri-Camelot's hexagon), so off-board positions are
@@ -103,8 +103,26 @@ impl OwnershipHead {
     }
 }
 
+/// The classes of the auxiliary heads on the value head's hidden layer (0: no head).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AuxClasses {
+    pub material: usize,
+    pub moves_left: usize,
+}
+
+/// What [`ValueHead::forward_aux`] computes, none of it softmaxed.
+#[derive(Debug)]
+pub struct ValueOutputs {
+    /// [B, value_classes]
+    pub value: Tensor<2>,
+    /// [B, material classes], with the head.
+    pub material: Option<Tensor<2>>,
+    /// [B, moves-left classes], with the head.
+    pub moves_left: Option<Tensor<2>>,
+}
+
 /// The value head: outcome-class logits from the board's cells, and optionally the auxiliary
-/// material head's logits from the same hidden layer.
+/// material head's and the moves-left head's logits from the same hidden layer.
 #[derive(Module, Debug)]
 pub struct ValueHead {
     pub(crate) reduce: ConvBn,
@@ -114,30 +132,37 @@ pub struct ValueHead {
     /// [`NetConfig::material_classes`](crate::NetConfig::material_classes)); play, export and
     /// the native inference engine read the value alone.
     pub(crate) material: Option<Linear>,
+    /// `[hidden] → [moves-left classes]` (see
+    /// [`NetConfig::moves_left_classes`](crate::NetConfig::moves_left_classes)): read by the
+    /// native engine and the [`Predictor`](crate::Predictor) for the search; not exported.
+    pub(crate) moves_left: Option<Linear>,
 }
 
 impl ValueHead {
     /// `reduce` 1×1 channels flattened over `cells` positions, a `hidden`-wide ReLU layer, then
-    /// `classes` logits (and `material` logits when it is not 0).
+    /// `classes` logits (and `aux.material` and `aux.moves_left` logits when not 0).
     pub fn new(
         trunk: usize,
         reduce: usize,
         cells: usize,
         hidden: usize,
         classes: usize,
-        material: usize,
+        aux: AuxClasses,
         device: &Device,
     ) -> Self {
+        let layer = |k: usize| (k > 0).then(|| Self::aux_layer(hidden, k, device));
         ValueHead {
             reduce: ConvBn::new(trunk, reduce, 1, device),
             hidden: LinearConfig::new(reduce * cells, hidden).init(device),
             out: LinearConfig::new(hidden, classes).init(device),
-            material: (material > 0).then(|| Self::material_layer(hidden, material, device)),
+            material: layer(aux.material),
+            moves_left: layer(aux.moves_left),
         }
     }
 
-    /// The material head's layer, `hidden → classes`.
-    pub(crate) fn material_layer(hidden: usize, classes: usize, device: &Device) -> Linear {
+    /// An auxiliary head's layer on the hidden features (material, moves left),
+    /// `hidden → classes`.
+    pub(crate) fn aux_layer(hidden: usize, classes: usize, device: &Device) -> Linear {
         LinearConfig::new(hidden, classes).init(device)
     }
 
@@ -146,16 +171,13 @@ impl ValueHead {
         self.out.forward(self.hidden_features(trunk, cells))
     }
 
-    /// [`forward`](Self::forward)'s logits and the material head's ([B, K], when there is
-    /// one), from one pass through the shared layers.
-    pub fn forward_with_material(
-        &self,
-        trunk: Tensor<4>,
-        cells: Tensor<1, Int>,
-    ) -> (Tensor<2>, Option<Tensor<2>>) {
+    /// [`forward`](Self::forward)'s logits and the auxiliary heads' (each [B, K], when there
+    /// is one), from one pass through the shared layers.
+    pub fn forward_aux(&self, trunk: Tensor<4>, cells: Tensor<1, Int>) -> ValueOutputs {
         let x = self.hidden_features(trunk, cells);
         let material = self.material.as_ref().map(|m| m.forward(x.clone()));
-        (self.out.forward(x), material)
+        let moves_left = self.moves_left.as_ref().map(|m| m.forward(x.clone()));
+        ValueOutputs { value: self.out.forward(x), material, moves_left }
     }
 
     /// trunk: [B, C, H, W] → the hidden layer's activations [B, hidden]

@@ -13,7 +13,10 @@
 //! | `value.conv.weight` | `[Vc, C, 1, 1]` |
 //! | `value.fc1.weight`, `value.fc1.bias` | `[hidden, Vc × N]`, `[hidden]` |
 //! | `value.fc2.weight`, `value.fc2.bias` | `[V, hidden]`, `[V]` |
+//! | `value.moves_left.weight`, `value.moves_left.bias` (with the moves-left head) | `[K, hidden]`, `[K]` |
 //!
+//! The moves-left head's K logits are classes of [`MOVES_LEFT_BIN`](crate::moves_left::MOVES_LEFT_BIN)
+//! moves to the game's end ([`crate::moves_left`]).
 //! Every convolution `X.conv` (`X.conv1`, `X.conv2` in blocks) has no bias and is followed by a
 //! batch norm `X.bn` (`X.bn1`, `X.bn2`) with `weight` (γ), `bias` (β), `running_mean` and
 //! `running_var`, all `[channels]`; ε is [`batch_norm_epsilon`]. Linear weights are
@@ -58,6 +61,9 @@ pub fn named_tensors(net: &Net) -> Result<Vec<NamedTensor>> {
     conv_bn(&mut out, "value", "", &net.value.reduce)?;
     linear(&mut out, "value.fc1", &net.value.hidden)?;
     linear(&mut out, "value.fc2", &net.value.out)?;
+    if let Some(layer) = &net.value.moves_left {
+        linear(&mut out, "value.moves_left", layer)?;
+    }
     Ok(out)
 }
 

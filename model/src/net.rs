@@ -6,7 +6,7 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use crate::config::NetConfig;
 use crate::error::{ModelError, Result};
-use crate::heads::{ConvBn, OwnershipHead, PolicyHead, ValueHead};
+use crate::heads::{AuxClasses, ConvBn, OwnershipHead, PolicyHead, ValueHead, ValueOutputs};
 
 /// Two 3×3 conv + batch-norm layers with an identity skip: `relu(x + bn(conv(relu(bn(conv(x))))))`.
 #[derive(Module, Debug)]
@@ -87,7 +87,10 @@ impl Net {
                 n,
                 config.value_hidden,
                 shape.value_classes,
-                config.material_classes,
+                AuxClasses {
+                    material: config.material_classes,
+                    moves_left: config.moves_left_classes,
+                },
                 device,
             ),
             ownership: (config.ownership_classes > 0)
@@ -148,8 +151,18 @@ impl Net {
         let x = self.trunk(x);
         let ownership = self.ownership.as_ref().map(|h| h.forward(x.clone(), self.cells.clone()));
         let policy = self.policy.forward(x.clone(), self.cells.clone());
-        let (value, material) = self.value.forward_with_material(x, self.cells.clone());
-        TrainOutputs { policy, value, material, ownership }
+        let ValueOutputs { value, material, moves_left } =
+            self.value.forward_aux(x, self.cells.clone());
+        TrainOutputs { policy, value, material, ownership, moves_left }
+    }
+
+    /// [`forward`](Self::forward)'s outputs and the moves-left head's logits ([B, K], when
+    /// the network has the head): what play reads.
+    pub fn forward_play(&self, x: Tensor<4>) -> (Tensor<2>, Tensor<2>, Option<Tensor<2>>) {
+        let x = self.trunk(x);
+        let policy = self.policy.forward(x.clone(), self.cells.clone());
+        let ValueOutputs { value, moves_left, .. } = self.value.forward_aux(x, self.cells.clone());
+        (policy, value, moves_left)
     }
 
     /// x: [B, planes, H, W] → the tower's output [B, C, H, W]
@@ -172,9 +185,24 @@ impl Net {
         let device = self.cells.device();
         let hidden = self.config.value_hidden;
         self.value.material = Some(with_generator(&device, Some(seed), || {
-            materialized(ValueHead::material_layer(hidden, classes, &device))
+            materialized(ValueHead::aux_layer(hidden, classes, &device))
         }));
         self.config.material_classes = classes;
+        Ok(self)
+    }
+
+    /// [`with_material_head`](Self::with_material_head) for the moves-left head: `classes`
+    /// logits on the value head's hidden layer.
+    pub fn with_moves_left_head(mut self, classes: usize, seed: u64) -> Result<Self> {
+        if !needs_head("moves-left", self.config.moves_left_classes, classes)? {
+            return Ok(self);
+        }
+        let device = self.cells.device();
+        let hidden = self.config.value_hidden;
+        self.value.moves_left = Some(with_generator(&device, Some(seed), || {
+            materialized(ValueHead::aux_layer(hidden, classes, &device))
+        }));
+        self.config.moves_left_classes = classes;
         Ok(self)
     }
 
@@ -205,6 +233,8 @@ pub struct TrainOutputs {
     pub material: Option<Tensor<2>>,
     /// [B, N, ownership_classes] (cells in cell order), when the network has the ownership head.
     pub ownership: Option<Tensor<3>>,
+    /// [B, moves_left_classes], when the network has the moves-left head.
+    pub moves_left: Option<Tensor<2>>,
 }
 
 /// Whether a network whose `what` head has `have` classes (0: none) needs a new one of
@@ -430,6 +460,39 @@ mod tests {
         assert_eq!(hash(&loaded).unwrap(), hash(&with).unwrap());
         let json = serde_json::to_string(net.config()).unwrap();
         assert!(!json.contains("ownership"), "no head, no key: {json}");
+    }
+
+    #[test]
+    fn a_moves_left_head_changes_no_policy_or_value_and_survives_a_checkpoint() {
+        let config = NetConfig::preset("b4c32", camelot_shape(18)).unwrap();
+        let device = Device::flex();
+        let net = Net::seeded(&config, &device, 5).unwrap();
+        let planes = pseudo_random(2 * config.shape.input_len(), 4);
+        let predict = |net: &Net| Predictor::new(net, DeviceKind::Cpu).unwrap().predict(&planes, 2);
+        let before = predict(&net).unwrap();
+        assert!(before.moves_left.is_none());
+        let k = crate::MOVES_LEFT_CLASSES;
+        let with = net.clone().with_moves_left_head(k, 9).unwrap();
+        assert_eq!(with.config().moves_left_classes, k);
+        let after = predict(&with).unwrap();
+        assert_eq!((&before.policy_logits, &before.values), (&after.policy_logits, &after.values));
+        assert_eq!(after.moves_left.as_ref().map(Vec::len), Some(2));
+        let hash = crate::checkpoint::tensors_hash;
+        let err = with.clone().with_moves_left_head(3, 1).unwrap_err();
+        assert!(err.to_string().contains("moves-left head has 24 classes, not 3"), "{err}");
+        let dir = crate::testing::scratch_dir("moves-left-head-checkpoint");
+        crate::checkpoint::save(&dir, &with, "test", 1).unwrap();
+        let loaded = crate::checkpoint::load_on(&dir, "test", 1, &device).unwrap().net;
+        assert_eq!(loaded.config().moves_left_classes, k);
+        assert_eq!(hash(&loaded).unwrap(), hash(&with).unwrap());
+        assert_eq!(predict(&loaded).unwrap(), after);
+        let names = crate::named_weights::named_tensors(&with).unwrap();
+        let head = names.iter().find(|t| t.name == "value.moves_left.weight").expect("exported");
+        assert_eq!(head.shape, [k, config.value_hidden]);
+        let plain = crate::named_weights::named_tensors(&net).unwrap();
+        assert_eq!(names.len(), plain.len() + 2);
+        let json = serde_json::to_string(net.config()).unwrap();
+        assert!(!json.contains("moves_left"), "no head, no key: {json}");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::config::NetConfig;
 use crate::device::DeviceKind;
 use crate::engine::NetEngine;
 use crate::error::{ModelError, Result};
+use crate::moves_left::expected_moves_left;
 use crate::native::NativeNet;
 use crate::net::Net;
 use crate::readback::to_vec;
@@ -25,6 +26,9 @@ pub struct Prediction {
     pub policy_logits: Vec<f32>,
     /// Outcome probabilities (already softmaxed), row-major [batch × value_classes].
     pub values: Vec<f32>,
+    /// The moves-left head's expected moves to the end ([`crate::moves_left`]), [batch], when
+    /// the network has the head.
+    pub moves_left: Option<Vec<f32>>,
 }
 
 impl Prediction {
@@ -115,26 +119,36 @@ impl Predictor {
             Engine::Burn { net, device } => {
                 let dims = [batch, shape.planes, shape.height, shape.width];
                 let x = Tensor::<4>::from_data(TensorData::new(planes.to_vec(), dims), device);
-                let (policy, value) = net.forward(x);
+                let (policy, value, moves_left) = net.forward_play(x);
+                let moves_left = match moves_left {
+                    Some(logits) => Some(expectations(to_vec(softmax(logits, 1))?, batch)),
+                    None => None,
+                };
                 Ok(Prediction {
                     batch,
                     policy_logits: to_vec(policy)?,
                     values: to_vec(softmax(value, 1))?,
+                    moves_left,
                 })
             }
             Engine::Native(native) => {
-                let (policy_logits, mut values) = native.forward(planes, batch)?;
+                let (policy_logits, mut values, moves_left) = native.forward(planes, batch)?;
                 for row in values.chunks_exact_mut(shape.value_classes) {
                     softmax_in_place(row);
                 }
-                Ok(Prediction { batch, policy_logits, values })
+                Ok(Prediction { batch, policy_logits, values, moves_left })
             }
         }
     }
 }
 
+/// The expected moves left of each of `batch` rows of moves-left probabilities.
+fn expectations(probs: Vec<f32>, batch: usize) -> Vec<f32> {
+    probs.chunks_exact(probs.len() / batch).map(expected_moves_left).collect()
+}
+
 /// Softmax of one row, in place (the maximum is subtracted first).
-fn softmax_in_place(row: &mut [f32]) {
+pub(crate) fn softmax_in_place(row: &mut [f32]) {
     let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let mut sum = 0.0;
     for x in row.iter_mut() {

@@ -1,8 +1,9 @@
 //! The loss and one optimizer step: what the training loop (another crate) calls per batch.
 //!
 //! Loss = policy cross-entropy + `value_weight` × value cross-entropy (+ each auxiliary head's
-//! weight × its cross-entropy, when the batch has its target: the material head's over the
-//! batch, the ownership head's over the batch's cells), each averaged over the batch. The policy part only sees legal moves: illegal logits are pushed to a large negative
+//! weight × its cross-entropy, when the batch has its target: the material and moves-left
+//! heads' over the batch, the ownership head's over the batch's cells), each averaged over the
+//! batch. The policy part only sees legal moves: illegal logits are pushed to a large negative
 //! number before the log-softmax, so the target distribution is compared with the network's
 //! distribution over legal moves (and illegal moves get no gradient).
 
@@ -49,6 +50,9 @@ pub struct TrainBatch<'a> {
     /// 0 off the board: planes in the input's grid), and weight, when it is trained (the network
     /// must have the head, of as many classes).
     pub ownership: Option<AuxTerm<'a>>,
+    /// The moves-left head's target, [B, moves_left_classes] (one-hot), and weight, when it is
+    /// trained (the network must have the head, of as many classes).
+    pub moves_left: Option<AuxTerm<'a>>,
 }
 
 /// An auxiliary head's part of a batch.
@@ -88,6 +92,7 @@ impl TrainBatch<'_> {
                 config.ownership_classes,
                 s.height * s.width,
             ),
+            ("moves-left", "moves-left target", &self.moves_left, config.moves_left_classes, 1),
         ];
         for (what, name, term, classes, per_class) in heads {
             let Some(term) = term else { continue };
@@ -134,6 +139,8 @@ pub struct LossStats {
     /// The ownership head's cross-entropy per cell (nats); 0 when the batch has no ownership
     /// target.
     pub ownership: f32,
+    /// The moves-left head's cross-entropy (nats); 0 when the batch has no moves-left target.
+    pub moves_left: f32,
 }
 
 /// [`LossStats`] as tensors, each [1] (an auxiliary loss 0 without its target).
@@ -145,12 +152,14 @@ pub struct LossTensors {
     pub value: Tensor<1>,
     pub material: Tensor<1>,
     pub ownership: Tensor<1>,
+    pub moves_left: Tensor<1>,
 }
 
 impl LossTensors {
-    /// The five losses in [`LossStats`]' order, detached: [5].
+    /// The six losses in [`LossStats`]' order, detached: [6].
     fn stats(self) -> Tensor<1> {
-        let parts = [self.total, self.policy, self.value, self.material, self.ownership];
+        let parts =
+            [self.total, self.policy, self.value, self.material, self.ownership, self.moves_left];
         Tensor::cat(parts.map(Tensor::detach).into(), 0)
     }
 }
@@ -195,7 +204,11 @@ pub fn loss_tensors(
         let target = gather_cells(grid, net.cells.clone()).swap_dims(1, 2);
         (o.weight, cross_entropy(logits.reshape([b * n, k]), target.reshape([b * n, k])))
     }));
-    Ok(LossTensors { total, policy, value, material, ownership })
+    let moves_left = auxiliary(batch.moves_left.zip(out.moves_left).map(|(m, logits)| {
+        let target = float_tensor(m.target, [b, cfg.moves_left_classes], device);
+        (m.weight, cross_entropy(logits, target))
+    }));
+    Ok(LossTensors { total, policy, value, material, ownership, moves_left })
 }
 
 /// A float tensor from a row-major slice whose length the caller has checked.
@@ -324,10 +337,10 @@ impl Trainer {
 
 fn read_stats(stats: Tensor<1>) -> Result<LossStats> {
     match to_vec(stats)?[..] {
-        [total, policy, value, material, ownership] => {
-            Ok(LossStats { total, policy, value, material, ownership })
+        [total, policy, value, material, ownership, moves_left] => {
+            Ok(LossStats { total, policy, value, material, ownership, moves_left })
         }
-        ref other => Err(ModelError::Readback(format!("expected 5 losses, got {}", other.len()))),
+        ref other => Err(ModelError::Readback(format!("expected 6 losses, got {}", other.len()))),
     }
 }
 
@@ -383,6 +396,7 @@ mod tests {
                 value_target: &self.value_target,
                 material: None,
                 ownership: None,
+                moves_left: None,
             }
         }
     }
@@ -469,6 +483,7 @@ mod tests {
             value_target: &f.value_target[..v],
             material: None,
             ownership: None,
+            moves_left: None,
         };
         assert!(t.evaluate(&single).unwrap().policy.abs() < 1e-6);
     }
@@ -563,6 +578,47 @@ mod tests {
             assert!(last.ownership < 0.5 * first.ownership, "{engine:?}: {first:?} → {last:?}");
             assert_eq!(t.evaluate(&f.batch()).unwrap().ownership, 0.0);
         }
+    }
+
+    #[test]
+    fn the_moves_left_head_learns_its_target_on_both_engines() {
+        let f = fixture();
+        let k = crate::MOVES_LEFT_CLASSES;
+        let net = Net::new(&f.config, &Device::flex()).unwrap().with_moves_left_head(k, 3).unwrap();
+        let mut target = vec![0.0; B * k];
+        for (i, row) in target.chunks_exact_mut(k).enumerate() {
+            row[(3 * i) % k] = 1.0;
+        }
+        let batch =
+            TrainBatch { moves_left: Some(AuxTerm { target: &target, weight: 0.5 }), ..f.batch() };
+        for engine in [NetEngine::Native, NetEngine::Burn] {
+            let mut t = Trainer::with_engine(
+                net.clone(),
+                DeviceKind::Cpu,
+                &OptimizerConfig::default(),
+                engine,
+            )
+            .unwrap();
+            let first = t.step(&batch, 0.01).unwrap();
+            let expected = first.policy + first.value + 0.5 * first.moves_left;
+            assert!((first.total - expected).abs() < 1e-4, "{engine:?}: {first:?}");
+            assert!(first.moves_left > 2.0, "24 classes from a fresh head: ~ln 24, {first:?}");
+            let mut last = first;
+            for _ in 0..40 {
+                last = t.step(&batch, 0.01).unwrap();
+            }
+            assert!(last.moves_left < 0.5 * first.moves_left, "{engine:?}: {first:?} → {last:?}");
+            assert_eq!(t.evaluate(&f.batch()).unwrap().moves_left, 0.0);
+        }
+        // A target for a network without the head is refused.
+        let mut t = Trainer::new(
+            Net::new(&f.config, &Device::flex()).unwrap(),
+            DeviceKind::Cpu,
+            &OptimizerConfig::default(),
+        )
+        .unwrap();
+        let err = t.step(&batch, 0.01).unwrap_err();
+        assert!(err.to_string().contains("no moves-left head"), "{err}");
     }
 
     #[test]

@@ -18,6 +18,10 @@ pub struct Evaluation {
     pub policy: Vec<f32>,
     /// Expected score share of each seat, absolute (index = seat), each in `[0, 1]`.
     pub values: Values,
+    /// Expected complete moves to the game's end, counting the one being played (a network
+    /// with the moves-left head); `None` from evaluators without one.
+    /// The search reads it with `mcts.moves_left` on ([`crate::mcts::MovesLeft`]).
+    pub moves_left: Option<f32>,
 }
 
 impl Evaluation {
@@ -25,7 +29,11 @@ impl Evaluation {
     /// seat.
     pub fn uniform(num_legal: usize, num_players: usize) -> Self {
         let p = if num_legal == 0 { 0.0 } else { 1.0 / num_legal as f32 };
-        Evaluation { policy: vec![p; num_legal], values: draw_values(num_players) }
+        Evaluation {
+            policy: vec![p; num_legal],
+            values: draw_values(num_players),
+            moves_left: None,
+        }
     }
 }
 

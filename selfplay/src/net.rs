@@ -116,6 +116,7 @@ impl<G: Encode> Evaluator<G> for NetEvaluator<G> {
                     G::NUM_PLAYERS,
                     self.draw,
                 ),
+                moves_left: out.moves_left.as_ref().map(|m| m[i]),
             })
             .collect()
     }

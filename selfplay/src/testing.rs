@@ -90,7 +90,7 @@ impl<G: Game> Evaluator<G> for HashEvaluator {
                 }
                 let sum: f32 = v.iter().sum();
                 let values = s.returns().unwrap_or(Values(v.map(|x| x / sum)));
-                Evaluation { policy, values }
+                Evaluation { policy, values, moves_left: None }
             })
             .collect()
     }

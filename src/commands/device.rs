@@ -364,6 +364,7 @@ impl Targets {
             value_target: &self.value,
             material: None,
             ownership: None,
+            moves_left: None,
         }
     }
 }

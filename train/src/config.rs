@@ -14,6 +14,7 @@ use thiserror::Error;
 use crate::growth::Growth;
 use crate::ladder::LadderConfig;
 use crate::material::MaterialTarget;
+use crate::moves_left::MovesLeftTarget;
 use crate::ownership::OwnershipTarget;
 use crate::sampling::Sampling;
 use crate::schedule::LrSchedule;
@@ -147,6 +148,10 @@ pub struct TrainConfig {
     /// The auxiliary ownership head's target: `{ kind = "off" }` (default) or
     /// `{ kind = "future", moves = 8, weight = 0.5 }` (see [`crate::ownership`]).
     pub ownership_target: OwnershipTarget,
+    /// The moves-left head's target: `{ kind = "off" }` (default) or
+    /// `{ kind = "moves", weight = 0.5 }` (see [`crate::moves_left`]); the searches read the
+    /// head with `[mcts] moves_left`.
+    pub moves_left_target: MovesLeftTarget,
     /// How batches draw rows from the window: `{ kind = "uniform" }` (default) or
     /// `{ kind = "policy-surprise", share = 0.5 }` (see [`crate::sampling`]).
     pub sampling: Sampling,
@@ -189,6 +194,9 @@ impl TrainConfig {
         self.ownership_target
             .validate()
             .map_err(|(key, problem)| (format!("train.ownership_target.{key}"), problem))?;
+        self.moves_left_target
+            .validate()
+            .map_err(|(key, problem)| (format!("train.moves_left_target.{key}"), problem))?;
         self.lr_schedule
             .validate()
             .map_err(|(key, problem)| (format!("train.lr_schedule.{key}"), problem))
@@ -208,6 +216,7 @@ impl Default for TrainConfig {
             search_value_weight: 0.0,
             material_target: MaterialTarget::Off,
             ownership_target: OwnershipTarget::Off,
+            moves_left_target: MovesLeftTarget::Off,
             sampling: Sampling::Uniform,
             augment: true,
             probe_every: 10,
@@ -281,6 +290,17 @@ impl RunConfig {
         self.selfplay.validate(players).map_err(|e| (format!("selfplay.{}", e.key), e.problem))?;
         self.train.validate()?;
         self.ladder.validate()?;
+        // The searches read moves left from the head the moves-left target trains: without
+        // it they would get none and the option would do nothing.
+        let head = self.train.moves_left_target != MovesLeftTarget::Off;
+        for (key, on) in [("mcts", self.mcts.moves_left), ("play", self.play.moves_left)] {
+            if on.is_on() && !head {
+                return bad(
+                    &format!("{key}.moves_left"),
+                    "reads the moves-left head: set train.moves_left_target = { kind = \"moves\", weight = ... } too",
+                );
+            }
+        }
         let r = &self.run;
         if r.games_per_generation == 0 {
             return bad("run.games_per_generation", "must be at least 1");
@@ -303,6 +323,21 @@ mod tests {
     use super::*;
 
     const MINIMAL: &str = "[game]\nvariant = \"camelot\"\n[net]\npreset = \"b4c32\"\n";
+
+    #[test]
+    fn the_moves_left_utility_needs_the_head_it_reads() {
+        let utility = "moves_left = { kind = \"utility\", slope = 0.01, cap = 0.1 }";
+        for section in ["mcts", "play"] {
+            let text = format!("{MINIMAL}[{section}]\n{utility}\n");
+            let error = RunConfig::parse(&text, "t.toml").unwrap_err().to_string();
+            assert!(error.contains(&format!("{section}.moves_left")), "{error}");
+            assert!(error.contains("train.moves_left_target"), "{error}");
+            let trained = format!(
+                "{text}[train]\nmoves_left_target = {{ kind = \"moves\", weight = 0.5 }}\n"
+            );
+            RunConfig::parse(&trained, "t.toml").unwrap();
+        }
+    }
 
     #[test]
     fn a_minimal_config_takes_the_defaults() {

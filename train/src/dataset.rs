@@ -20,7 +20,7 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use games::{OWNER_CLASSES, Player, RuleOptions};
-use model::TrainBatch;
+use model::{MOVES_LEFT_CLASSES, TrainBatch, moves_left_class};
 use rand::Rng;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
@@ -29,6 +29,7 @@ use selfplay::record::{PositionRow, RecordError, list_generation_shards, read_po
 use crate::generations::list_generation_dirs;
 use crate::horizon::window_later_rows;
 use crate::material::{MaterialTarget, SWING_CLASSES, window_classes};
+use crate::moves_left::MovesLeftTarget;
 use crate::ownership::OwnershipTarget;
 use crate::targets::{Record, SampleError, SampleSlot, TrainGame, encode_record};
 use crate::value_target::ValueTarget;
@@ -96,6 +97,8 @@ pub struct ReplayWindow<G> {
     /// row under it, whose board it is (empty when it is off).
     ownership_target: OwnershipTarget,
     ownership_rows: Vec<usize>,
+    /// The moves-left target the batches carry (`set_moves_left_target`).
+    moves_left_target: MovesLeftTarget,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -172,6 +175,7 @@ impl<G: TrainGame> ReplayWindow<G> {
             material_classes: Vec::new(),
             ownership_target: OwnershipTarget::Off,
             ownership_rows: Vec::new(),
+            moves_left_target: MovesLeftTarget::Off,
             _game: PhantomData,
         })
     }
@@ -249,6 +253,13 @@ impl<G: TrainGame> ReplayWindow<G> {
         self.ownership_target = target;
     }
 
+    /// Gives every batch the moves-left head's target from now on (`train.moves_left_target`;
+    /// see [`crate::moves_left`]), or none when it is off (as after `load`).
+    /// [`train_generation`](crate::train_generation) sets its config's.
+    pub fn set_moves_left_target(&mut self, target: MovesLeftTarget) {
+        self.moves_left_target = target;
+    }
+
     /// Draws rows in proportion to `weights` (one per row, each finite and at least 0, not all
     /// 0) from now on; `None` draws uniformly again (as after `load`).
     pub fn set_draw_weights(&mut self, weights: Option<Vec<f64>>) -> Result<(), DatasetError> {
@@ -315,6 +326,14 @@ impl<G: TrainGame> ReplayWindow<G> {
             }
             batch.material_weight = self.material_target.weight();
         }
+        if let Some(weight) = self.moves_left_target.weight() {
+            let k = MOVES_LEFT_CLASSES;
+            batch.moves_left_target = vec![0.0; rows.len() * k];
+            for (out, &row) in batch.moves_left_target.chunks_exact_mut(k).zip(&rows) {
+                out[moves_left_class(self.records[row].moves_to_end)] = 1.0;
+            }
+            batch.moves_left_weight = weight;
+        }
         if let Some(lookahead) = self.ownership_target.lookahead() {
             let planes = OWNER_CLASSES * G::layout().height * G::layout().width;
             batch.ownership_target = vec![0.0; rows.len() * planes];
@@ -367,6 +386,7 @@ fn records_of(rows: Vec<PositionRow>, value_target: ValueTarget) -> Vec<(RowKey,
             let key = (row.game_id, row.ply);
             let mut record = Record::from(row);
             record.outcome_weight = value_target.outcome_weight(moves_to_end);
+            record.moves_to_end = moves_to_end;
             (key, record)
         })
         .collect()
@@ -397,6 +417,10 @@ pub struct Batch {
     /// weight.
     pub ownership_target: Vec<f32>,
     pub ownership_weight: f32,
+    /// `[B, K]`: the moves-left head's one-hot targets (empty when it is not trained; see
+    /// [`ReplayWindow::set_moves_left_target`]), and their loss weight.
+    pub moves_left_target: Vec<f32>,
+    pub moves_left_weight: f32,
     /// `[B]`: the window rows drawn (empty for [`Batch::encode`]), and the symmetry applied
     /// to each.
     pub rows: Vec<usize>,
@@ -428,6 +452,8 @@ impl Batch {
             material_weight: 0.0,
             ownership_target: Vec::new(),
             ownership_weight: 0.0,
+            moves_left_target: Vec::new(),
+            moves_left_weight: 0.0,
             rows: Vec::new(),
             syms: syms.to_vec(),
         };
@@ -477,6 +503,10 @@ impl Batch {
             ownership: (!self.ownership_target.is_empty()).then_some(model::AuxTerm {
                 target: &self.ownership_target,
                 weight: self.ownership_weight,
+            }),
+            moves_left: (!self.moves_left_target.is_empty()).then_some(model::AuxTerm {
+                target: &self.moves_left_target,
+                weight: self.moves_left_weight,
             }),
         }
     }
@@ -723,6 +753,35 @@ mod tests {
     fn later(rows: &[PositionRow], i: usize, moves: u32) -> &PositionRow {
         let found = rows[i..].iter().find(|l| l.move_number >= rows[i].move_number + moves);
         found.unwrap_or(rows.last().unwrap())
+    }
+
+    #[test]
+    fn the_moves_left_target_counts_the_moves_to_each_games_end_in_classes_of_five() {
+        let (mut w, games) = two_game_window("moves-left-window");
+        assert!(w.encode_batch(vec![0], vec![0]).unwrap().as_train_batch().moves_left.is_none());
+        w.set_moves_left_target(MovesLeftTarget::Moves { weight: 0.75 });
+        let rows: Vec<usize> = (0..w.len()).collect();
+        let batch = w.encode_batch(rows.clone(), vec![0; rows.len()]).unwrap();
+        assert_eq!(batch.moves_left_weight, 0.75);
+        let got: Vec<usize> = batch
+            .moves_left_target
+            .chunks_exact(MOVES_LEFT_CLASSES)
+            .map(|row| {
+                assert_eq!(row.iter().sum::<f32>(), 1.0, "one-hot");
+                row.iter().position(|&x| x == 1.0).unwrap()
+            })
+            .collect();
+        // By hand: each game's last move is 1 move from the end, classes of 5 moves.
+        let mut expected = Vec::new();
+        for rows in &games {
+            let last = rows.last().unwrap().move_number;
+            expected.extend(rows.iter().map(|r| (((last - r.move_number) / 5) as usize).min(23)));
+        }
+        assert_eq!(got, expected);
+        assert_eq!(*got.last().unwrap(), 0);
+        assert!(got.iter().any(|&c| c >= 10), "long games reach the far classes: {got:?}");
+        w.set_moves_left_target(MovesLeftTarget::Off);
+        assert!(w.encode_batch(vec![0], vec![0]).unwrap().as_train_batch().moves_left.is_none());
     }
 
     #[test]

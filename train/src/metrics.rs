@@ -223,6 +223,7 @@ impl StepMetrics {
         // Last, so that a file of the version before it gets the column when its run resumes.
         "loss_material",
         "loss_ownership",
+        "loss_moves_left",
     ];
 
     /// This step as a row of `metrics.csv` (probe columns empty on other steps, an auxiliary
@@ -243,6 +244,7 @@ impl StepMetrics {
             format!("{:.1}", self.samples_per_sec),
             aux_loss_cell(self.losses.material),
             aux_loss_cell(self.losses.ownership),
+            aux_loss_cell(self.losses.moves_left),
         ]
     }
 }
@@ -314,6 +316,7 @@ mod tests {
                 value: 0.5,
                 material: 0.0,
                 ownership: 0.0,
+                moves_left: 0.0,
             },
             target_entropy: 2.0,
             net_entropy: None,
@@ -335,7 +338,7 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 3);
         assert!(text.starts_with("generation,step,total_step,"));
-        assert_eq!(text.lines().nth(1).unwrap(), "0,1,1,1.5,1,0.5,2,,0.25,1,0.001,100.0,,");
+        assert_eq!(text.lines().nth(1).unwrap(), "0,1,1,1.5,1,0.5,2,,0.25,1,0.001,100.0,,,");
 
         // Reopened: the header is not repeated and rows go after the old ones.
         let mut log = CsvLog::open(&path, StepMetrics::CSV_HEADER).unwrap();
@@ -357,12 +360,14 @@ mod tests {
     #[test]
     fn the_auxiliary_losses_are_the_last_cells_and_empty_when_off() {
         let off = step(0, 1).csv_row();
-        let losses = LossStats { material: 0.875, ownership: 0.5, ..step(0, 1).losses };
+        let losses =
+            LossStats { material: 0.875, ownership: 0.5, moves_left: 2.25, ..step(0, 1).losses };
         let on = StepMetrics { losses, ..step(0, 1) }.csv_row();
-        assert!(StepMetrics::CSV_HEADER.ends_with(&["loss_material", "loss_ownership"]));
-        assert_eq!(off[off.len() - 2..], ["", ""]);
-        assert_eq!(on[on.len() - 2..], ["0.875", "0.5"]);
-        assert_eq!(off[..off.len() - 2], on[..on.len() - 2]);
+        let last = ["loss_material", "loss_ownership", "loss_moves_left"];
+        assert!(StepMetrics::CSV_HEADER.ends_with(&last));
+        assert_eq!(off[off.len() - 3..], ["", "", ""]);
+        assert_eq!(on[on.len() - 3..], ["0.875", "0.5", "2.25"]);
+        assert_eq!(off[..off.len() - 3], on[..on.len() - 3]);
     }
 
     #[test]

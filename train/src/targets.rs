@@ -144,6 +144,10 @@ pub struct Record {
     /// [`crate::value_target`]): 1 from a bare row; the replay window sets it from the
     /// distance to the game's end.
     pub outcome_weight: f32,
+    /// Complete moves from this decision to its game's last recorded move, counting its own
+    /// (1 on the last move): the moves-left target. 1 from a bare row; the replay window sets
+    /// it.
+    pub moves_to_end: u32,
 }
 
 impl From<selfplay::record::PositionRow> for Record {
@@ -159,6 +163,7 @@ impl From<selfplay::record::PositionRow> for Record {
             result: row.result.into_boxed_slice(),
             root_values: row.root_values.into_boxed_slice(),
             outcome_weight: 1.0,
+            moves_to_end: 1,
         }
     }
 }

@@ -16,7 +16,8 @@ use std::time::Instant;
 
 use games::{ENCODING_VERSION, OWNER_CLASSES};
 use model::{
-    DeviceKind, LossStats, ModelError, Net, NetConfig, Trainer, checkpoint, masked_softmax,
+    DeviceKind, LossStats, MOVES_LEFT_CLASSES, ModelError, Net, NetConfig, Trainer, checkpoint,
+    masked_softmax,
 };
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -25,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::TrainConfig;
 use crate::dataset::{Batch, DatasetError, ReplayWindow};
 use crate::material::{MaterialTarget, SWING_CLASSES};
+use crate::moves_left::MovesLeftTarget;
 use crate::ownership::OwnershipTarget;
 use crate::targets::{TrainGame, argmax, entropy};
 
@@ -198,18 +200,20 @@ pub struct StepMetrics {
 }
 
 /// The losses as the progress lines show them: `loss T (policy P, value V)`, with `, material
-/// M` and `, ownership O` inside the brackets when those heads are trained (their loss > 0).
+/// M`, `, ownership O` and `, moves left L` inside the brackets when those heads are trained
+/// (their loss > 0).
 pub fn losses_text(l: &LossStats) -> String {
     let aux = |name: &str, loss: f32| {
         if loss > 0.0 { format!(", {name} {loss:.3}") } else { String::new() }
     };
     format!(
-        "loss {:.3} (policy {:.3}, value {:.3}{}{})",
+        "loss {:.3} (policy {:.3}, value {:.3}{}{}{})",
         l.total,
         l.policy,
         l.value,
         aux("material", l.material),
-        aux("ownership", l.ownership)
+        aux("ownership", l.ownership),
+        aux("moves left", l.moves_left)
     )
 }
 
@@ -230,6 +234,9 @@ pub struct GenerationSummary {
     /// 0 when the ownership target is off (and in the summaries of older versions).
     #[serde(default)]
     pub loss_ownership: f32,
+    /// 0 when the moves-left target is off (and in the summaries of older versions).
+    #[serde(default)]
+    pub loss_moves_left: f32,
     /// Mean over the probe steps (None without any).
     pub value_accuracy: Option<f32>,
     /// The rate of the last step.
@@ -321,6 +328,16 @@ pub fn train_generation<G: TrainGame>(
             .with_ownership_head(OWNER_CLASSES, batch_seed(seed, generation) ^ OWNERSHIP_HEAD_SEED)
             .map_err(TrainError::Net)?,
     };
+    window.set_moves_left_target(config.moves_left_target);
+    let net = match config.moves_left_target {
+        MovesLeftTarget::Off => net,
+        MovesLeftTarget::Moves { .. } => net
+            .with_moves_left_head(
+                MOVES_LEFT_CLASSES,
+                batch_seed(seed, generation) ^ MOVES_LEFT_HEAD_SEED,
+            )
+            .map_err(TrainError::Net)?,
+    };
     let mut trainer = Trainer::new(net, device, &config.optimizer).map_err(TrainError::Net)?;
     if let Some(dir) = from_dir
         && dir.join(model::optimizer::OPTIMIZER_META_FILE).exists()
@@ -337,8 +354,7 @@ pub fn train_generation<G: TrainGame>(
         .sampling
         .draw_weights(window, || trainer.predictor(device).map_err(TrainError::Net))?;
     window.set_draw_weights(weights)?;
-    let (mut sum_total, mut sum_policy, mut sum_value) = (0.0f64, 0.0f64, 0.0f64);
-    let (mut sum_material, mut sum_ownership) = (0.0f64, 0.0f64);
+    let mut sums = LossSums::default();
     let (mut accuracy_sum, mut probes) = (0.0f64, 0u32);
     let mut learning_rate = config.lr_schedule.rate(config.learning_rate, generation, 0, steps);
     for step in 0..steps {
@@ -360,11 +376,7 @@ pub fn train_generation<G: TrainGame>(
         }
         counters.total_steps += 1;
         counters.total_samples += batch.size as u64;
-        sum_total += f64::from(loss.total);
-        sum_policy += f64::from(loss.policy);
-        sum_value += f64::from(loss.value);
-        sum_material += f64::from(loss.material);
-        sum_ownership += f64::from(loss.ownership);
+        sums.add(&loss);
         if let Some((_, accuracy)) = probe {
             accuracy_sum += f64::from(accuracy);
             probes += 1;
@@ -384,17 +396,18 @@ pub fn train_generation<G: TrainGame>(
         });
     }
     counters.generation = Some(generation);
-    let mean = |sum: f64| if steps == 0 { 0.0 } else { (sum / f64::from(steps)) as f32 };
     let seconds = started.elapsed().as_secs_f64();
+    let means = sums.means(steps);
     let summary = GenerationSummary {
         generation,
         steps,
         batch_size: config.batch_size,
-        loss_total: mean(sum_total),
-        loss_policy: mean(sum_policy),
-        loss_value: mean(sum_value),
-        loss_material: mean(sum_material),
-        loss_ownership: mean(sum_ownership),
+        loss_total: means.total,
+        loss_policy: means.policy,
+        loss_value: means.value,
+        loss_material: means.material,
+        loss_ownership: means.ownership,
+        loss_moves_left: means.moves_left,
         value_accuracy: (probes > 0).then(|| (accuracy_sum / f64::from(probes)) as f32),
         learning_rate,
         samples_per_sec: f64::from(steps) * config.batch_size as f64 / seconds.max(1e-9),
@@ -419,6 +432,7 @@ impl GenerationSummary {
             value: self.loss_value,
             material: self.loss_material,
             ownership: self.loss_ownership,
+            moves_left: self.loss_moves_left,
         }
     }
 
@@ -429,10 +443,37 @@ impl GenerationSummary {
     }
 }
 
+/// Sums of the losses over a generation's steps, in f64.
+#[derive(Default)]
+struct LossSums {
+    sums: [f64; 6],
+}
+
+impl LossSums {
+    fn parts(l: &LossStats) -> [f32; 6] {
+        [l.total, l.policy, l.value, l.material, l.ownership, l.moves_left]
+    }
+
+    fn add(&mut self, loss: &LossStats) {
+        for (sum, part) in self.sums.iter_mut().zip(Self::parts(loss)) {
+            *sum += f64::from(part);
+        }
+    }
+
+    /// The means over `steps` steps (zeros for none).
+    fn means(&self, steps: u32) -> LossStats {
+        let [total, policy, value, material, ownership, moves_left] =
+            self.sums.map(|s| if steps == 0 { 0.0 } else { (s / f64::from(steps)) as f32 });
+        LossStats { total, policy, value, material, ownership, moves_left }
+    }
+}
+
 /// Mixed into the batch seed to draw a new material head's weights (see [`train_generation`]).
 const MATERIAL_HEAD_SEED: u64 = 0x6d61_7465_7269_616c;
 /// The same for a new ownership head.
 const OWNERSHIP_HEAD_SEED: u64 = 0x6f77_6e65_7273_6870;
+/// Mixed into the batch seed for a fresh moves-left head's weights.
+const MOVES_LEFT_HEAD_SEED: u64 = 0x6d6f_7665_736c_6674;
 
 /// The seed of generation `generation`'s batches in a run seeded `seed`.
 pub fn batch_seed(seed: u64, generation: u32) -> u64 {

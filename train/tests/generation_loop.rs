@@ -13,8 +13,8 @@ use storage::ScratchDir;
 use train::run::{GamesSource, ProgramInfo, Stage};
 use train::testing::{self, timeless_cells};
 use train::{
-    Growth, Lookahead, MaterialTarget, OwnershipTarget, RunConfig, RunError, RunEvent, RunJob,
-    run_generations,
+    Growth, Lookahead, MaterialTarget, MovesLeftTarget, OwnershipTarget, RunConfig, RunError,
+    RunEvent, RunJob, run_generations,
 };
 
 const PROGRAM: ProgramInfo<'static> = ProgramInfo { version: "test", git_revision: "test" };
@@ -206,25 +206,27 @@ fn a_growing_run_deepens_its_models_generation_by_generation() {
     assert_eq!([0, 1, 2].map(blocks), [0, 1, 2]);
 }
 
-/// A run folder of the version before `loss_material` and `loss_ownership` (its CSVs without
-/// the two columns) resumed with both auxiliary heads trained: the columns are added, empty in
-/// the rows already written and filled in the new ones; and the heads are in the models.
+/// A run folder of the version before `loss_material`, `loss_ownership` and `loss_moves_left`
+/// (its CSVs without the three columns) resumed with the three auxiliary heads trained: the
+/// columns are added, empty in the rows already written and filled in the new ones; and the
+/// heads are in the models.
 #[test]
 fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (dir, mut config) = short_run("aux-columns");
     config.train.material_target = MaterialTarget::Swing(Lookahead { moves: 4, weight: 0.5 });
     config.train.ownership_target = OwnershipTarget::Future(Lookahead { moves: 8, weight: 0.5 });
+    config.train.moves_left_target = MovesLeftTarget::Moves { weight: 0.5 };
     let never = AtomicBool::new(false);
     let run_dir = dir.join("run");
     let one = RunJob { generations: 1, ..job(&run_dir, &config, &never) };
     run_generations::<CamelotRules>(one, |_| {}).unwrap();
-    let added = ",loss_material,loss_ownership";
+    let added = ",loss_material,loss_ownership,loss_moves_left";
     for file in ["metrics.csv", "generations.csv"] {
         let path = run_dir.join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.lines().next().unwrap().ends_with(added), "{file}");
-        let cut = |l: &str| l.rsplitn(3, ',').nth(2).unwrap().to_string() + "\n";
+        let cut = |l: &str| l.rsplitn(4, ',').nth(3).unwrap().to_string() + "\n";
         std::fs::write(&path, text.lines().map(cut).collect::<String>()).unwrap();
     }
     run_generations::<CamelotRules>(job(&run_dir, &config, &never), |_| {}).unwrap();
@@ -234,7 +236,7 @@ fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
         let text = std::fs::read_to_string(run_dir.join(file)).unwrap();
         assert!(text.lines().next().unwrap().ends_with(added), "{file}");
         let last: Vec<Vec<&str>> =
-            text.lines().skip(1).map(|l| l.rsplitn(3, ',').take(2).collect()).collect();
+            text.lines().skip(1).map(|l| l.rsplitn(4, ',').take(3).collect()).collect();
         assert_eq!(last.len(), rows as usize, "{file}");
         let (old, new) = last.split_at(last.len() / 2);
         assert!(old.iter().flatten().all(|c| c.is_empty()), "{file}: {old:?}");
@@ -245,8 +247,11 @@ fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
         let dir = run_dir.join(format!("models/gen-{g:04}"));
         model::checkpoint::load(&dir, "camelot", games::ENCODING_VERSION).unwrap().meta.config
     };
-    let heads = |g| (config_of(g).material_classes, config_of(g).ownership_classes);
-    assert_eq!([0, 1, 2].map(heads), [(0, 0), (5, 3), (5, 3)]);
+    let heads = |g| {
+        let c = config_of(g);
+        (c.material_classes, c.ownership_classes, c.moves_left_classes)
+    };
+    assert_eq!([0, 1, 2].map(heads), [(0, 0, 0), (5, 3, 24), (5, 3, 24)]);
 }
 
 /// Issue 16, item 3: the run's clock (`run_seconds`, the x axis of Elo per CPU-hour) goes on

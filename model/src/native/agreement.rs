@@ -37,10 +37,20 @@ fn assert_agrees(net: &Net, batch: usize, seed: u64) {
     let burn_net = net.valid();
     let dims = [batch, shape.planes, shape.height, shape.width];
     let x = Tensor::<4>::from_data(TensorData::new(planes.clone(), dims), &device);
-    let (policy, value) = burn_net.forward(x);
+    let (policy, value, moves_left) = burn_net.forward_play(x);
     let (policy, value) = (to_vec(policy).unwrap(), to_vec(value).unwrap());
-    let (native_policy, native_value) =
+    let (native_policy, native_value, native_moves_left) =
         NativeNet::from_net(net).unwrap().forward(&planes, batch).unwrap();
+    let classes = net.config().moves_left_classes;
+    let moves_left = moves_left.map(|logits| {
+        let probs = to_vec(burn::tensor::activation::softmax(logits, 1)).unwrap();
+        probs.chunks_exact(classes).map(crate::expected_moves_left).collect::<Vec<_>>()
+    });
+    assert_eq!(moves_left.is_some(), native_moves_left.is_some(), "both read the head or neither");
+    if let (Some(a), Some(b)) = (&moves_left, &native_moves_left) {
+        let dm = max_abs_diff(a, b);
+        assert!(dm <= 1e-3, "expected moves left differ by {dm}");
+    }
     let (dp, dv) = (max_abs_diff(&policy, &native_policy), max_abs_diff(&value, &native_value));
     let what = format!(
         "{} blocks × {} channels, batch {batch}",
@@ -74,6 +84,7 @@ fn trained(config: &NetConfig) -> Net {
         value_target: &value_target,
         material: None,
         ownership: None,
+        moves_left: None,
     };
     for _ in 0..3 {
         trainer.step(&data, 1e-2).unwrap();
@@ -126,6 +137,33 @@ fn native_matches_burn_after_a_checkpoint_round_trip() {
 }
 
 #[test]
+fn native_matches_burn_with_a_moves_left_head() {
+    for shape in shapes() {
+        let mut config = NetConfig::preset("b4c32", shape).unwrap();
+        config.blocks = 1;
+        let net = trained(&config).with_moves_left_head(crate::MOVES_LEFT_CLASSES, 4).unwrap();
+        assert_agrees(&net, 5, 2);
+        let planes = pseudo_random(5 * config.shape.input_len(), 2);
+        let native = Predictor::new(&net, DeviceKind::Cpu).unwrap().predict(&planes, 5).unwrap();
+        let burn = Predictor::with_engine(&net, DeviceKind::Cpu, NetEngine::Burn).unwrap();
+        let burn = burn.predict(&planes, 5).unwrap();
+        let (a, b) = (native.moves_left.unwrap(), burn.moves_left.unwrap());
+        assert_eq!(a.len(), 5);
+        assert!(max_abs_diff(&a, &b) <= 1e-3, "{a:?} against {b:?}");
+        // Expectations over classes 3, 8, ..., 118 moves.
+        assert!(a.iter().all(|&m| (3.0..=118.0).contains(&m)), "{a:?}");
+        assert!(
+            Predictor::new(&trained(&config), DeviceKind::Cpu)
+                .unwrap()
+                .predict(&planes, 5)
+                .unwrap()
+                .moves_left
+                .is_none()
+        );
+    }
+}
+
+#[test]
 fn bad_inputs_are_typed_errors() {
     let config = NetConfig::preset("b4c32", tri_camelot_shape(13)).unwrap();
     let native = NativeNet::from_net(&Net::new(&config, &Device::flex()).unwrap()).unwrap();
@@ -136,8 +174,12 @@ fn bad_inputs_are_typed_errors() {
     ));
     let planes = vec![0.0; config.shape.input_len()];
     let mut value = vec![0.0; 4];
-    let err = native.forward_into(&planes, 1, &mut [0.0; 3], &mut value).unwrap_err();
+    let err = native.forward_into(&planes, 1, &mut [0.0; 3], &mut value, &mut [0.0]).unwrap_err();
     assert!(matches!(err, ModelError::InputSize { what: "policy output", .. }));
+    let mut policy = vec![0.0; config.shape.num_actions()];
+    let mut value = vec![0.0; config.shape.value_classes];
+    let err = native.forward_into(&planes, 1, &mut policy, &mut value, &mut []).unwrap_err();
+    assert!(matches!(err, ModelError::InputSize { what: "moves-left output", .. }));
     let err = Predictor::with_engine(
         &Net::new(&config, &Device::flex()).unwrap(),
         DeviceKind::Gpu,

@@ -4,8 +4,10 @@
 //! convolutions and activations kept channels-last (`[positions × H × W, C]`).
 
 use crate::error::Result;
+use crate::moves_left::expected_moves_left;
 use crate::native::kernels::{Taps, add_bias, fill_bias, gather_cells, gemm_acc, relu, take};
 use crate::native::weights::{Dense, FoldedConv, Weights};
+use crate::predict::softmax_in_place;
 
 /// Per-call working memory. Buffers only grow, so after the first call at the largest chunk
 /// size nothing is allocated.
@@ -29,6 +31,8 @@ pub(crate) struct Scratch {
     value_in: Vec<f32>,
     /// Value hidden layer, `[n, hidden]`.
     value_hidden: Vec<f32>,
+    /// Moves-left logits, `[n, K]`.
+    moves_left: Vec<f32>,
 }
 
 /// `out[rows, d_out] = x[rows, d_in] (row stride lda) · W + b`.
@@ -63,9 +67,12 @@ fn conv_acc(
 ///
 /// * `planes`: `[n, planes, H, W]` (the input layout, channels first);
 /// * `policy`: `[n, N × P + 1]` policy logits, written;
-/// * `value`: `[n, V]` value logits (not softmaxed), written.
+/// * `value`: `[n, V]` value logits (not softmaxed), written;
+/// * `moves_left`: `[n]`, the moves-left head's expected moves left, written when the network
+///   has the head (left alone otherwise).
 ///
 /// The caller checks the slice lengths.
+#[allow(clippy::too_many_arguments)] // the outputs, each its own slice
 pub(crate) fn forward_chunk(
     w: &Weights,
     taps: &Taps,
@@ -74,6 +81,7 @@ pub(crate) fn forward_chunk(
     n: usize,
     policy: &mut [f32],
     value: &mut [f32],
+    moves_left: &mut [f32],
 ) -> Result<()> {
     let shape = &w.config.shape;
     let grid = shape.height * shape.width;
@@ -106,16 +114,17 @@ pub(crate) fn forward_chunk(
         relu(trunk);
     }
 
-    heads(w, s, n, policy, value)
+    heads(w, s, n, policy, value, moves_left)
 }
 
-/// The policy and value heads on the trunk in `s.trunk`.
+/// The policy, value and moves-left heads on the trunk in `s.trunk`.
 fn heads(
     w: &Weights,
     s: &mut Scratch,
     n: usize,
     policy: &mut [f32],
     value: &mut [f32],
+    moves_left: &mut [f32],
 ) -> Result<()> {
     let shape = &w.config.shape;
     let grid = shape.height * shape.width;
@@ -165,5 +174,17 @@ fn heads(
     let value_hidden = take(&mut s.value_hidden, n * hidden);
     dense(value_in, cells * vc, &w.value_hidden, n, value_hidden)?;
     relu(value_hidden);
-    dense(value_hidden, hidden, &w.value_out, n, value)
+    dense(value_hidden, hidden, &w.value_out, n, value)?;
+
+    // Moves left: logits → softmax → the expectation.
+    if let Some(layer) = &w.moves_left_out {
+        let k = layer.d_out;
+        let logits = take(&mut s.moves_left, n * k);
+        dense(value_hidden, hidden, layer, n, logits)?;
+        for (row, out) in logits.chunks_exact_mut(k).zip(moves_left.iter_mut()) {
+            softmax_in_place(row);
+            *out = expected_moves_left(row);
+        }
+    }
+    Ok(())
 }

@@ -76,27 +76,31 @@ impl NativeNet {
     }
 
     /// x: `[batch, planes, H, W]` → (policy logits `[batch, num_actions]`, value logits
-    /// `[batch, value_classes]`), as [`Net::forward`] (neither softmaxed).
+    /// `[batch, value_classes]`, and with the moves-left head the expected moves left
+    /// `[batch]`), as [`Net::forward_play`] (the logits not softmaxed).
     ///
     /// Errors: [`ModelError::InvalidArgument`] for `batch == 0`, [`ModelError::InputSize`]
     /// for a wrong `planes` length.
-    pub fn forward(&self, planes: &[f32], batch: usize) -> Result<(Vec<f32>, Vec<f32>)> {
+    pub fn forward(&self, planes: &[f32], batch: usize) -> Result<NativeOutputs> {
         let shape = &self.weights.config.shape;
         let mut policy = vec![0.0; batch * shape.num_actions()];
         let mut value = vec![0.0; batch * shape.value_classes];
-        self.forward_into(planes, batch, &mut policy, &mut value)?;
-        Ok((policy, value))
+        let mut moves_left = vec![0.0; batch];
+        self.forward_into(planes, batch, &mut policy, &mut value, &mut moves_left)?;
+        let moves_left = self.weights.moves_left_out.is_some().then_some(moves_left);
+        Ok((policy, value, moves_left))
     }
 
     /// [`forward`](Self::forward) into caller-provided outputs: `policy` `[batch,
-    /// num_actions]` and `value` `[batch, value_classes]` (exact lengths, else
-    /// [`ModelError::InputSize`]).
+    /// num_actions]`, `value` `[batch, value_classes]` and `moves_left` `[batch]` (written
+    /// only when the network has the head) (exact lengths, else [`ModelError::InputSize`]).
     pub fn forward_into(
         &self,
         planes: &[f32],
         batch: usize,
         policy: &mut [f32],
         value: &mut [f32],
+        moves_left: &mut [f32],
     ) -> Result<()> {
         let shape = &self.weights.config.shape;
         if batch == 0 {
@@ -106,6 +110,7 @@ impl NativeNet {
             ("planes", planes.len(), shape.input_len()),
             ("policy output", policy.len(), shape.num_actions()),
             ("value output", value.len(), shape.value_classes),
+            ("moves-left output", moves_left.len(), 1),
         ];
         for (what, got, per_position) in sizes {
             if got != batch * per_position {
@@ -113,22 +118,23 @@ impl NativeNet {
             }
         }
         let chunk = chunk_size(batch, rayon::current_num_threads());
-        let run = |(planes, policy, value): (&[f32], &mut [f32], &mut [f32])| {
+        let run = |(planes, policy, value, moves_left): ChunkIo<'_>| {
             let n = planes.len() / shape.input_len();
             let mut scratch = self.borrow_scratch();
-            let result =
-                forward_chunk(&self.weights, &self.taps, &mut scratch, planes, n, policy, value);
+            let (w, taps) = (&self.weights, &self.taps);
+            let result = forward_chunk(w, taps, &mut scratch, planes, n, policy, value, moves_left);
             self.return_scratch(scratch);
             result
         };
         if chunk >= batch {
-            return run((planes, policy, value));
+            return run((planes, policy, value, moves_left));
         }
         planes
             .par_chunks(chunk * shape.input_len())
             .zip(policy.par_chunks_mut(chunk * shape.num_actions()))
             .zip(value.par_chunks_mut(chunk * shape.value_classes))
-            .map(|((p, q), v)| (p, q, v))
+            .zip(moves_left.par_chunks_mut(chunk))
+            .map(|(((p, q), v), m)| (p, q, v, m))
             .try_for_each(run)
     }
 
@@ -140,6 +146,12 @@ impl NativeNet {
         self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(scratch);
     }
 }
+
+/// What [`NativeNet::forward`] returns: policy logits, value logits, expected moves left.
+pub type NativeOutputs = (Vec<f32>, Vec<f32>, Option<Vec<f32>>);
+
+/// One chunk's input and outputs: planes, policy, value, moves left.
+type ChunkIo<'a> = (&'a [f32], &'a mut [f32], &'a mut [f32], &'a mut [f32]);
 
 /// Positions per chunk: a multiple of `threads` chunks of at most [`MAX_CHUNK`] positions,
 /// as even as possible.

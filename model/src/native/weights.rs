@@ -66,6 +66,8 @@ pub(crate) struct Weights {
     pub value_hidden: Dense,
     /// Value logits, `[hidden, V]`.
     pub value_out: Dense,
+    /// Moves-left logits, `[hidden, K]`, when the network has the head.
+    pub moves_left_out: Option<Dense>,
 }
 
 impl Weights {
@@ -88,8 +90,18 @@ impl Weights {
         let value_hidden =
             cell_major(dense(&net.value.hidden)?, value_reduce.c_out, config.shape.cells.len())?;
         let value_out = dense(&net.value.out)?;
-        let weights =
-            Weights { config, input, tower, heads, policy_out, end_move, value_hidden, value_out };
+        let moves_left_out = net.value.moves_left.as_ref().map(dense).transpose()?;
+        let weights = Weights {
+            config,
+            input,
+            tower,
+            heads,
+            policy_out,
+            end_move,
+            value_hidden,
+            value_out,
+            moves_left_out,
+        };
         weights.check()?;
         Ok(weights)
     }
@@ -116,7 +128,9 @@ impl Weights {
             (&self.value_hidden, vc * s.cells.len(), c.value_hidden),
             (&self.value_out, c.value_hidden, s.value_classes),
         ];
-        for (layer, d_in, d_out) in dense {
+        let moves_left =
+            self.moves_left_out.iter().map(|l| (l, c.value_hidden, c.moves_left_classes));
+        for (layer, d_in, d_out) in dense.into_iter().chain(moves_left) {
             if (layer.d_in, layer.d_out) != (d_in, d_out) {
                 return Err(mismatch(format!(
                     "linear layer {}→{}, expected {d_in}→{d_out}",

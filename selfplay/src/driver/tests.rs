@@ -168,6 +168,7 @@ fn pessimist(_: usize) -> FnEvaluator<impl FnMut(&Camelot) -> Evaluation> {
         Evaluation {
             policy: vec![1.0 / legal.len() as f32; legal.len()],
             values: Values([0.01, 0.99, 0.0]),
+            moves_left: None,
         }
     })
 }

@@ -19,6 +19,8 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::moves_left::MovesLeft;
+
 /// Everything that shapes one search. Defaults are AlphaZero's where it has one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -42,6 +44,8 @@ pub struct MctsConfig {
     pub forced_legs: ForcedLegs,
     /// Whether a position whose mover can win at once is recognised without an evaluation.
     pub win_check: WinCheck,
+    /// Whether selection reads the evaluator's moves left ([`MovesLeft`]).
+    pub moves_left: MovesLeft,
 }
 
 impl Default for MctsConfig {
@@ -56,6 +60,7 @@ impl Default for MctsConfig {
             temperature: TemperatureSchedule::Step { initial: 1.0, moves: 30, after: 0.0 },
             forced_legs: ForcedLegs::Evaluate,
             win_check: WinCheck::Off,
+            moves_left: MovesLeft::Off,
         }
     }
 }
@@ -234,6 +239,8 @@ pub enum ConfigError {
     Gumbel(Selection),
     #[error("mcts.temperature must be finite and >= 0, got {0}")]
     Temperature(f32),
+    #[error("mcts.moves_left.utility {0}")]
+    MovesLeft(&'static str),
     /// An option of the play search (`[play]`) that the search itself does not take.
     #[error("play.{key} {problem}")]
     Play { key: &'static str, problem: &'static str },
@@ -286,6 +293,9 @@ impl MctsConfig {
                 return Err(ConfigError::Temperature(t));
             }
         }
+        if let Some(problem) = self.moves_left.problem() {
+            return Err(ConfigError::MovesLeft(problem));
+        }
         Ok(())
     }
 }
@@ -328,8 +338,11 @@ mod tests {
         assert!(matches!(bad.validate(), Err(ConfigError::Noise { .. })));
         let bad = MctsConfig { selection: Selection::gumbel(0), ..ok.clone() };
         assert!(matches!(bad.validate(), Err(ConfigError::Gumbel(_))));
-        let bad = MctsConfig { temperature: TemperatureSchedule::Constant(f32::NAN), ..ok };
+        let bad = MctsConfig { temperature: TemperatureSchedule::Constant(f32::NAN), ..ok.clone() };
         assert!(matches!(bad.validate(), Err(ConfigError::Temperature(_))));
+        let bad = MctsConfig { moves_left: MovesLeft::Utility { slope: -0.1, cap: 0.1 }, ..ok };
+        let error = bad.validate().unwrap_err().to_string();
+        assert_eq!(error, "mcts.moves_left.utility slope and cap must be finite and >= 0");
     }
 
     #[test]

@@ -14,14 +14,18 @@
 
 use rand::Rng;
 
+use super::moves_left::MovesLeft;
 use super::sample::gumbel;
 use super::tree::{NodeId, Tree};
 
-/// The `sigma` constants.
+/// The `sigma` constants, and the moves-left utility added to the Q of visited children.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sigma {
     pub c_visit: f32,
     pub c_scale: f32,
+    pub moves_left: MovesLeft,
+    /// Seats of the game (for the moves-left utility's draw share).
+    pub players: usize,
 }
 
 /// The log of a prior, floored so that a zero prior gives a very negative but finite logit.
@@ -29,10 +33,16 @@ fn logit(prior: f32) -> f32 {
     prior.max(1e-30).ln()
 }
 
-/// The completed q of each child of `id` for its mover: the child's mean value when visited,
-/// else `v_mix = (v + sum n / sum_{visited} prior * sum_{visited} prior * q) / (1 + sum n)`
-/// with `v` the evaluator's value of `id`.
-pub(crate) fn completed_q<A: Copy>(tree: &Tree<A>, id: NodeId) -> Vec<f32> {
+/// The completed q of each child of `id` for its mover: the child's mean value when visited
+/// (plus the moves-left utility's bonus, when it is on), else
+/// `v_mix = (v + sum n / sum_{visited} prior * sum_{visited} prior * q) / (1 + sum n)` with `v`
+/// the evaluator's value of `id`.
+pub(crate) fn completed_q<A: Copy>(
+    tree: &Tree<A>,
+    id: NodeId,
+    moves_left: MovesLeft,
+    players: usize,
+) -> Vec<f32> {
     let node = tree.node(id);
     let seat = node.to_move;
     let v = node.value.0[seat.index()];
@@ -47,7 +57,12 @@ pub(crate) fn completed_q<A: Copy>(tree: &Tree<A>, id: NodeId) -> Vec<f32> {
     }
     let v_mix =
         if sum_prior > 0.0 { (v + sum_n * sum_prior_q / sum_prior) / (1.0 + sum_n) } else { v };
-    tree.children(id).map(|c| tree.node(c).q(seat).unwrap_or(v_mix)).collect()
+    tree.children(id)
+        .map(|c| {
+            let child = tree.node(c);
+            child.q(seat).map_or(v_mix, |q| q + moves_left.bonus(node, child, q, players))
+        })
+        .collect()
 }
 
 impl Sigma {
@@ -55,7 +70,10 @@ impl Sigma {
     fn sigma<A: Copy>(&self, tree: &Tree<A>, id: NodeId) -> Vec<f32> {
         let max_n = tree.children(id).map(|c| tree.node(c).n).max().unwrap_or(0);
         let scale = (self.c_visit + max_n as f32) * self.c_scale;
-        completed_q(tree, id).into_iter().map(|q| scale * q).collect()
+        completed_q(tree, id, self.moves_left, self.players)
+            .into_iter()
+            .map(|q| scale * q)
+            .collect()
     }
 
     /// The improved policy `pi' = softmax(logits + sigma(completed q))` over the children of `id`.
@@ -222,7 +240,7 @@ mod tests {
 
     #[test]
     fn completed_q_mixes_the_value_for_unvisited_actions() {
-        let q = completed_q(&tree(), NodeId::ROOT);
+        let q = completed_q(&tree(), NodeId::ROOT, MovesLeft::Off, 2);
         // v_mix = (0.5 + 2 / 0.3 * 0.3 * 1.0) / 3 = 2.5 / 3.
         let v_mix = 2.5 / 3.0;
         assert!((q[0] - v_mix).abs() < 1e-6 && (q[2] - v_mix).abs() < 1e-6);
@@ -231,7 +249,7 @@ mod tests {
 
     #[test]
     fn improved_policy_favours_the_better_q_and_sums_to_one() {
-        let sigma = Sigma { c_visit: 50.0, c_scale: 1.0 };
+        let sigma = Sigma { c_visit: 50.0, c_scale: 1.0, moves_left: MovesLeft::Off, players: 2 };
         let pi = sigma.improved_policy(&tree(), NodeId::ROOT);
         assert!((pi.iter().sum::<f32>() - 1.0).abs() < 1e-5);
         assert!(pi[1] > 0.99, "{pi:?}");
@@ -244,7 +262,7 @@ mod tests {
 
     #[test]
     fn interior_selection_follows_the_improved_policy() {
-        let sigma = Sigma { c_visit: 50.0, c_scale: 1.0 };
+        let sigma = Sigma { c_visit: 50.0, c_scale: 1.0, moves_left: MovesLeft::Off, players: 2 };
         // The improved policy is almost all on child 1, which has both child visits: still the
         // largest deficit (about 1 - 2/3 against about 0 for the others).
         assert_eq!(sigma.select_interior(&tree(), NodeId::ROOT), 1);

@@ -9,6 +9,7 @@
 //! - [`tree`] holds the node arena;
 //! - [`select`] is PUCT with first-play urgency;
 //! - [`gumbel`] is Gumbel root search with sequential halving;
+//! - [`moves_left`] is the moves-left utility both selections can add to Q;
 //! - [`search`] has [`Search`], split into `gather` and `apply` for batching;
 //! - [`policy`] adds root noise and chooses the action to play;
 //! - [`config`] has [`MctsConfig`], [`play_search`] the [`PlaySearch`] of a playing model, and
@@ -18,6 +19,7 @@
 pub mod analysis;
 pub mod config;
 pub mod gumbel;
+pub mod moves_left;
 pub mod play_search;
 pub mod policy;
 mod sample;
@@ -33,6 +35,7 @@ pub use analysis::{ActionLine, Analysis, complete_move};
 pub use config::{
     ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
+pub use moves_left::MovesLeft;
 pub use play_search::PlaySearch;
 pub use policy::{add_root_noise, choose_action, choose_by_visits};
 pub use search::{Leaf, RootFilter, Search, SearchError};

@@ -37,6 +37,7 @@ use super::Search;
 use super::config::{
     ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
+use super::moves_left::MovesLeft;
 use super::search::SearchError;
 use crate::teacher::TacticsFilter;
 
@@ -56,6 +57,8 @@ pub struct PlaySearch {
     pub forced_legs: ForcedLegs,
     /// See [`MctsConfig::win_check`].
     pub win_check: WinCheck,
+    /// See [`MctsConfig::moves_left`].
+    pub moves_left: MovesLeft,
     /// Whether the network's prior at the root is cleared of the actions alpha-beta shows to
     /// lose material (the root filter of every search [`PlaySearch::search`] makes).
     pub tactics_filter: TacticsFilter,
@@ -71,6 +74,7 @@ impl Default for PlaySearch {
             fpu: plain.fpu,
             forced_legs: ForcedLegs::PassCaptures,
             win_check: WinCheck::InOne,
+            moves_left: MovesLeft::Off,
             tactics_filter: TacticsFilter::Off,
         }
     }
@@ -90,6 +94,7 @@ impl PlaySearch {
             temperature: TemperatureSchedule::Constant(0.0),
             forced_legs: self.forced_legs,
             win_check: self.win_check,
+            moves_left: self.moves_left,
         }
     }
 
@@ -150,6 +155,10 @@ mod tests {
                 .unwrap();
         assert_eq!(guarded.tactics_filter, TacticsFilter::AlphaBeta { depth: 2, margin: 150 });
         assert_eq!(PlaySearch::default().tactics_filter, TacticsFilter::Off);
+        let mlh: PlaySearch =
+            toml::from_str("moves_left = { kind = \"utility\", slope = 0.01, cap = 0.1 }").unwrap();
+        assert_eq!(mlh.mcts(8).moves_left, MovesLeft::Utility { slope: 0.01, cap: 0.1 });
+        assert_eq!(PlaySearch::default().mcts(8).moves_left, MovesLeft::Off);
         let bad = PlaySearch {
             tactics_filter: TacticsFilter::AlphaBeta { depth: 1, margin: 0 },
             ..PlaySearch::default()

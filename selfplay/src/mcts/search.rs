@@ -14,6 +14,7 @@ use thiserror::Error;
 
 use super::config::{ConfigError, ForcedLegs, MctsConfig, RootNoise, Selection, WinCheck};
 use super::gumbel::{GumbelRoot, Sigma};
+use super::moves_left::{along_path, starts_move};
 use super::policy::add_root_noise;
 use super::select::Puct;
 use super::summary::{SearchKind, SearchSummary};
@@ -115,6 +116,11 @@ pub struct Search<G: Game> {
     serial: u64,
     /// The nodes from the root to the pending leaf.
     path: Vec<NodeId>,
+    /// For each node of `path`, whether the action into it began a new move (its mover
+    /// differs from its parent's): the moves-left backup counts them.
+    new_move: Vec<bool>,
+    /// Scratch for the path's moves left.
+    moves_left: Vec<f32>,
     /// How drawn end positions reached by the search are scored.
     draw_score: DrawScore,
     /// Applied to the prior of every root a move is chosen at (None: the evaluator's prior).
@@ -140,6 +146,8 @@ impl<G: Game> Search<G> {
             pending: None,
             serial: 0,
             path: Vec::new(),
+            new_move: Vec::new(),
+            moves_left: Vec::new(),
             draw_score: DrawScore::Share,
             root_filter: None,
         })
@@ -223,6 +231,8 @@ impl<G: Game> Search<G> {
         }
         self.path.clear();
         self.path.push(NodeId::ROOT);
+        self.new_move.clear();
+        self.new_move.push(false);
         let mut state = self.root_state.clone();
         let mut id = NodeId::ROOT;
         loop {
@@ -230,15 +240,19 @@ impl<G: Game> Search<G> {
                 NodeKind::Expanded | NodeKind::Passed => {
                     let i = self.select(id);
                     let child = self.tree.child(id, i);
+                    let before = state.to_move();
                     if let Some(a) = self.tree.node(child).action {
                         state.play(a);
                     }
                     self.path.push(child);
+                    self.new_move.push(starts_move(before, state.to_move()));
                     id = child;
                 }
                 NodeKind::Terminal => {
                     let returns = self.tree.node(id).value;
-                    self.finish(returns);
+                    // The end of the game, or a win the win check found one move early.
+                    let moves_left = if state.returns().is_some() { 0.0 } else { 1.0 };
+                    self.finish(returns, Some(moves_left));
                     return None;
                 }
                 NodeKind::Unexpanded => {
@@ -249,7 +263,7 @@ impl<G: Game> Search<G> {
                             .draw_score
                             .rescore(state.returns().unwrap_or_default(), G::NUM_PLAYERS);
                         self.tree.set_terminal(id, returns);
-                        self.finish(returns);
+                        self.finish(returns, Some(0.0));
                         return None;
                     }
                     if id != NodeId::ROOT
@@ -260,7 +274,7 @@ impl<G: Game> Search<G> {
                         // would say, and the move that allowed it is seen to lose.
                         let returns = Outcome::Win(state.to_move()).values(G::NUM_PLAYERS);
                         self.tree.set_terminal(id, returns);
-                        self.finish(returns);
+                        self.finish(returns, Some(1.0));
                         return None;
                     }
                     if id != NodeId::ROOT && self.config.forced_legs.passes(&state, &legal) {
@@ -296,7 +310,10 @@ impl<G: Game> Search<G> {
             });
         }
         let finite = |x: &f32| x.is_finite() && *x >= 0.0;
-        if !eval.policy.iter().all(finite) || !eval.values.0.iter().all(finite) {
+        if !eval.policy.iter().all(finite)
+            || !eval.values.0.iter().all(finite)
+            || !eval.moves_left.iter().all(finite)
+        {
             return Err(SearchError::BadEvaluation);
         }
         self.pending = None;
@@ -310,7 +327,7 @@ impl<G: Game> Search<G> {
         let priors = eval.policy.iter().map(|&p| if total > 0.0 { p / total } else { uniform });
         let to_move = leaf.state.to_move();
         self.tree.expand(leaf.node, to_move, eval.values, leaf.legal.iter().copied().zip(priors));
-        self.finish(eval.values);
+        self.finish(eval.values, eval.moves_left);
         Ok(())
     }
 
@@ -477,7 +494,12 @@ impl<G: Game> Search<G> {
     fn sigma(&self) -> Option<Sigma> {
         match self.config.selection {
             Selection::Puct => None,
-            Selection::Gumbel { c_visit, c_scale, .. } => Some(Sigma { c_visit, c_scale }),
+            Selection::Gumbel { c_visit, c_scale, .. } => Some(Sigma {
+                c_visit,
+                c_scale,
+                moves_left: self.config.moves_left,
+                players: G::NUM_PLAYERS,
+            }),
         }
     }
 
@@ -492,6 +514,8 @@ impl<G: Game> Search<G> {
                 c_puct_init: self.config.c_puct_init,
                 c_puct_base: self.config.c_puct_base,
                 fpu: self.config.fpu,
+                moves_left: self.config.moves_left,
+                players: G::NUM_PLAYERS,
             }
             .select(&self.tree, id),
         }
@@ -510,13 +534,17 @@ impl<G: Game> Search<G> {
         }
     }
 
-    /// Backs `values` up the current path and counts the simulation (unless it only
-    /// evaluated the root).
-    fn finish(&mut self, values: Values) {
+    /// Backs `values` (and, when the moves-left utility is on, the leaf's `moves_left`) up the
+    /// current path and counts the simulation (unless it only evaluated the root).
+    fn finish(&mut self, values: Values, moves_left: Option<f32>) {
         if self.config.forced_legs != ForcedLegs::Evaluate {
             self.value_passed_nodes(values);
         }
         self.tree.backup(&self.path, values);
+        if let (true, Some(m)) = (self.config.moves_left.is_on(), moves_left) {
+            along_path(m, &self.new_move, &mut self.moves_left);
+            self.tree.backup_moves_left(&self.path, &self.moves_left);
+        }
         if self.path.len() > 1 {
             self.done += 1;
         }

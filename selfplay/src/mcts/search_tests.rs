@@ -301,7 +301,7 @@ fn forced_legs_pass_through_without_an_evaluation() {
     let mut evaluated = Vec::new();
     let mut evaluator = FnEvaluator(|g: &TicTacToe| {
         evaluated.push(g.to_string());
-        Evaluation { policy: vec![0.5, 0.5], values: Values([0.5, 0.5, 0.0]) }
+        Evaluation { policy: vec![0.5, 0.5], values: Values([0.5, 0.5, 0.0]), moves_left: None }
     });
     let config = MctsConfig { forced_legs: ForcedLegs::Pass, ..puct(40) };
     let mut s = Search::new(state, config.clone()).unwrap();
@@ -321,7 +321,7 @@ fn forced_legs_pass_through_without_an_evaluation() {
     let mut evaluator = FnEvaluator(|g: &TicTacToe| {
         calls += 1;
         let empty = g.to_string().matches('.').count();
-        Evaluation { policy: vec![1.0; empty], values: Values([0.5, 0.5, 0.0]) }
+        Evaluation { policy: vec![1.0; empty], values: Values([0.5, 0.5, 0.0]), moves_left: None }
     });
     let mut s = Search::new(state, puct(40)).unwrap();
     s.run(&mut evaluator, &mut StdRng::seed_from_u64(4)).unwrap();
@@ -339,6 +339,7 @@ fn material_evaluator(evaluated: &mut Vec<games::Camelot>) -> impl Evaluator<gam
         Evaluation {
             policy: vec![1.0; legal.len()],
             values: Values([m[0] as f32 / total, m[1] as f32 / total, 0.0]),
+            moves_left: None,
         }
     })
 }
@@ -462,15 +463,17 @@ fn gather_and_apply_protocol() {
     // Until applied, the same leaf comes back.
     let again = s.gather(&mut rng).unwrap();
     assert_eq!(again.state, leaf.state);
-    let wrong = Evaluation { policy: vec![1.0], values: Values([0.5, 0.5, 0.0]) };
+    let wrong = Evaluation { policy: vec![1.0], values: Values([0.5, 0.5, 0.0]), moves_left: None };
     assert_eq!(
         s.apply(leaf.clone(), wrong),
         Err(SearchError::PolicyLength { expected: 5, got: 1 })
     );
-    let nan = Evaluation { policy: vec![f32::NAN; 5], values: Values([0.5, 0.5, 0.0]) };
+    let nan =
+        Evaluation { policy: vec![f32::NAN; 5], values: Values([0.5, 0.5, 0.0]), moves_left: None };
     assert_eq!(s.apply(leaf.clone(), nan), Err(SearchError::BadEvaluation));
     // An unnormalised policy is renormalised.
-    let eval = Evaluation { policy: vec![2.0; 5], values: Values([0.5, 0.5, 0.0]) };
+    let eval =
+        Evaluation { policy: vec![2.0; 5], values: Values([0.5, 0.5, 0.0]), moves_left: None };
     s.apply(leaf.clone(), eval.clone()).unwrap();
     assert_eq!(s.apply(again, eval), Err(SearchError::StaleLeaf));
     assert_eq!(s.simulations_done(), 0, "the root's own evaluation is not a simulation");
@@ -499,7 +502,7 @@ fn a_sharp_prior_is_followed_and_values_stay_per_seat() {
         let mut legal = Vec::new();
         s.legal_actions(&mut legal);
         let policy = legal.iter().map(|&a| if a == 8 { 0.92 } else { 0.01 }).collect();
-        Evaluation { policy, values: Values([0.2, 0.8, 0.0]) }
+        Evaluation { policy, values: Values([0.2, 0.8, 0.0]), moves_left: None }
     });
     let s = search(TicTacToe::initial(), puct(20), &mut ev, 0);
     assert_eq!(best(&s), 8);
@@ -561,4 +564,61 @@ fn a_draw_score_rescores_drawn_end_positions() {
     for v in &averse.root_values.0[..2] {
         assert!((v - 0.1).abs() < 0.05, "{:?}", averse.root_values);
     }
+}
+
+/// An evaluator that sees X winning everywhere, with the game ending in 2 moves once X holds
+/// the centre and in 20 otherwise.
+fn centre_ends_it() -> impl Evaluator<TicTacToe> {
+    FnEvaluator(|s: &TicTacToe| {
+        let mut legal = Vec::new();
+        s.legal_actions(&mut legal);
+        let centre = s.to_string().chars().filter(|c| *c != '/').nth(4) == Some('X');
+        Evaluation {
+            policy: vec![1.0 / legal.len() as f32; legal.len()],
+            values: Values([0.95, 0.05, 0.0]),
+            moves_left: Some(if centre { 2.0 } else { 20.0 }),
+        }
+    })
+}
+
+#[test]
+fn the_moves_left_utility_takes_the_shorter_win_with_either_selection() {
+    let utility = MovesLeft::Utility { slope: 0.02, cap: 0.3 };
+    for config in [puct(120), gumbel(120)] {
+        let visits = |moves_left| {
+            let config = MctsConfig { moves_left, ..config.clone() };
+            let mut s = Search::new(TicTacToe::initial(), config).unwrap();
+            let summary = s.run(&mut centre_ends_it(), &mut StdRng::seed_from_u64(3)).unwrap();
+            let centre = summary.actions.iter().position(|&a| a == 4).unwrap();
+            let root = s.tree().node(NodeId::ROOT).moves_left();
+            (summary.visits[centre], best(&summary), root)
+        };
+        let (plain, _, none) = visits(MovesLeft::Off);
+        let (guided, action, root) = visits(utility);
+        assert_eq!(none, None, "off: nothing backed up");
+        assert_eq!(action, 4, "{config:?}: {guided} visits to the centre");
+        assert!(guided > 2 * plain.max(1), "{config:?}: {guided} against {plain}");
+        // The root's mean counts the moves started below it: more than the leaves' 2 or 20.
+        let root = root.expect("backed up");
+        assert!(root > 2.0 && root < 21.0, "{root}");
+    }
+}
+
+#[test]
+fn moves_left_at_the_end_of_a_game_are_zero() {
+    // X wins at 5 in one: with the utility on, every simulation through 5 reaches the end
+    // of the game and backs up 0 there (1 at the root, whose move it is).
+    let config =
+        MctsConfig { moves_left: MovesLeft::Utility { slope: 0.01, cap: 0.1 }, ..puct(50) };
+    let mut s = Search::new(ttt(TTT_WIN), config).unwrap();
+    s.run(&mut centre_ends_it(), &mut StdRng::seed_from_u64(1)).unwrap();
+    let win = s.tree().children(NodeId::ROOT).find(|&c| s.tree().node(c).action == Some(5));
+    let win = s.tree().node(win.unwrap());
+    assert_eq!(win.kind, NodeKind::Terminal);
+    assert_eq!(win.moves_left(), Some(0.0));
+    // An evaluation with a bad moves left is refused.
+    let mut s = Search::new(TicTacToe::initial(), puct(4)).unwrap();
+    let leaf = s.gather(&mut StdRng::seed_from_u64(0)).unwrap();
+    let bad = Evaluation { moves_left: Some(f32::NAN), ..Evaluation::uniform(9, 2) };
+    assert_eq!(s.apply(leaf, bad), Err(SearchError::BadEvaluation));
 }

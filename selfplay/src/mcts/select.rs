@@ -8,14 +8,19 @@
 //! first-play-urgency value of [`Fpu`].
 
 use super::config::Fpu;
+use super::moves_left::MovesLeft;
 use super::tree::{NodeId, Tree};
 
-/// The PUCT constants of one search.
+/// The PUCT constants of one search, and the moves-left utility added to the Q of visited
+/// children.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Puct {
     pub c_puct_init: f32,
     pub c_puct_base: f32,
     pub fpu: Fpu,
+    pub moves_left: MovesLeft,
+    /// Seats of the game (for the moves-left utility's draw share).
+    pub players: usize,
 }
 
 impl Puct {
@@ -52,7 +57,8 @@ impl Puct {
         let mut best = (0, f32::NEG_INFINITY);
         for (i, c) in tree.children(parent).enumerate() {
             let child = tree.node(c);
-            let q = child.q(mover).unwrap_or(fpu);
+            let bonus = |q: f32| q + self.moves_left.bonus(node, child, q, self.players);
+            let q = child.q(mover).map_or(fpu, bonus);
             let u = explore * child.prior / (1.0 + child.n as f32);
             let score = q + u;
             if score > best.1 {
@@ -79,9 +85,20 @@ mod tests {
         t
     }
 
+    /// AlphaZero's constants, no moves-left utility.
+    fn puct() -> Puct {
+        Puct {
+            c_puct_init: 1.25,
+            c_puct_base: 19652.0,
+            fpu: Fpu::Absolute(0.0),
+            moves_left: MovesLeft::Off,
+            players: 2,
+        }
+    }
+
     #[test]
     fn c_puct_grows_with_visits_from_c_puct_init() {
-        let p = Puct { c_puct_init: 1.25, c_puct_base: 19652.0, fpu: Fpu::Absolute(0.0) };
+        let p = Puct { fpu: Fpu::Absolute(0.0), ..puct() };
         assert!((p.c_puct(0) - 1.25).abs() < 1e-4);
         assert!((p.c_puct(19652) - (1.25 + (2.0f32 + 1.0 / 19652.0).ln())).abs() < 1e-4);
     }
@@ -90,7 +107,7 @@ mod tests {
     fn selection_maximises_the_movers_q_not_seat_0s() {
         // Child 0 is great for seat 0 but worthless for seat 1, who moves here.
         let t = bandit([0.8, 0.1, 0.1]);
-        let p = Puct { c_puct_init: 1.25, c_puct_base: 19652.0, fpu: Fpu::Absolute(0.5) };
+        let p = Puct { fpu: Fpu::Absolute(0.5), ..puct() };
         assert_ne!(p.select(&t, NodeId::ROOT), 0);
     }
 
@@ -98,7 +115,7 @@ mod tests {
     fn fpu_absolute_and_reduction() {
         let t = bandit([0.8, 0.1, 0.1]);
         // Optimistic FPU explores the unvisited children; the higher prior wins the tie-break.
-        let p = Puct { c_puct_init: 1.25, c_puct_base: 19652.0, fpu: Fpu::Absolute(1.0) };
+        let p = Puct { fpu: Fpu::Absolute(1.0), ..puct() };
         assert_eq!(p.select(&t, NodeId::ROOT), 1);
         // Parent q for seat 1 is 1/6; reduced by 0.2 * sqrt(0.8).
         let p = Puct { fpu: Fpu::Reduction(0.2), ..p };
@@ -111,7 +128,7 @@ mod tests {
         let mut t = Tree::new();
         t.expand(NodeId::ROOT, Player(0), Values([0.5, 0.5, 0.0]), (0..3u8).zip([0.2, 0.5, 0.3]));
         t.backup(&[NodeId::ROOT], Values([0.5, 0.5, 0.0]));
-        let p = Puct { c_puct_init: 1.25, c_puct_base: 19652.0, fpu: Fpu::Reduction(0.0) };
+        let p = Puct { fpu: Fpu::Reduction(0.0), ..puct() };
         assert_eq!(p.select(&t, NodeId::ROOT), 1);
     }
 }

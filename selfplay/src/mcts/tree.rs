@@ -53,6 +53,10 @@ pub struct Node<A> {
     pub to_move: Player,
     /// What is known about the node.
     pub kind: NodeKind,
+    /// Sum and count of the moves left backed up through the node
+    /// ([`Tree::backup_moves_left`]; the simulations whose leaf had none add nothing).
+    moves_left_sum: f32,
+    moves_left_n: u32,
     first_child: u32,
     num_children: u32,
 }
@@ -67,6 +71,8 @@ impl<A> Node<A> {
             value: Values::default(),
             to_move: Player(0),
             kind: NodeKind::Unexpanded,
+            moves_left_sum: 0.0,
+            moves_left_n: 0,
             first_child: 0,
             num_children: 0,
         }
@@ -81,6 +87,12 @@ impl<A> Node<A> {
     pub fn q_values(&self) -> Values {
         let n = self.n.max(1) as f32;
         Values(self.w.map(|w| w / n))
+    }
+
+    /// The mean moves left to the game's end below this node, over the simulations that
+    /// backed one up ([`crate::mcts::moves_left`]); `None` before the first.
+    pub fn moves_left(&self) -> Option<f32> {
+        (self.moves_left_n > 0).then(|| self.moves_left_sum / self.moves_left_n as f32)
     }
 
     /// How many children the node has (0 unless expanded).
@@ -180,6 +192,16 @@ impl<A: Copy> Tree<A> {
             for (w, v) in node.w.iter_mut().zip(values.0) {
                 *w += v;
             }
+        }
+    }
+
+    /// Adds each path node's moves left (`moves_left[i]` to `path[i]`; see
+    /// [`crate::mcts::moves_left::along_path`]).
+    pub(crate) fn backup_moves_left(&mut self, path: &[NodeId], moves_left: &[f32]) {
+        for (&id, &m) in path.iter().zip(moves_left) {
+            let node = self.node_mut(id);
+            node.moves_left_sum += m;
+            node.moves_left_n += 1;
         }
     }
 

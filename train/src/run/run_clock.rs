@@ -74,6 +74,7 @@ mod tests {
             loss_value: 0.5,
             loss_material: 0.0,
             loss_ownership: 0.0,
+            loss_moves_left: 0.0,
             value_accuracy: None,
             learning_rate: 0.002,
             samples_per_sec: 10.0,

@@ -197,6 +197,7 @@ impl GenerationRow {
         h.push("run_seconds".into());
         h.push("loss_material".into());
         h.push("loss_ownership".into());
+        h.push("loss_moves_left".into());
         h
     }
 
@@ -268,6 +269,7 @@ impl GenerationRow {
         r.push(summary.run_seconds.map_or(String::new(), |t| format!("{t:.1}")));
         r.push(aux_loss_cell(summary.loss_material));
         r.push(aux_loss_cell(summary.loss_ownership));
+        r.push(aux_loss_cell(summary.loss_moves_left));
         r
     }
 

@@ -179,27 +179,31 @@ fn the_auxiliary_targets_give_the_network_heads_that_it_keeps() {
     let on = TrainConfig {
         material_target: MaterialTarget::Swing(Lookahead { moves: 4, weight: 0.5 }),
         ownership_target: OwnershipTarget::Future(Lookahead { moves: 8, weight: 0.25 }),
+        moves_left_target: MovesLeftTarget::Moves { weight: 0.75 },
         ..small_config()
     };
     let models = run.join("models");
     let job = |start, out: &str, generation| job_at(start, models.join(out), generation, None);
     let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
     let first = train_generation(job(StartFrom::Net(net), "gen-0001", 1), &mut window, &on, |m| {
-        assert!(m.losses.material > 0.0 && m.losses.ownership > 0.0, "{m:?}");
+        let l = &m.losses;
+        assert!(l.material > 0.0 && l.ownership > 0.0 && l.moves_left > 0.0, "{m:?}");
     })
     .unwrap();
     let expected = first.loss_policy
         + first.loss_value
         + 0.5 * first.loss_material
-        + 0.25 * first.loss_ownership;
+        + 0.25 * first.loss_ownership
+        + 0.75 * first.loss_moves_left;
     assert!((first.loss_total - expected).abs() < 1e-3, "{first:?}");
     assert!(losses_text(&first.losses()).contains(", ownership "), "{first:?}");
+    assert!(losses_text(&first.losses()).contains(", moves left "), "{first:?}");
     let heads = |dir: &str| {
         let config =
             checkpoint::load(&models.join(dir), "camelot", ENCODING_VERSION).unwrap().meta.config;
-        (config.material_classes, config.ownership_classes)
+        (config.material_classes, config.ownership_classes, config.moves_left_classes)
     };
-    let both = (SWING_CLASSES, games::OWNER_CLASSES);
+    let both = (SWING_CLASSES, games::OWNER_CLASSES, model::MOVES_LEFT_CLASSES);
     assert_eq!(heads("gen-0001"), both);
     // Resumed from the checkpoint (with its optimizer state), and with the targets off (the
     // window follows the config): the heads stay, untrained and out of the loss.
@@ -208,7 +212,8 @@ fn the_auxiliary_targets_give_the_network_heads_that_it_keeps() {
     assert_eq!(heads("gen-0002"), both);
     let off = small_config();
     let plain = train_generation(job(from(), "gen-0002b", 2), &mut window, &off, |_| {}).unwrap();
-    assert_eq!((plain.loss_material, plain.loss_ownership, heads("gen-0002b")), (0.0, 0.0, both));
+    let losses = (plain.loss_material, plain.loss_ownership, plain.loss_moves_left);
+    assert_eq!((losses, heads("gen-0002b")), ((0.0, 0.0, 0.0), both));
     assert!(!losses_text(&plain.losses()).contains("ownership"));
 }
 

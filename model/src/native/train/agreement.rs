@@ -23,8 +23,9 @@ use crate::train_step::{AuxTerm, TrainBatch, Trainer, loss_tensors};
 use games::Layout;
 
 /// A batch of `n` positions with 1-12 legal moves each, soft policy targets on some of them
-/// and soft value targets, one-hot material targets of `material_classes` and one-hot
-/// ownership targets of `ownership_classes` on every board cell (none when 0).
+/// and soft value targets, one-hot material and moves-left targets of `classes.material` and
+/// `classes.moves_left` and one-hot ownership targets of `classes.ownership` on every board
+/// cell (none when 0).
 struct Fixture {
     planes: Vec<f32>,
     policy_target: Vec<f32>,
@@ -32,11 +33,41 @@ struct Fixture {
     value_target: Vec<f32>,
     material_target: Vec<f32>,
     ownership_target: Vec<f32>,
+    moves_left_target: Vec<f32>,
     n: usize,
 }
 
+/// The auxiliary heads' classes of a [`Fixture`]'s targets (0: no target).
+#[derive(Clone, Copy)]
+struct Heads {
+    material: usize,
+    ownership: usize,
+    moves_left: usize,
+}
+
+impl Heads {
+    fn of(config: &NetConfig) -> Self {
+        Heads {
+            material: config.material_classes,
+            ownership: config.ownership_classes,
+            moves_left: config.moves_left_classes,
+        }
+    }
+
+    const NONE: Heads = Heads { material: 0, ownership: 0, moves_left: 0 };
+}
+
+/// One-hot rows of `k` classes for `n` positions, position `i` on class `(i × step) mod k`.
+fn one_hot_rows(n: usize, k: usize, step: usize) -> Vec<f32> {
+    let mut rows = vec![0.0; n * k];
+    for (i, row) in rows.chunks_exact_mut(k.max(1)).enumerate() {
+        row[(i * step) % k] = 1.0;
+    }
+    rows
+}
+
 impl Fixture {
-    fn new(shape: &Layout, n: usize, material_classes: usize, ownership_classes: usize) -> Self {
+    fn new(shape: &Layout, n: usize, heads: Heads) -> Self {
         let (a, v) = (shape.num_actions(), shape.value_classes);
         let mut legal = vec![false; n * a];
         let mut policy_target = vec![0.0; n * a];
@@ -54,13 +85,10 @@ impl Fixture {
             value_target[i * v + i % v] = 0.6;
             value_target[i * v + (i + 1) % v] += 0.4;
         }
-        let k = material_classes;
-        let mut material_target = vec![0.0; n * k];
-        for (i, row) in material_target.chunks_exact_mut(k.max(1)).enumerate() {
-            row[(i * 3) % k] = 1.0;
-        }
+        let material_target = one_hot_rows(n, heads.material, 3);
+        let moves_left_target = one_hot_rows(n, heads.moves_left, 5);
         // Classes varying from cell to cell, so that a gather in the wrong order shows.
-        let (k, grid) = (ownership_classes, shape.height * shape.width);
+        let (k, grid) = (heads.ownership, shape.height * shape.width);
         let mut ownership_target = vec![0.0; n * k * grid];
         for (i, planes) in ownership_target.chunks_exact_mut((k * grid).max(1)).enumerate() {
             for (cell, &g) in shape.cells.iter().enumerate() {
@@ -74,6 +102,7 @@ impl Fixture {
             value_target,
             material_target,
             ownership_target,
+            moves_left_target,
             n,
         }
     }
@@ -89,6 +118,8 @@ impl Fixture {
                 .then(|| AuxTerm { target: &self.material_target, weight: 0.3 }),
             ownership: (!self.ownership_target.is_empty())
                 .then(|| AuxTerm { target: &self.ownership_target, weight: 0.6 }),
+            moves_left: (!self.moves_left_target.is_empty())
+                .then(|| AuxTerm { target: &self.moves_left_target, weight: 0.4 }),
         }
     }
 }
@@ -172,35 +203,36 @@ fn assert_gradient_close(what: &str, native: &[f32], burn: &[f32]) {
 /// `aux_targets`: whether the batch trains the network's auxiliary heads (a network with
 /// them and a batch without: neither engine gives their parameters a gradient).
 fn assert_agrees(config: NetConfig, name: &str, aux_targets: bool) {
-    let (km, ko) = (config.material_classes, config.ownership_classes);
-    let f = Fixture::new(&config.shape, 6, km, ko);
+    let f = Fixture::new(&config.shape, 6, Heads::of(&config));
     let dir = trained_checkpoint(&config, &f, name);
-    let (km, ko) = if aux_targets { (km, ko) } else { (0, 0) };
-    let f = Fixture::new(&config.shape, 6, km, ko);
+    let heads = if aux_targets { Heads::of(&config) } else { Heads::NONE };
+    let f = Fixture::new(&config.shape, 6, heads);
     let value_weight = 0.7;
 
     let burn_net = load_for_training(&dir);
     let device = DeviceKind::Cpu.autodiff_device().unwrap();
     let l = loss_tensors(&burn_net, &f.batch(), value_weight, &device).unwrap();
     let total = l.total.clone();
-    let burn_losses = [l.total, l.policy, l.value, l.material, l.ownership]
+    let burn_losses = [l.total, l.policy, l.value, l.material, l.ownership, l.moves_left]
         .map(|t| to_vec(t.detach()).unwrap()[0]);
-    assert_eq!(burn_losses[3] > 0.0, km > 0, "the material loss: {burn_losses:?}");
-    assert_eq!(burn_losses[4] > 0.0, ko > 0, "the ownership loss: {burn_losses:?}");
+    assert_eq!(burn_losses[3] > 0.0, heads.material > 0, "the material loss: {burn_losses:?}");
+    assert_eq!(burn_losses[4] > 0.0, heads.ownership > 0, "the ownership loss: {burn_losses:?}");
+    assert_eq!(burn_losses[5] > 0.0, heads.moves_left > 0, "moves-left loss: {burn_losses:?}");
     let burn_grads = GradientsParams::from_grads(total.backward(), &burn_net);
 
     let native_net = load_for_training(&dir);
     let inner = device.clone().without_autodiff();
     let mut engine = NativeGradients::new(&native_net);
     let (loss, grads) = engine.step(&native_net, &f.batch(), value_weight, &inner).unwrap();
-    let native_losses = [loss.total, loss.policy, loss.value, loss.material, loss.ownership];
+    let native_losses =
+        [loss.total, loss.policy, loss.value, loss.material, loss.ownership, loss.moves_left];
     assert_close("losses", &native_losses, &burn_losses, 2e-3);
     // The same engine on other positions, then on the first batch again with a fresh copy of
     // the net: its buffers now come from the pool holding the other step's values (not left
     // cleared: most are handed out as they are, to be overwritten), and it must not see them.
     let other = Fixture {
         planes: pseudo_random(f.planes.len(), 12),
-        ..Fixture::new(&config.shape, 6, km, ko)
+        ..Fixture::new(&config.shape, 6, heads)
     };
     engine.step(&load_for_training(&dir), &other.batch(), value_weight, &inner).unwrap();
     let again_net = load_for_training(&dir);
@@ -209,9 +241,9 @@ fn assert_agrees(config: NetConfig, name: &str, aux_targets: bool) {
     let ids = param_ids(&native_net);
     assert_eq!(ids, param_ids(&burn_net), "both nets were loaded from one checkpoint");
     // An auxiliary head's weight and bias go without a gradient when nothing trains them.
-    let heads =
-        usize::from(config.material_classes > 0) + usize::from(config.ownership_classes > 0);
-    let untrained = if aux_targets { 0 } else { 2 * heads };
+    let all = Heads::of(&config);
+    let count = [all.material, all.ownership, all.moves_left].iter().filter(|&&k| k > 0).count();
+    let untrained = if aux_targets { 0 } else { 2 * count };
     assert_eq!(grads.len(), ids.len() - untrained, "a gradient for every trained parameter");
     assert_eq!(burn_grads.len(), ids.len() - untrained);
     let ids: Vec<_> = ids.into_iter().filter(|&id| has_gradient(&burn_grads, id)).collect();
@@ -248,6 +280,16 @@ fn the_material_head_gradients_match_burn() {
         NetConfig { material_classes: 5, ..NetConfig::preset("b4c32", camelot_shape(13)).unwrap() };
     assert_agrees(config.clone(), "native-grad-material", true);
     assert_agrees(config, "native-grad-material-untrained", false);
+}
+
+#[test]
+fn the_moves_left_head_gradients_match_burn() {
+    let config = NetConfig {
+        moves_left_classes: crate::MOVES_LEFT_CLASSES,
+        ..NetConfig::preset("b4c32", camelot_shape(13)).unwrap()
+    };
+    assert_agrees(config.clone(), "native-grad-moves-left", true);
+    assert_agrees(config, "native-grad-moves-left-untrained", false);
 }
 
 #[test]

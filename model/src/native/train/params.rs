@@ -104,6 +104,8 @@ pub(crate) struct Params {
     /// Ownership logits per cell from the tower's features, `[C, K]`, when the network has the
     /// head.
     pub ownership_out: Option<Dense>,
+    /// Moves-left logits, `[hidden, K]`, when the network has the head.
+    pub moves_left_out: Option<Dense>,
 }
 
 impl Params {
@@ -129,6 +131,7 @@ impl Params {
             value_out: dense(&net.value.out)?,
             material_out: net.value.material.as_ref().map(dense).transpose()?,
             ownership_out: net.ownership.as_ref().map(|h| dense(&h.out)).transpose()?,
+            moves_left_out: net.value.moves_left.as_ref().map(dense).transpose()?,
             config,
         })
     }
@@ -147,6 +150,7 @@ impl Params {
             value_out: self.value_out.zeros_like(),
             material_out: self.material_out.as_ref().map(Dense::zeros_like),
             ownership_out: self.ownership_out.as_ref().map(Dense::zeros_like),
+            moves_left_out: self.moves_left_out.as_ref().map(Dense::zeros_like),
         }
     }
 
@@ -180,6 +184,7 @@ impl Params {
         let cells = self.config.shape.cells.len();
         let material = net.value.material.as_ref().zip(self.material_out.clone());
         let ownership = net.ownership.as_ref().map(|h| &h.out).zip(self.ownership_out.clone());
+        let moves_left = net.value.moves_left.as_ref().zip(self.moves_left_out.clone());
         let linears = [
             (&net.policy.end_move, self.end_move.clone()),
             // Back to burn's rows `vc × N + n`: the same regrouping with the roles swapped.
@@ -189,7 +194,8 @@ impl Params {
             ),
             (&net.value.out, self.value_out.clone()),
         ];
-        for (linear, g) in linears.into_iter().chain(material).chain(ownership) {
+        let heads = material.into_iter().chain(ownership).chain(moves_left);
+        for (linear, g) in linears.into_iter().chain(heads) {
             register(&mut grads, &linear.weight, g.weight, [g.d_in, g.d_out], device);
             if let Some(bias) = &linear.bias {
                 register(&mut grads, bias, g.bias, [g.d_out], device);

@@ -18,7 +18,7 @@ use crate::native::train::layers::{
 use crate::native::train::params::{NormConv, Params};
 use crate::native::train::pool::Pool;
 use crate::native::weights::Dense;
-use crate::train_step::{LossStats, TrainBatch};
+use crate::train_step::{AuxTerm, LossStats, TrainBatch};
 
 /// The convolution taps of one board shape: 3×3, 3×3 mirrored, and 1×1.
 #[derive(Debug)]
@@ -266,6 +266,13 @@ pub(crate) fn train_pass(
         }
         _ => None,
     };
+    // Moves-left logits [n, K], likewise.
+    let mut moves_left = match (&p.moves_left_out, &batch.moves_left) {
+        (Some(layer), Some(target)) => {
+            Some((layer, target, dense_forward(layer, &value_hidden, n, pool)?))
+        }
+        _ => None,
+    };
 
     // Losses; the logits become their gradients.
     let v = s.value_classes;
@@ -282,13 +289,18 @@ pub(crate) fn train_pass(
     for (row, target) in value.chunks_exact_mut(v).zip(batch.value_target.chunks_exact(v)) {
         value_loss += cross_entropy_row(row, target, None, inv_n * value_weight);
     }
-    let mut material_loss = 0.0;
-    if let Some((_, target, logits)) = &mut material {
-        let k = p.config.material_classes;
-        for (row, t) in logits.chunks_exact_mut(k).zip(target.target.chunks_exact(k)) {
-            material_loss += cross_entropy_row(row, t, None, inv_n * target.weight);
+    // The heads on the value's hidden layer: one class distribution per position.
+    let per_position = |head: &mut Option<(&Dense, &AuxTerm<'_>, Vec<f32>)>, k: usize| {
+        let mut loss = 0.0;
+        if let Some((_, target, logits)) = head {
+            for (row, t) in logits.chunks_exact_mut(k).zip(target.target.chunks_exact(k)) {
+                loss += cross_entropy_row(row, t, None, inv_n * target.weight);
+            }
         }
-    }
+        loss
+    };
+    let material_loss = per_position(&mut material, p.config.material_classes);
+    let moves_left_loss = per_position(&mut moves_left, p.config.moves_left_classes);
     // The ownership target is a grid of K planes per position: each cell's row is gathered.
     let mut ownership_loss = 0.0;
     if let Some((_, target, logits, _)) = &mut ownership {
@@ -304,23 +316,27 @@ pub(crate) fn train_pass(
             ownership_loss += cross_entropy_row(row, &t, None, scale);
         }
     }
-    let (policy_loss, value_loss, material_loss, ownership_loss) = (
+    let (policy_loss, value_loss, material_loss, ownership_loss, moves_left_loss) = (
         (policy_loss / n as f64) as f32,
         (value_loss / n as f64) as f32,
         (material_loss / n as f64) as f32,
         (ownership_loss / (n * cells) as f64) as f32,
+        (moves_left_loss / n as f64) as f32,
     );
     let material_weight = material.as_ref().map_or(0.0, |(_, target, _)| target.weight);
     let ownership_weight = ownership.as_ref().map_or(0.0, |(_, target, _, _)| target.weight);
+    let moves_left_weight = moves_left.as_ref().map_or(0.0, |(_, target, _)| target.weight);
     let loss = LossStats {
         total: policy_loss
             + value_weight * value_loss
             + material_weight * material_loss
-            + ownership_weight * ownership_loss,
+            + ownership_weight * ownership_loss
+            + moves_left_weight * moves_left_loss,
         policy: policy_loss,
         value: value_loss,
         material: material_loss,
         ownership: ownership_loss,
+        moves_left: moves_left_loss,
     };
 
     let mut g = p.zeros_like();
@@ -333,14 +349,20 @@ pub(crate) fn train_pass(
     if ownership.is_none() {
         g.ownership_out = None;
     }
+    if moves_left.is_none() {
+        g.moves_left_out = None;
+    }
 
-    // Value head backward (the material head's gradient joins the value's at the hidden layer).
+    // Value head backward (the material and moves-left heads' gradients join the value's at
+    // the hidden layer).
     let mut d_hidden =
         dense_backward(&p.value_out, &value_hidden, &value, n, &mut g.value_out, pool)?;
-    if let (Some((layer, _, logits)), Some(g_material)) = (&material, &mut g.material_out) {
-        let d = dense_backward(layer, &value_hidden, logits, n, g_material, pool)?;
-        d_hidden.iter_mut().zip(&d).for_each(|(a, b)| *a += b);
-        pool.keep([d]);
+    for (head, g_head) in [(&material, &mut g.material_out), (&moves_left, &mut g.moves_left_out)] {
+        if let (Some((layer, _, logits)), Some(g_head)) = (head, g_head) {
+            let d = dense_backward(layer, &value_hidden, logits, n, g_head, pool)?;
+            d_hidden.iter_mut().zip(&d).for_each(|(a, b)| *a += b);
+            pool.keep([d]);
+        }
     }
     relu_backward(&mut d_hidden, &value_hidden);
     let d_value_cells =
@@ -457,7 +479,7 @@ pub(crate) fn train_pass(
     pool.keep(trunks.into_iter().chain(mids));
     pool.keep([x0, policy_grid, value_grid, policy_cells, value_cells, moves, end, policy]);
     pool.keep([value_hidden, value, d_hidden, d_value_cells, d_moves, d_end]);
-    pool.keep(material.map(|(_, _, logits)| logits));
+    pool.keep(material.into_iter().chain(moves_left).map(|(_, _, logits)| logits));
     pool.keep(ownership.into_iter().flat_map(|(_, _, logits, cells)| [logits, cells]));
     pool.keep([d_policy_cells, d_pooled, d_policy_grid, d_value_grid, d_trunk]);
     Ok(PassOutput { loss, grads: g, norm_stats })
