@@ -112,6 +112,8 @@ enum Command {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // A corrupt record file is reported as one line; the parquet panic behind it is not printed.
+    selfplay::record::install_quiet_panic_hook();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

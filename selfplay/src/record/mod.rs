@@ -48,6 +48,7 @@ mod batch;
 mod columns;
 mod error;
 mod layout;
+mod quiet_panics;
 mod read;
 mod schema;
 mod source;
@@ -64,6 +65,7 @@ pub use error::RecordError;
 pub use layout::{
     ShardListing, ShardPaths, WORKER_DIR_PREFIX, list_generation_shards, list_shards, scan_shards,
 };
+pub use quiet_panics::install_quiet_panic_hook;
 pub use read::{read_games, read_positions, read_shard};
 pub use schema::{games_schema, positions_schema};
 pub use write::write_shard;

@@ -21,6 +21,7 @@ use parquet::arrow::arrow_reader::{
 
 use super::columns::Columns;
 use super::layout::ShardPaths;
+use super::quiet_panics::quietly;
 use super::schema::{VERSION_KEY, check_schema, col, games_schema, positions_schema};
 use super::source::StrictFile;
 use super::thrift_check;
@@ -82,7 +83,8 @@ fn read_positions_in(
 /// expected columns, after the `schema_version` check) to `f`.
 ///
 /// The parquet crate does not promise to be panic-free on hostile input, so a panic inside it is
-/// caught and reported as [`RecordError::Corrupt`]: a bad file must never bring down a trainer.
+/// caught and reported as [`RecordError::Corrupt`]: a bad file must never bring down a trainer
+/// (and with [`install_quiet_panic_hook`](super::install_quiet_panic_hook) it prints nothing).
 fn for_each_batch(
     path: &Path,
     expected: &Schema,
@@ -90,28 +92,30 @@ fn for_each_batch(
 ) -> Result<(), RecordError> {
     let file = StrictFile::read(path).map_err(|e| RecordError::io(path, e))?;
     let guarded = catch_unwind(AssertUnwindSafe(|| {
-        // The footer and page headers are walked before parquet parses them (see thrift_check).
-        thrift_check::check_footer(&file).map_err(|e| RecordError::corrupt(path, e))?;
-        let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::default())
-            .map_err(|e| RecordError::corrupt(path, e))?;
-        thrift_check::check_pages(&file, metadata.metadata())
-            .map_err(|e| RecordError::corrupt(path, e))?;
-        let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, metadata);
-        check_version_metadata(path, builder.metadata().file_metadata().key_value_metadata())?;
-        check_schema(path, expected, builder.schema())?;
-        let names = expected.fields().iter().map(|f| f.name().as_str());
-        let mask = ProjectionMask::columns(builder.parquet_schema(), names);
-        let reader =
-            builder.with_projection(mask).build().map_err(|e| RecordError::corrupt(path, e))?;
-        let mut first_row = 0;
-        for batch in reader {
-            let batch: RecordBatch = batch.map_err(|e| RecordError::corrupt(path, e))?;
-            let columns = Columns { path, batch: &batch, first_row };
-            check_row_versions(&columns)?;
-            f(&columns)?;
-            first_row += batch.num_rows();
-        }
-        Ok(())
+        quietly(|| {
+            // The footer and page headers are walked before parquet parses them (see thrift_check).
+            thrift_check::check_footer(&file).map_err(|e| RecordError::corrupt(path, e))?;
+            let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::default())
+                .map_err(|e| RecordError::corrupt(path, e))?;
+            thrift_check::check_pages(&file, metadata.metadata())
+                .map_err(|e| RecordError::corrupt(path, e))?;
+            let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, metadata);
+            check_version_metadata(path, builder.metadata().file_metadata().key_value_metadata())?;
+            check_schema(path, expected, builder.schema())?;
+            let names = expected.fields().iter().map(|f| f.name().as_str());
+            let mask = ProjectionMask::columns(builder.parquet_schema(), names);
+            let reader =
+                builder.with_projection(mask).build().map_err(|e| RecordError::corrupt(path, e))?;
+            let mut first_row = 0;
+            for batch in reader {
+                let batch: RecordBatch = batch.map_err(|e| RecordError::corrupt(path, e))?;
+                let columns = Columns { path, batch: &batch, first_row };
+                check_row_versions(&columns)?;
+                f(&columns)?;
+                first_row += batch.num_rows();
+            }
+            Ok(())
+        })
     }));
     guarded.unwrap_or_else(|panic| {
         let message = panic
