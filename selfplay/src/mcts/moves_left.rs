@@ -4,7 +4,7 @@
 //!
 //! Every node keeps the mean of the moves left below it ([`Node::moves_left`]): each simulation
 //! that ends at an evaluated leaf with the head's answer `m` (0 at the end of the game, 1 where
-//! the mover wins with its next move) adds `m` plus the moves started between the node and the
+//! the mover wins with its next move) adds `m` plus the moves ended between the node and the
 //! leaf. When a node selects among its children, a visited child's Q for the mover gains
 //!
 //! `bonus = -clamp(slope × (M_child - M_node), -cap, cap) × c × |c|`,
@@ -18,7 +18,7 @@
 //! `moves_left = { kind = "utility", slope = 0.004, cap = 0.04 }` (Q is a score share in
 //! `[0, 1]`, so these are half of Leela's figures per move on its `[-1, 1]` scale).
 
-use games::Player;
+use games::{Game, Player};
 use serde::{Deserialize, Serialize};
 
 use super::tree::Node;
@@ -66,8 +66,8 @@ impl MovesLeft {
 }
 
 /// The moves left of each node of a simulation's path, from the leaf's: `leaf` at the leaf,
-/// and one more at a node for every move started below it (`new_move[i]`: the action into
-/// path node `i` began a new move, its mover differing from the one before).
+/// and one more at a node for every move ended below it (`new_move[i]`: the action into
+/// path node `i` ended a move: [`ends_move`]).
 pub(crate) fn along_path(leaf: f32, new_move: &[bool], out: &mut Vec<f32>) {
     out.clear();
     out.resize(new_move.len(), 0.0);
@@ -80,10 +80,12 @@ pub(crate) fn along_path(leaf: f32, new_move: &[bool], out: &mut Vec<f32>) {
     }
 }
 
-/// Whether the action from a position whose mover was `before` to one whose mover is `after`
-/// began a new move.
-pub(crate) fn starts_move(before: Player, after: Player) -> bool {
-    before != after
+/// Whether the action from a position whose mover was `before` to the position `after` ended
+/// a move: the turn passed, or the game ended (Tri-Camelot leaves the winner to move at a castle
+/// win), so that the decision before the end of the game has 1 move left, as in the head's
+/// target.
+pub(crate) fn ends_move<G: Game>(before: Player, after: &G) -> bool {
+    after.outcome().is_some() || after.to_move() != before
 }
 
 #[cfg(test)]
@@ -93,7 +95,21 @@ mod tests {
     use games::Values;
 
     #[test]
-    fn moves_along_a_path_count_the_moves_started_below() {
+    fn a_move_ends_when_the_turn_passes_or_the_game_ends() {
+        use games::toy::TicTacToe;
+        let mut s = TicTacToe::parse("XX./OO./...").unwrap();
+        assert!(s.outcome().is_none());
+        let x = s.to_move();
+        s.play(8); // X elsewhere: the turn passes to O
+        assert!(ends_move(x, &s));
+        assert!(!ends_move(s.to_move(), &s), "no action, the same mover");
+        let mut won = TicTacToe::parse("XX./OO./...").unwrap();
+        won.play(2);
+        assert!(won.outcome().is_some() && ends_move(won.to_move(), &won), "the end of the game");
+    }
+
+    #[test]
+    fn moves_along_a_path_count_the_moves_ended_below() {
         let mut out = Vec::new();
         // Root → a (new move) → b (the same mover's next leg) → leaf (new move); the leaf has 4.
         along_path(4.0, &[false, true, false, true], &mut out);

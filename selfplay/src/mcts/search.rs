@@ -14,7 +14,7 @@ use thiserror::Error;
 
 use super::config::{ConfigError, ForcedLegs, MctsConfig, RootNoise, Selection, WinCheck};
 use super::gumbel::{GumbelRoot, Sigma};
-use super::moves_left::{along_path, starts_move};
+use super::moves_left::{along_path, ends_move};
 use super::policy::add_root_noise;
 use super::select::Puct;
 use super::summary::{SearchKind, SearchSummary};
@@ -116,8 +116,8 @@ pub struct Search<G: Game> {
     serial: u64,
     /// The nodes from the root to the pending leaf.
     path: Vec<NodeId>,
-    /// For each node of `path`, whether the action into it began a new move (its mover
-    /// differs from its parent's): the moves-left backup counts them.
+    /// For each node of `path`, whether the action into it ended a move (the turn passed or the
+    /// game ended): the moves-left backup counts them.
     new_move: Vec<bool>,
     /// Scratch for the path's moves left.
     moves_left: Vec<f32>,
@@ -245,7 +245,7 @@ impl<G: Game> Search<G> {
                         state.play(a);
                     }
                     self.path.push(child);
-                    self.new_move.push(starts_move(before, state.to_move()));
+                    self.new_move.push(ends_move(before, &state));
                     id = child;
                 }
                 NodeKind::Terminal => {
