@@ -1,6 +1,7 @@
 //! The network: input convolution, residual tower, policy and value heads.
 
 use burn::module::{Module, ModuleVisitor, Param};
+use burn::nn::Linear;
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
@@ -179,31 +180,42 @@ impl Net {
     /// target on gives an older network the head. A network that has one keeps it; one of
     /// another width is [`ModelError::InvalidArgument`].
     pub fn with_material_head(mut self, classes: usize, seed: u64) -> Result<Self> {
-        if !needs_head("material", self.config.material_classes, classes)? {
-            return Ok(self);
+        let have = self.config.material_classes;
+        if let Some(layer) = self.fresh_value_layer("material", have, classes, seed)? {
+            self.value.material = Some(layer);
+            self.config.material_classes = classes;
         }
-        let device = self.cells.device();
-        let hidden = self.config.value_hidden;
-        self.value.material = Some(with_generator(&device, Some(seed), || {
-            materialized(ValueHead::aux_layer(hidden, classes, &device))
-        }));
-        self.config.material_classes = classes;
         Ok(self)
     }
 
     /// [`with_material_head`](Self::with_material_head) for the moves-left head: `classes`
     /// logits on the value head's hidden layer.
     pub fn with_moves_left_head(mut self, classes: usize, seed: u64) -> Result<Self> {
-        if !needs_head("moves-left", self.config.moves_left_classes, classes)? {
-            return Ok(self);
+        let have = self.config.moves_left_classes;
+        if let Some(layer) = self.fresh_value_layer("moves-left", have, classes, seed)? {
+            self.value.moves_left = Some(layer);
+            self.config.moves_left_classes = classes;
+        }
+        Ok(self)
+    }
+
+    /// A new `classes`-wide layer on the value head's hidden features, its weights drawn from
+    /// `seed`, when the `what` head of `have` classes needs one ([`needs_head`]).
+    fn fresh_value_layer(
+        &self,
+        what: &str,
+        have: usize,
+        classes: usize,
+        seed: u64,
+    ) -> Result<Option<Linear>> {
+        if !needs_head(what, have, classes)? {
+            return Ok(None);
         }
         let device = self.cells.device();
         let hidden = self.config.value_hidden;
-        self.value.moves_left = Some(with_generator(&device, Some(seed), || {
+        Ok(Some(with_generator(&device, Some(seed), || {
             materialized(ValueHead::aux_layer(hidden, classes, &device))
-        }));
-        self.config.moves_left_classes = classes;
-        Ok(self)
+        })))
     }
 
     /// [`with_material_head`](Self::with_material_head) for the ownership head: `classes`
