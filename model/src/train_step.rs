@@ -143,6 +143,22 @@ pub struct LossStats {
     pub moves_left: f32,
 }
 
+impl LossStats {
+    /// How many losses there are.
+    pub const PARTS: usize = 6;
+
+    /// The losses in field order: total, policy, value, material, ownership, moves left.
+    pub fn parts(&self) -> [f32; Self::PARTS] {
+        [self.total, self.policy, self.value, self.material, self.ownership, self.moves_left]
+    }
+
+    /// [`parts`](Self::parts) back into a `LossStats`.
+    pub fn from_parts(parts: [f32; Self::PARTS]) -> Self {
+        let [total, policy, value, material, ownership, moves_left] = parts;
+        LossStats { total, policy, value, material, ownership, moves_left }
+    }
+}
+
 /// [`LossStats`] as tensors, each [1] (an auxiliary loss 0 without its target).
 #[derive(Debug, Clone)]
 pub struct LossTensors {
@@ -336,12 +352,12 @@ impl Trainer {
 }
 
 fn read_stats(stats: Tensor<1>) -> Result<LossStats> {
-    match to_vec(stats)?[..] {
-        [total, policy, value, material, ownership, moves_left] => {
-            Ok(LossStats { total, policy, value, material, ownership, moves_left })
-        }
-        ref other => Err(ModelError::Readback(format!("expected 6 losses, got {}", other.len()))),
-    }
+    let values = to_vec(stats)?;
+    let got = values.len();
+    let parts = values.try_into().map_err(|_| {
+        ModelError::Readback(format!("expected {} losses, got {got}", LossStats::PARTS))
+    })?;
+    Ok(LossStats::from_parts(parts))
 }
 
 #[cfg(test)]

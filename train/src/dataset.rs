@@ -320,18 +320,13 @@ impl<G: TrainGame> ReplayWindow<G> {
         let mut batch = Batch::encode::<G>(&records, &syms, self.options, self.search_weight)
             .map_err(|(i, source)| self.bad_row(rows[i], source))?;
         if self.material_target.moves().is_some() {
-            batch.material_target = vec![0.0; rows.len() * SWING_CLASSES];
-            for (out, &row) in batch.material_target.chunks_exact_mut(SWING_CLASSES).zip(&rows) {
-                out[usize::from(self.material_classes[row])] = 1.0;
-            }
+            let class = |row: usize| usize::from(self.material_classes[row]);
+            batch.material_target = one_hot(&rows, SWING_CLASSES, class);
             batch.material_weight = self.material_target.weight();
         }
         if let Some(weight) = self.moves_left_target.weight() {
-            let k = MOVES_LEFT_CLASSES;
-            batch.moves_left_target = vec![0.0; rows.len() * k];
-            for (out, &row) in batch.moves_left_target.chunks_exact_mut(k).zip(&rows) {
-                out[moves_left_class(self.records[row].moves_to_end)] = 1.0;
-            }
+            let class = |row: usize| moves_left_class(self.records[row].moves_to_end);
+            batch.moves_left_target = one_hot(&rows, MOVES_LEFT_CLASSES, class);
             batch.moves_left_weight = weight;
         }
         if let Some(lookahead) = self.ownership_target.lookahead() {
@@ -367,6 +362,15 @@ impl<G: TrainGame> ReplayWindow<G> {
             source,
         }
     }
+}
+
+/// One-hot rows `[rows.len(), classes]`, row `i` on `class(rows[i])`.
+fn one_hot(rows: &[usize], classes: usize, class: impl Fn(usize) -> usize) -> Vec<f32> {
+    let mut out = vec![0.0; rows.len() * classes];
+    for (slot, &row) in out.chunks_exact_mut(classes).zip(rows) {
+        slot[class(row)] = 1.0;
+    }
+    out
 }
 
 /// The records of one positions file, with outcome weights from the distance of each decision

@@ -446,25 +446,21 @@ impl GenerationSummary {
 /// Sums of the losses over a generation's steps, in f64.
 #[derive(Default)]
 struct LossSums {
-    sums: [f64; 6],
+    sums: [f64; LossStats::PARTS],
 }
 
 impl LossSums {
-    fn parts(l: &LossStats) -> [f32; 6] {
-        [l.total, l.policy, l.value, l.material, l.ownership, l.moves_left]
-    }
-
     fn add(&mut self, loss: &LossStats) {
-        for (sum, part) in self.sums.iter_mut().zip(Self::parts(loss)) {
+        for (sum, part) in self.sums.iter_mut().zip(loss.parts()) {
             *sum += f64::from(part);
         }
     }
 
     /// The means over `steps` steps (zeros for none).
     fn means(&self, steps: u32) -> LossStats {
-        let [total, policy, value, material, ownership, moves_left] =
-            self.sums.map(|s| if steps == 0 { 0.0 } else { (s / f64::from(steps)) as f32 });
-        LossStats { total, policy, value, material, ownership, moves_left }
+        LossStats::from_parts(
+            self.sums.map(|s| if steps == 0 { 0.0 } else { (s / f64::from(steps)) as f32 }),
+        )
     }
 }
 

@@ -117,7 +117,7 @@ pub struct Search<G: Game> {
     /// The nodes from the root to the pending leaf.
     path: Vec<NodeId>,
     /// For each node of `path`, whether the action into it ended a move (the turn passed or the
-    /// game ended): the moves-left backup counts them.
+    /// game ended): the moves-left backup counts them. Kept only with the utility on.
     new_move: Vec<bool>,
     /// Scratch for the path's moves left.
     moves_left: Vec<f32>,
@@ -245,7 +245,9 @@ impl<G: Game> Search<G> {
                         state.play(a);
                     }
                     self.path.push(child);
-                    self.new_move.push(ends_move(before, &state));
+                    if self.config.moves_left.is_on() {
+                        self.new_move.push(ends_move(before, &state));
+                    }
                     id = child;
                 }
                 NodeKind::Terminal => {

@@ -224,8 +224,7 @@ fn assert_agrees(config: NetConfig, name: &str, aux_targets: bool) {
     let inner = device.clone().without_autodiff();
     let mut engine = NativeGradients::new(&native_net);
     let (loss, grads) = engine.step(&native_net, &f.batch(), value_weight, &inner).unwrap();
-    let native_losses =
-        [loss.total, loss.policy, loss.value, loss.material, loss.ownership, loss.moves_left];
+    let native_losses = loss.parts();
     assert_close("losses", &native_losses, &burn_losses, 2e-3);
     // The same engine on other positions, then on the first batch again with a fresh copy of
     // the net: its buffers now come from the pool holding the other step's values (not left

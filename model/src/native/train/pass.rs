@@ -157,6 +157,27 @@ fn cross_entropy_row(
     loss
 }
 
+/// A head on the value's hidden layer that the batch trains: its layer, its target and its
+/// logits `[n, K]`.
+type HiddenHead<'p, 't> = (&'p Dense, &'p AuxTerm<'t>, Vec<f32>);
+
+/// The logits of the head `layer` on the value's hidden features `hidden` (`[n, hidden]`), when
+/// the net has it and the batch has its `target`.
+fn hidden_head<'p, 't>(
+    layer: &'p Option<Dense>,
+    target: &'p Option<AuxTerm<'t>>,
+    hidden: &[f32],
+    n: usize,
+    pool: &mut Pool,
+) -> Result<Option<HiddenHead<'p, 't>>> {
+    match (layer, target) {
+        (Some(layer), Some(target)) => {
+            Ok(Some((layer, target, dense_forward(layer, hidden, n, pool)?)))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// The forward pass in training mode, the loss and every gradient for `batch` (which the caller
 /// has validated against `p.config`). The activations' and gradients' buffers come from `pool`
 /// and go back to it.
@@ -259,20 +280,10 @@ pub(crate) fn train_pass(
     let mut value_hidden = dense_forward(&p.value_hidden, &value_cells, n, pool)?;
     relu(&mut value_hidden);
     let mut value = dense_forward(&p.value_out, &value_hidden, n, pool)?;
-    // Material logits [n, K], when the batch trains the head (validated: the net has it).
-    let mut material = match (&p.material_out, &batch.material) {
-        (Some(layer), Some(target)) => {
-            Some((layer, target, dense_forward(layer, &value_hidden, n, pool)?))
-        }
-        _ => None,
-    };
-    // Moves-left logits [n, K], likewise.
-    let mut moves_left = match (&p.moves_left_out, &batch.moves_left) {
-        (Some(layer), Some(target)) => {
-            Some((layer, target, dense_forward(layer, &value_hidden, n, pool)?))
-        }
-        _ => None,
-    };
+    // Material and moves-left logits [n, K], when the batch trains the head (validated: the
+    // net has it).
+    let mut material = hidden_head(&p.material_out, &batch.material, &value_hidden, n, pool)?;
+    let mut moves_left = hidden_head(&p.moves_left_out, &batch.moves_left, &value_hidden, n, pool)?;
 
     // Losses; the logits become their gradients.
     let v = s.value_classes;
@@ -290,7 +301,7 @@ pub(crate) fn train_pass(
         value_loss += cross_entropy_row(row, target, None, inv_n * value_weight);
     }
     // The heads on the value's hidden layer: one class distribution per position.
-    let per_position = |head: &mut Option<(&Dense, &AuxTerm<'_>, Vec<f32>)>, k: usize| {
+    let per_position = |head: &mut Option<HiddenHead<'_, '_>>, k: usize| {
         let mut loss = 0.0;
         if let Some((_, target, logits)) = head {
             for (row, t) in logits.chunks_exact_mut(k).zip(target.target.chunks_exact(k)) {
