@@ -70,7 +70,7 @@ pub use rating::{RatedGame, RatingError, Ratings, fit};
 pub use report::{GameResult, MatchReport, PairLine, PlayerLine, Tally, head_to_head, seat_result};
 pub use rollout::MoveRollouts;
 pub use seats::{arrangements, seating};
-pub use spec::{DEFAULT_DEPTH, DEFAULT_SIMS, PlayerSpec, SpecError};
+pub use spec::{DEFAULT_DEPTH, DEFAULT_SIMS, LeafValues, PlayerSpec, SpecError};
 
 /// Why a match could not be set up or played.
 #[derive(Debug, Error)]

@@ -7,10 +7,11 @@ use games::{State, Variant};
 
 use super::ArenaError;
 use super::alphabeta::{AlphaBetaLimits, MAX_DEPTH};
-use super::spec::PlayerSpec;
+use super::spec::{LeafValues, PlayerSpec};
 use crate::DrawScore;
 use crate::engine::EngineClient;
 use crate::evaluator::Evaluator;
+use crate::leaf_heuristic::HeuristicMix;
 
 /// A network evaluator as the arena holds it (used from the match's own thread only).
 pub type BoxedEvaluator<V> = Box<dyn Evaluator<State<V>>>;
@@ -75,12 +76,18 @@ impl<V: Variant> ArenaPlayer<V> {
         load: &mut LoadCheckpoint<'_, V>,
     ) -> Result<Self, ArenaError> {
         Ok(match spec {
-            PlayerSpec::Checkpoint { dir, sims, draw } => {
+            PlayerSpec::Checkpoint { dir, sims, draw, values } => {
                 if !dir.is_dir() {
                     return Err(ArenaError::MissingCheckpoint(dir.clone()));
                 }
-                let evaluator = load(dir, *draw)
+                let network = load(dir, *draw)
                     .map_err(|message| ArenaError::Load { dir: dir.clone(), message })?;
+                let evaluator: BoxedEvaluator<V> = match *values {
+                    LeafValues::Network => network,
+                    LeafValues::Heuristic { weight, judge } => {
+                        Box::new(HeuristicMix::<V, _>::new(network, weight, judge))
+                    }
+                };
                 ArenaPlayer::Network { evaluator, sims: *sims, draw: *draw }
             }
             PlayerSpec::Mcts { sims, cutoff } => ArenaPlayer::Mcts { sims: *sims, cutoff: *cutoff },
@@ -187,5 +194,32 @@ mod tests {
         let err = ArenaPlayer::<CamelotRules>::from_spec(&spec, &mut |_, _| Err("broken".into()))
             .unwrap_err();
         assert!(err.to_string().contains("broken"), "{err}");
+    }
+
+    #[test]
+    fn heuristic_leaf_values_replace_or_mix_the_network_s() {
+        use crate::arena::heuristic::Heuristic;
+        use games::Camelot;
+        let dir = std::env::temp_dir();
+        let here = format!("{}", dir.display());
+        let here = if here.contains('/') { here } else { format!("./{here}") };
+        // White a Man up: the heuristic favours White, the uniform evaluator says a draw.
+        let state: Camelot = "camelot W W:KA4,ME4,MF7 B:KA13,ML13 cm=0,0".parse().unwrap();
+        let value = |spec: &str| {
+            let spec: PlayerSpec = format!("{here}:sims=4{spec}").parse().unwrap();
+            let mut player = ArenaPlayer::<CamelotRules>::from_spec(&spec, &mut uniform).unwrap();
+            let (Some(evaluator), _) = player.parts() else { panic!("a network player") };
+            evaluator.evaluate(std::slice::from_ref(&state)).remove(0).values.0[0]
+        };
+        let network = value("");
+        assert_eq!(network, 0.5, "the uniform evaluator's draw");
+        let heuristic =
+            Heuristic::new::<CamelotRules>().board_values::<CamelotRules>(state.board());
+        assert!(heuristic.0[0] > 0.6, "{heuristic:?}");
+        assert!((value(",heuristic=1") - heuristic.0[0]).abs() < 1e-6);
+        let half = 0.5 * network + 0.5 * heuristic.0[0];
+        assert!((value(",heuristic=0.5") - half).abs() < 1e-6);
+        // Judged after the pending captures: nothing is pending here, so the same score.
+        assert!((value(",heuristic=1,judge=quiescence") - heuristic.0[0]).abs() < 1e-3);
     }
 }

@@ -10,6 +10,7 @@
 //! | `alphabeta:ms=T` | the same, deepening until `T` milliseconds have passed (with `depth=N`: whichever comes first; a time limit makes games depend on the machine's speed, a depth does not) |
 //! | `<dir>:sims=N` | a checkpoint directory (a path with a `/`), searched with `N` simulations |
 //! | `<dir>:sims=N,draw=X` | the same, scoring a draw `X` (in `[0, 1]`) for every seat in its search |
+//! | `<dir>:sims=N,heuristic=W` | the same, its leaf values `(1 - W) x network + W x` the alpha-beta players' evaluation, judged on the board as it stands (`,judge=quiescence`: after the pending captures are played out); a measuring instrument, not a model ([`LeafValues`]) |
 //! | `engine:<command line>` | an external engine speaking the engine protocol, started with that command line (its budget is its own) |
 //!
 //! `sims=` may be left out (then [`DEFAULT_SIMS`]), `depth=` too (then [`DEFAULT_DEPTH`], or no
@@ -26,6 +27,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::DrawScore;
+use crate::leaf_heuristic::Judge;
 
 /// Simulations of a searching player whose spec gives no `sims=`.
 pub const DEFAULT_SIMS: u32 = 64;
@@ -37,8 +39,8 @@ pub const DEFAULT_DEPTH: u32 = 2;
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// A checkpoint directory (e.g. `data/run/models/gen-0007`) searched with `sims` simulations,
-    /// draws scored `draw` in its search.
-    Checkpoint { dir: PathBuf, sims: u32, draw: DrawScore },
+    /// draws scored `draw` in its search, its leaves valued as `values` says.
+    Checkpoint { dir: PathBuf, sims: u32, draw: DrawScore, values: LeafValues },
     /// Uniform prior, random-rollout values, `sims` simulations; with `cutoff`, each playout
     /// stops after that many moves and is scored by the heuristic.
     Mcts { sims: u32, cutoff: Option<u32> },
@@ -52,6 +54,22 @@ pub enum PlayerSpec {
     /// An external engine: the command line that starts it (a program and its arguments,
     /// split at whitespace).
     Engine { command: String },
+}
+
+/// Where a checkpoint player's leaf values come from.
+///
+/// `Heuristic` is a measuring instrument rather than a model: it says how strong the network's
+/// prior and search would be if its value head judged positions as well as the alpha-beta
+/// players' evaluation does (README, "What the value head is worth"). Such a player is not the
+/// checkpoint alone, so it is named with its option in every table and record.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum LeafValues {
+    /// The network's value head.
+    #[default]
+    Network,
+    /// `(1 - weight) x network + weight x heuristic` per seat ([`crate::HeuristicMix`]), the
+    /// heuristic judging each leaf as `judge` says; `weight` in `(0, 1]`.
+    Heuristic { weight: f32, judge: Judge },
 }
 
 /// Why a player spec does not parse.
@@ -71,6 +89,12 @@ pub enum SpecError {
     BadDraw(String),
     #[error("bad `{0}` in a player spec: it must be a whole number of at least 1")]
     BadCount(String),
+    #[error("bad `{0}` in a player spec: heuristic must be a number above 0 and at most 1")]
+    BadHeuristic(String),
+    #[error("bad `{0}` in a player spec: judge must be static or quiescence")]
+    BadJudge(String),
+    #[error("`{0}` in a player spec needs heuristic=W: it says how the heuristic judges leaves")]
+    JudgeWithoutHeuristic(String),
     #[error("unknown option `{option}` for player `{kind}` (it takes {allowed})")]
     UnknownOption { kind: String, option: String, allowed: String },
     #[error("player `{0}` takes no options")]
@@ -105,12 +129,12 @@ impl PlayerSpec {
     /// (e.g. `gen-0007:sims=64`), otherwise the spec as written in canonical form.
     pub fn short_name(&self) -> String {
         match self {
-            PlayerSpec::Checkpoint { dir, sims, draw } => {
+            PlayerSpec::Checkpoint { dir, sims, draw, values } => {
                 let name = dir.file_name().map_or_else(
                     || dir.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 );
-                format!("{name}:sims={sims}{}", draw_option(*draw))
+                format!("{name}:sims={sims}{}{}", draw_option(*draw), values_option(*values))
             }
             // The program's file name and its arguments.
             PlayerSpec::Engine { command } => {
@@ -130,8 +154,9 @@ impl PlayerSpec {
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerSpec::Checkpoint { dir, sims, draw } => {
-                write!(f, "{}:sims={sims}{}", dir.display(), draw_option(*draw))
+            PlayerSpec::Checkpoint { dir, sims, draw, values } => {
+                let options = format!("{}{}", draw_option(*draw), values_option(*values));
+                write!(f, "{}:sims={sims}{options}", dir.display())
             }
             PlayerSpec::Mcts { sims, cutoff: None } => write!(f, "mcts:sims={sims}"),
             PlayerSpec::Mcts { sims, cutoff: Some(k) } => write!(f, "mcts:sims={sims},cutoff={k}"),
@@ -188,8 +213,22 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::AlphaBeta { depth, ms: o.ms })
             }
             path if path.contains('/') || path.contains(std::path::MAIN_SEPARATOR) => {
-                let o = SearchOptions::parse(path, options, &["sims", "draw"])?;
-                Ok(PlayerSpec::Checkpoint { dir: PathBuf::from(path), sims: o.sims, draw: o.draw })
+                let keys = ["sims", "draw", "heuristic", "judge"];
+                let o = SearchOptions::parse(path, options, &keys)?;
+                let values = match (o.heuristic, o.judge) {
+                    (None, None) => LeafValues::Network,
+                    (None, Some((text, _))) => return Err(SpecError::JudgeWithoutHeuristic(text)),
+                    (Some(weight), judge) => LeafValues::Heuristic {
+                        weight,
+                        judge: judge.map_or(Judge::Static, |(_, j)| j),
+                    },
+                };
+                Ok(PlayerSpec::Checkpoint {
+                    dir: PathBuf::from(path),
+                    sims: o.sims,
+                    draw: o.draw,
+                    values,
+                })
             }
             other => Err(SpecError::UnknownKind(other.to_string())),
         }
@@ -204,10 +243,24 @@ fn draw_option(draw: DrawScore) -> String {
     }
 }
 
+/// `,heuristic=W` (and `,judge=quiescence`) for heuristic leaf values, else nothing.
+fn values_option(values: LeafValues) -> String {
+    match values {
+        LeafValues::Network => String::new(),
+        LeafValues::Heuristic { weight, judge: Judge::Static } => format!(",heuristic={weight}"),
+        LeafValues::Heuristic { weight, judge: Judge::Quiescence } => {
+            format!(",heuristic={weight},judge=quiescence")
+        }
+    }
+}
+
 /// The `key=value` options of a searching player.
 struct SearchOptions {
     sims: u32,
     draw: DrawScore,
+    heuristic: Option<f32>,
+    /// The judge and the option's text (for the error when `heuristic=` is missing).
+    judge: Option<(String, Judge)>,
     cutoff: Option<u32>,
     depth: Option<u32>,
     ms: Option<u32>,
@@ -224,6 +277,8 @@ impl SearchOptions {
         let mut o = SearchOptions {
             sims: DEFAULT_SIMS,
             draw: DrawScore::Share,
+            heuristic: None,
+            judge: None,
             cutoff: None,
             depth: None,
             ms: None,
@@ -260,6 +315,22 @@ impl SearchOptions {
                         .ok_or_else(|| SpecError::BadDraw(opt.to_string()))?;
                     o.draw = DrawScore::Fixed(x);
                 }
+                "heuristic" => {
+                    let w = value
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|&w| w > 0.0 && w <= 1.0)
+                        .ok_or_else(|| SpecError::BadHeuristic(opt.to_string()))?;
+                    o.heuristic = Some(w);
+                }
+                "judge" => {
+                    let judge = match value {
+                        "static" => Judge::Static,
+                        "quiescence" => Judge::Quiescence,
+                        _ => return Err(SpecError::BadJudge(opt.to_string())),
+                    };
+                    o.judge = Some((opt.to_string(), judge));
+                }
                 "cutoff" => o.cutoff = Some(count(opt, value)?),
                 "depth" => o.depth = Some(count(opt, value)?),
                 "ms" => o.ms = Some(count(opt, value)?),
@@ -294,6 +365,7 @@ mod tests {
                     dir: "data/run/models/gen-0007".into(),
                     sims: 200,
                     draw: DrawScore::Share,
+                    values: LeafValues::Network,
                 },
             ),
             (
@@ -302,6 +374,25 @@ mod tests {
                     dir: "runs/gen-0028".into(),
                     sims: 16,
                     draw: DrawScore::Fixed(0.25),
+                    values: LeafValues::Network,
+                },
+            ),
+            (
+                "runs/gen-0028:sims=64,heuristic=0.5",
+                PlayerSpec::Checkpoint {
+                    dir: "runs/gen-0028".into(),
+                    sims: 64,
+                    draw: DrawScore::Share,
+                    values: LeafValues::Heuristic { weight: 0.5, judge: Judge::Static },
+                },
+            ),
+            (
+                "runs/gen-0028:sims=64,draw=0.25,heuristic=1,judge=quiescence",
+                PlayerSpec::Checkpoint {
+                    dir: "runs/gen-0028".into(),
+                    sims: 64,
+                    draw: DrawScore::Fixed(0.25),
+                    values: LeafValues::Heuristic { weight: 1.0, judge: Judge::Quiescence },
                 },
             ),
         ];
@@ -333,6 +424,15 @@ mod tests {
             "gen-0002:sims=4,draw=0"
         );
         assert_eq!(PlayerSpec::Random.short_name(), "random");
+        // A network with the classical evaluation's values is not the checkpoint alone.
+        assert_eq!(
+            parse("r/gen-0002:judge=quiescence,heuristic=1").unwrap().short_name(),
+            "gen-0002:sims=64,heuristic=1,judge=quiescence"
+        );
+        assert_eq!(
+            parse("r/gen-0002:heuristic=0.5,judge=static").unwrap().short_name(),
+            "gen-0002:sims=64,heuristic=0.5"
+        );
     }
 
     #[test]
@@ -357,6 +457,18 @@ mod tests {
         let msg = parse("a/gen-0001:depth=2").unwrap_err().to_string();
         assert!(msg.contains("draw="), "{msg}");
         assert_eq!(parse("random:sims=3"), Err(SpecError::NoOptions("random".into())));
+        for bad in ["heuristic=0", "heuristic=1.5", "heuristic=-1", "heuristic=x", "heuristic="] {
+            assert_eq!(parse(&format!("a/g:{bad}")), Err(SpecError::BadHeuristic(bad.into())));
+        }
+        let judge = "judge=deep";
+        assert_eq!(parse("a/g:heuristic=1,judge=deep"), Err(SpecError::BadJudge(judge.into())));
+        let alone = "judge=quiescence";
+        assert_eq!(
+            parse("a/g:judge=quiescence"),
+            Err(SpecError::JudgeWithoutHeuristic(alone.into()))
+        );
+        // The heuristic is a network player's option only.
+        assert!(matches!(parse("mcts:heuristic=1"), Err(SpecError::UnknownOption { .. })));
         let msg = parse("alphabet").unwrap_err().to_string();
         assert!(msg.contains("alphabeta:depth=N") && msg.contains("mcts:sims=N"), "{msg}");
     }

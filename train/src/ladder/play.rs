@@ -7,7 +7,8 @@ use games::{Encode, State, Variant, VariantKind};
 use selfplay::DrawScore;
 use selfplay::arena::anchors::{AnchorTable, rated_games};
 use selfplay::arena::{
-    ArenaGame, ArenaPlayer, Elo, MatchConfig, MatchReport, PlayerSpec, fit, play_match, write_games,
+    ArenaGame, ArenaPlayer, Elo, LeafValues, MatchConfig, MatchReport, PlayerSpec, fit, play_match,
+    write_games,
 };
 
 use super::{Absolute, Baseline, Gating, LadderResult, Versus};
@@ -111,8 +112,9 @@ where
     let sims = ladder.simulations;
     // The ladder measures what a model earns, so its searches score draws at the fair share.
     let draw = DrawScore::Share;
-    let new = PlayerSpec::Checkpoint { dir: model_dir.clone(), sims, draw };
-    let old = PlayerSpec::Checkpoint { dir: opp_dir, sims, draw };
+    let values = LeafValues::Network;
+    let new = PlayerSpec::Checkpoint { dir: model_dir.clone(), sims, draw, values };
+    let old = PlayerSpec::Checkpoint { dir: opp_dir, sims, draw, values };
     let variant: VariantKind = V::NAME.parse().expect("a variant's name");
     let anchors = AnchorTable::builtin(variant).map_err(|e| RunError::Baseline(e.to_string()))?;
     let choice = ladder.baseline_choice().map_err(RunError::Baseline)?;
