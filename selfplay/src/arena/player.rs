@@ -147,6 +147,12 @@ mod tests {
         Ok(Box::new(UniformEvaluator))
     }
 
+    /// A directory that exists, written so that a spec reads it as a checkpoint (with a `/`).
+    fn existing_dir() -> String {
+        let here = std::env::temp_dir().display().to_string();
+        if here.contains('/') { here } else { format!("./{here}") }
+    }
+
     #[test]
     fn specs_become_players_and_a_missing_checkpoint_is_reported_when_loading() {
         let build = |s: &str| {
@@ -170,8 +176,7 @@ mod tests {
         assert!(missing.parse::<PlayerSpec>().is_ok(), "parsing does not look at the disk");
         let Err(ArenaError::MissingCheckpoint(dir)) = build(missing) else { panic!("loaded") };
         assert_eq!(dir, Path::new("no/such/gen-0001"));
-        let here = format!("{}:sims=7", std::env::temp_dir().display());
-        let here = if here.contains('/') { here } else { format!("./{here}") };
+        let here = format!("{}:sims=7", existing_dir());
         assert_eq!(
             build(&here).unwrap(),
             Kind::Search { sims: 7, leaves: Leaves::Network, draw: share }
@@ -200,9 +205,7 @@ mod tests {
     fn heuristic_leaf_values_replace_or_mix_the_network_s() {
         use crate::arena::heuristic::Heuristic;
         use games::Camelot;
-        let dir = std::env::temp_dir();
-        let here = format!("{}", dir.display());
-        let here = if here.contains('/') { here } else { format!("./{here}") };
+        let here = existing_dir();
         // White a Man up: the heuristic favours White, the uniform evaluator says a draw.
         let state: Camelot = "camelot W W:KA4,ME4,MF7 B:KA13,ML13 cm=0,0".parse().unwrap();
         let value = |spec: &str| {

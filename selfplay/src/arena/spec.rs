@@ -134,7 +134,7 @@ impl PlayerSpec {
                     || dir.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 );
-                format!("{name}:sims={sims}{}{}", draw_option(*draw), values_option(*values))
+                format!("{name}:sims={sims}{}", checkpoint_options(*draw, *values))
             }
             // The program's file name and its arguments.
             PlayerSpec::Engine { command } => {
@@ -155,7 +155,7 @@ impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Checkpoint { dir, sims, draw, values } => {
-                let options = format!("{}{}", draw_option(*draw), values_option(*values));
+                let options = checkpoint_options(*draw, *values);
                 write!(f, "{}:sims={sims}{options}", dir.display())
             }
             PlayerSpec::Mcts { sims, cutoff: None } => write!(f, "mcts:sims={sims}"),
@@ -217,11 +217,13 @@ impl FromStr for PlayerSpec {
                 let o = SearchOptions::parse(path, options, &keys)?;
                 let values = match (o.heuristic, o.judge) {
                     (None, None) => LeafValues::Network,
-                    (None, Some((text, _))) => return Err(SpecError::JudgeWithoutHeuristic(text)),
-                    (Some(weight), judge) => LeafValues::Heuristic {
-                        weight,
-                        judge: judge.map_or(Judge::Static, |(_, j)| j),
-                    },
+                    (None, Some(judge)) => {
+                        let text = format!("judge={}", judge_name(judge));
+                        return Err(SpecError::JudgeWithoutHeuristic(text));
+                    }
+                    (Some(weight), judge) => {
+                        LeafValues::Heuristic { weight, judge: judge.unwrap_or_default() }
+                    }
                 };
                 Ok(PlayerSpec::Checkpoint {
                     dir: PathBuf::from(path),
@@ -233,6 +235,12 @@ impl FromStr for PlayerSpec {
             other => Err(SpecError::UnknownKind(other.to_string())),
         }
     }
+}
+
+/// A checkpoint player's options after `sims=`, as they parse back: its draw score's and its
+/// leaf values'.
+fn checkpoint_options(draw: DrawScore, values: LeafValues) -> String {
+    format!("{}{}", draw_option(draw), values_option(values))
 }
 
 /// `,draw=X` for a draw score other than the fair share, else nothing.
@@ -248,9 +256,17 @@ fn values_option(values: LeafValues) -> String {
     match values {
         LeafValues::Network => String::new(),
         LeafValues::Heuristic { weight, judge: Judge::Static } => format!(",heuristic={weight}"),
-        LeafValues::Heuristic { weight, judge: Judge::Quiescence } => {
-            format!(",heuristic={weight},judge=quiescence")
+        LeafValues::Heuristic { weight, judge } => {
+            format!(",heuristic={weight},judge={}", judge_name(judge))
         }
+    }
+}
+
+/// The `judge=` value of `judge`.
+fn judge_name(judge: Judge) -> &'static str {
+    match judge {
+        Judge::Static => "static",
+        Judge::Quiescence => "quiescence",
     }
 }
 
@@ -259,8 +275,7 @@ struct SearchOptions {
     sims: u32,
     draw: DrawScore,
     heuristic: Option<f32>,
-    /// The judge and the option's text (for the error when `heuristic=` is missing).
-    judge: Option<(String, Judge)>,
+    judge: Option<Judge>,
     cutoff: Option<u32>,
     depth: Option<u32>,
     ms: Option<u32>,
@@ -324,12 +339,11 @@ impl SearchOptions {
                     o.heuristic = Some(w);
                 }
                 "judge" => {
-                    let judge = match value {
-                        "static" => Judge::Static,
-                        "quiescence" => Judge::Quiescence,
-                        _ => return Err(SpecError::BadJudge(opt.to_string())),
-                    };
-                    o.judge = Some((opt.to_string(), judge));
+                    let judge = [Judge::Static, Judge::Quiescence]
+                        .into_iter()
+                        .find(|&j| judge_name(j) == value)
+                        .ok_or_else(|| SpecError::BadJudge(opt.to_string()))?;
+                    o.judge = Some(judge);
                 }
                 "cutoff" => o.cutoff = Some(count(opt, value)?),
                 "depth" => o.depth = Some(count(opt, value)?),

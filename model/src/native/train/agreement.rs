@@ -195,8 +195,8 @@ fn assert_close(what: &str, native: &[f32], burn: &[f32], tolerance: f32) {
 /// pre-activation within rounding of 0 can fall on either side of its ReLU in the two engines,
 /// and then part of a gradient moves by up to ~0.1-0.35% of its norm (~0.3-1.5% of its largest
 /// value). Unseeded test nets had such a unit in about one run in ten (now seeded; the tests try
-/// the draws of [`DRAWS`] in turn); the other runs agree to ~2e-6. The pooled policy features' gradient scaled by 1/1.05 instead
-/// of 1 moves one parameter's gradient by 0.84% and fails.
+/// the draws of [`DRAWS`] in turn); the other runs agree to ~2e-6. The pooled policy features'
+/// gradient scaled by 1/1.05 instead of 1 moves one parameter's gradient by 0.84% and fails.
 fn assert_gradient_close(what: &str, native: &[f32], burn: &[f32]) {
     let norm =
         |v: &mut dyn Iterator<Item = f32>| v.map(|x| f64::from(x).powi(2)).sum::<f64>().sqrt();
