@@ -8,15 +8,23 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
-use games::VariantKind;
+use games::{Encode, State, Variant, VariantKind};
+use model::DeviceKind;
 use report::charts::ChartFormat;
-use report::stats::{openings_view, summary_view};
+use report::stats::{blunders_view, openings_view, summary_view};
+use selfplay::arena::{LeafValues, PlayerSpec};
+use selfplay::stats::blunders::{
+    Blunders, ModelBlunders, prior_blunders, search_blunders, tactical_positions,
+};
 use selfplay::stats::source::{
     GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
 };
 use selfplay::stats::{openings, summary};
+use selfplay::{DrawScore, PlaySearch, TacticsFilter};
+use train::{EvaluatorFactory, Source};
 
-use crate::input::{BadInput, names};
+use crate::input::{BadInput, names, play_search};
+use crate::progress;
 
 /// The two statistics.
 #[derive(Subcommand, Debug)]
@@ -27,6 +35,9 @@ pub enum StatsCommand {
     /// Per generation and termination: games, wins per seat, draws, length distribution,
     /// captures and castle entries per game.
     Summary(RecordsArgs),
+    /// How often models' priors (and searches) choose a move that a shallow alpha-beta search
+    /// shows to lose material, on the games' tactical positions.
+    Blunders(BlundersArgs),
 }
 
 /// How the result is printed.
@@ -72,10 +83,42 @@ pub struct OpeningsArgs {
     pub chart: Option<PathBuf>,
 }
 
+/// `stats blunders`.
+#[derive(Args, Debug)]
+pub struct BlundersArgs {
+    #[command(flatten)]
+    pub records: RecordsArgs,
+    /// The models to measure, each on the same positions: checkpoint folders, optionally with
+    /// an arena player's options (`DIR:sims=N`, `,heuristic=W`, `,judge=…`, `,draw=X`).
+    #[arg(long, num_args = 1.., required = true, value_name = "DIR[:OPTIONS]")]
+    pub model: Vec<String>,
+    /// Tactical positions to measure on (at most; fewer when the games hold fewer).
+    #[arg(long, default_value_t = 1000)]
+    pub positions: usize,
+    /// The judge's alpha-beta depth in plies (1-4), with quiescence.
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+    /// A move loses when its score is this much below the best move's (hundredths of a Man).
+    #[arg(long, default_value_t = 100)]
+    pub margin: i32,
+    /// Also search every position with each model's simulations (`sims=`, default 64) and
+    /// count the losing choices; without it, only the prior is measured.
+    #[arg(long)]
+    pub search: bool,
+    /// A run configuration (TOML) whose [play] section sets how the model searches; its other
+    /// sections are not used. Without it, the [play] defaults.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Seed of the order in which the games' positions are judged.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
 pub fn run(command: StatsCommand) -> Result<()> {
     match command {
         StatsCommand::Openings(args) => run_openings(&args),
         StatsCommand::Summary(args) => run_summary(&args),
+        StatsCommand::Blunders(args) => run_blunders(&args),
     }
 }
 
@@ -114,6 +157,102 @@ fn run_summary(args: &RecordsArgs) -> Result<()> {
     };
     out!("{text}")?;
     Ok(())
+}
+
+fn run_blunders(args: &BlundersArgs) -> Result<()> {
+    let judge = TacticsFilter::AlphaBeta { depth: args.depth, margin: args.margin };
+    if let Some((key, problem)) = judge.problem_at(["--depth", "--margin"]) {
+        return Err(BadInput(format!("{key} {problem}")).into());
+    }
+    if args.positions == 0 {
+        return Err(BadInput("--positions must be at least 1".into()).into());
+    }
+    let models = args.model.iter().map(|m| model(m)).collect::<Result<Vec<_>, _>>()?;
+    let play = play_search(args.config.as_deref())?;
+    let (variant, games) = load(&args.records)?;
+    let b = games::with_variant!(variant, V => blunders::<V>(args, &models, &play, &games))?;
+    let text = match args.records.format {
+        Format::Table => blunders_view::text(&b),
+        Format::Csv => blunders_view::csv(&b),
+        Format::Json => serde_json::to_string_pretty(&blunders_view::json(&b))? + "\n",
+    };
+    out!("{text}")?;
+    Ok(())
+}
+
+/// A `--model`: the text as written and its checkpoint player's options.
+struct Model {
+    text: String,
+    dir: PathBuf,
+    sims: u32,
+    draw: DrawScore,
+    values: LeafValues,
+}
+
+/// `--model`'s `text` as a checkpoint player's spec whose folder exists.
+fn model(text: &str) -> Result<Model, BadInput> {
+    let bad = |why: String| BadInput(format!("--model {text}: {why}"));
+    match text.parse::<PlayerSpec>().map_err(|e| bad(e.to_string()))? {
+        PlayerSpec::Checkpoint { dir, .. } if !dir.is_dir() => Err(bad("no such directory".into())),
+        PlayerSpec::Checkpoint { dir, sims, draw, values } => {
+            Ok(Model { text: text.to_string(), dir, sims, draw, values })
+        }
+        _ => Err(bad("not a checkpoint folder".into())),
+    }
+}
+
+/// Each of `models` measured on the tactical positions of `games`.
+fn blunders<V: Variant>(
+    args: &BlundersArgs,
+    models: &[Model],
+    play: &PlaySearch,
+    games: &[SourcedGame],
+) -> Result<Blunders>
+where
+    State<V>: Encode,
+{
+    let judge = TacticsFilter::AlphaBeta { depth: args.depth, margin: args.margin };
+    let set = tactical_positions::<V>(games, judge, args.positions, args.seed).map_err(bad)?;
+    if set.positions.is_empty() {
+        return Err(BadInput(format!(
+            "no tactical positions in the {} games ({} judged): no move loses {} or more by \
+             alpha-beta depth {} where another does not",
+            games.len(),
+            set.judged,
+            args.margin,
+            args.depth
+        ))
+        .into());
+    }
+    let mut rows = Vec::new();
+    for Model { text, dir, sims, draw, values } in models {
+        let source = Source::Checkpoint(dir.clone());
+        let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
+            .map_err(|e| BadInput(format!("--model {text}: {}", train::error_chain(&e))))?;
+        let mut evaluator = values.apply(factory.make::<State<V>>(*draw));
+        let prior = prior_blunders(&set, &mut evaluator);
+        let search = args
+            .search
+            .then(|| {
+                let bar = progress::bar(set.positions.len() as u64, "positions");
+                bar.set_message(text.clone());
+                let rate = search_blunders(&set, play, *sims, &mut evaluator, || bar.inc(1));
+                progress::clear(&bar);
+                rate.map(|r| (*sims, r))
+            })
+            .transpose()?;
+        rows.push(ModelBlunders { model: text.clone(), prior, search });
+    }
+    Ok(Blunders {
+        variant: V::NAME,
+        depth: args.depth,
+        margin: args.margin,
+        positions: set.positions.len(),
+        judged: set.judged,
+        candidates: set.candidates,
+        uniform_mass: set.uniform_mass(),
+        models: rows,
+    })
 }
 
 /// The games selected by `args`, with their (single) variant.

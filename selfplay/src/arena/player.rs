@@ -21,6 +21,19 @@ pub type BoxedEvaluator<V> = Box<dyn Evaluator<State<V>>>;
 pub type LoadCheckpoint<'a, V> =
     dyn FnMut(&Path, DrawScore) -> Result<BoxedEvaluator<V>, String> + 'a;
 
+impl LeafValues {
+    /// A checkpoint's `network` evaluator with its leaf values taken as these say: as it is,
+    /// or wrapped in a [`HeuristicMix`].
+    pub fn apply<V: Variant>(self, network: BoxedEvaluator<V>) -> BoxedEvaluator<V> {
+        match self {
+            LeafValues::Network => network,
+            LeafValues::Heuristic { weight, judge } => {
+                Box::new(HeuristicMix::<V, _>::new(network, weight, judge))
+            }
+        }
+    }
+}
+
 /// A contestant ready to play variant `V`.
 pub enum ArenaPlayer<V: Variant> {
     /// MCTS guided by a network, `sims` simulations per searched decision, draws worth `draw`
@@ -82,13 +95,7 @@ impl<V: Variant> ArenaPlayer<V> {
                 }
                 let network = load(dir, *draw)
                     .map_err(|message| ArenaError::Load { dir: dir.clone(), message })?;
-                let evaluator: BoxedEvaluator<V> = match *values {
-                    LeafValues::Network => network,
-                    LeafValues::Heuristic { weight, judge } => {
-                        Box::new(HeuristicMix::<V, _>::new(network, weight, judge))
-                    }
-                };
-                ArenaPlayer::Network { evaluator, sims: *sims, draw: *draw }
+                ArenaPlayer::Network { evaluator: values.apply(network), sims: *sims, draw: *draw }
             }
             PlayerSpec::Mcts { sims, cutoff } => ArenaPlayer::Mcts { sims: *sims, cutoff: *cutoff },
             PlayerSpec::AlphaBeta { depth, ms } => ArenaPlayer::AlphaBeta(AlphaBetaLimits {

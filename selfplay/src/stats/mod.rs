@@ -3,6 +3,7 @@
 //! ([`source`]) by replaying their moves ([`replay`]), with Wilson intervals ([`tally`]). How
 //! they are shown (text, CSV, JSON, charts) is the front end's business.
 
+pub mod blunders;
 pub mod openings;
 pub mod replay;
 pub mod source;

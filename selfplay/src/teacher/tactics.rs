@@ -47,7 +47,7 @@ impl TacticsFilter {
     }
 
     /// Checks the values of a key whose depth and margin are named `keys`.
-    pub(crate) fn problem_at(
+    pub fn problem_at(
         self,
         [depth_key, margin_key]: [&'static str; 2],
     ) -> Option<(&'static str, &'static str)> {
@@ -103,13 +103,11 @@ pub struct TacticsGuard<V: Variant> {
 }
 
 impl<V: Variant> TacticsGuard<V> {
-    /// Clears the weight of every action of `state` whose best continuation scores `margin` or
-    /// more below the best action's; `weights[i]` belongs to action index `actions[i]` (in the
-    /// mover's frame, as [`State::action_index`]) and the weights sum to 1, before and after.
-    /// Returns whether any action was cleared. When every action with weight is cleared, the
-    /// weight is spread evenly over the actions that are not.
-    pub fn clear(&mut self, state: &State<V>, actions: &[u16], weights: &mut [f32]) -> bool {
-        debug_assert_eq!(actions.len(), weights.len());
+    /// Which of `actions` (action indices of `state`, in the mover's frame, as
+    /// [`State::action_index`]) lose: their best continuation scores `margin` or more below the
+    /// best action's, by alpha-beta to the guard's depth and quiescence. All false when `state`
+    /// has no move.
+    pub fn losing(&mut self, state: &State<V>, actions: &[u16]) -> Vec<bool> {
         let moves: Vec<_> = state.continuations().cloned().collect();
         let scores = self.searcher.move_scores(state.position(), &moves, self.depth);
         // Each action's score: the best of the moves it starts (or ends).
@@ -121,10 +119,21 @@ impl<V: Variant> TacticsGuard<V> {
                 None => best_of.push((a, s)),
             }
         }
-        let Some(top) = best_of.iter().map(|&(_, s)| s).max() else { return false };
+        let Some(top) = best_of.iter().map(|&(_, s)| s).max() else {
+            return vec![false; actions.len()];
+        };
         let margin = self.margin;
         let losing = |a: u16| best_of.iter().any(|&(b, s)| b == a && s <= top - margin);
-        let cleared: Vec<bool> = actions.iter().map(|&a| losing(a)).collect();
+        actions.iter().map(|&a| losing(a)).collect()
+    }
+
+    /// Clears the weight of every action of `state` that [loses](Self::losing); `weights[i]`
+    /// belongs to action index `actions[i]` and the weights sum to 1, before and after.
+    /// Returns whether any action was cleared. When every action with weight is cleared, the
+    /// weight is spread evenly over the actions that are not.
+    pub fn clear(&mut self, state: &State<V>, actions: &[u16], weights: &mut [f32]) -> bool {
+        debug_assert_eq!(actions.len(), weights.len());
+        let cleared = self.losing(state, actions);
         if !cleared.contains(&true) || !cleared.contains(&false) {
             return false;
         }

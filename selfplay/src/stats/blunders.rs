@@ -1,0 +1,337 @@
+//! How often a model's prior, and its search, choose a move that a shallow alpha-beta search
+//! shows to lose material: a fast figure of merit for the network's tactics.
+//!
+//! A model loses to `alphabeta:depth=2` by walking pieces into jumps its prior gives weight and
+//! 16-64 simulations do not refute (see the README's "What the value head is worth to the
+//! search"). An arena match measures that slowly and with a wide interval; this measures it
+//! directly on a fixed set of positions. The positions are those of recorded games (the states
+//! before each complete move) where the [`TacticsGuard`] (alpha-beta to `depth` plies and
+//! quiescence) finds actions that lose `margin` or more against the best and actions that do
+//! not: the *tactical positions*. Every model measured on one set is judged on the same
+//! positions, so generations of a run compare side by side.
+
+use games::{Game, KnightCanter, RuleOptions, State, Variant};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+
+use super::source::{SourcedGame, StatsError};
+use crate::mcts::{PlaySearch, SearchError, choose_action};
+use crate::{Evaluator, TacticsFilter};
+
+/// Candidates judged per parallel round while looking for tactical positions: enough for both
+/// cores, few enough that little is judged past the limit.
+const JUDGED_PER_ROUND: usize = 64;
+
+/// States evaluated per network call.
+const BATCH: usize = 256;
+
+/// A position where some legal actions lose material and some do not.
+#[derive(Clone, Debug)]
+pub struct TacticalPosition<V: Variant> {
+    pub state: State<V>,
+    /// `state`'s legal actions, in `legal_actions` order (an evaluation's policy order).
+    pub legal: Vec<games::Action>,
+    /// Whether each of `legal` loses (the guard's verdict); some do and some do not.
+    pub losing: Vec<bool>,
+}
+
+impl<V: Variant> TacticalPosition<V> {
+    /// The share of the legal actions that lose: a uniform prior's mass on them.
+    pub fn losing_share(&self) -> f64 {
+        self.losing.iter().filter(|&&l| l).count() as f64 / self.losing.len() as f64
+    }
+}
+
+/// The tactical positions found in `games`.
+#[derive(Clone, Debug)]
+pub struct TacticalSet<V: Variant> {
+    pub positions: Vec<TacticalPosition<V>>,
+    /// Positions judged (states before a move with two legal actions or more) to find them.
+    pub judged: usize,
+    /// Such positions in the games, judged or not.
+    pub candidates: usize,
+}
+
+impl<V: Variant> TacticalSet<V> {
+    /// The mean of [`TacticalPosition::losing_share`] (0 for an empty set).
+    pub fn uniform_mass(&self) -> f64 {
+        mean(self.positions.iter().map(TacticalPosition::losing_share))
+    }
+}
+
+/// Up to `limit` tactical positions of `games` (variant `V`), judged by `filter` (which must be
+/// on): every state before a complete move with two legal actions or more, in an order shuffled
+/// by `seed`, judged until `limit` are found. A game's moves are replayed under the strict
+/// Knight's-canter rule and, when one is illegal there, under `final-square` (the records do not
+/// say which rule a game was played with); a game that replays under neither is
+/// [`StatsError::BadGame`].
+pub fn tactical_positions<V: Variant>(
+    games: &[SourcedGame],
+    filter: TacticsFilter,
+    limit: usize,
+    seed: u64,
+) -> Result<TacticalSet<V>, StatsError> {
+    let Some(guards) = filter.guards::<V>() else {
+        return Ok(TacticalSet { positions: Vec::new(), judged: 0, candidates: 0 });
+    };
+    let mut candidates = Vec::new();
+    for g in games {
+        let r = &g.record;
+        let states = states_before_moves::<V>(&r.start_position, &r.moves).map_err(|message| {
+            StatsError::BadGame { file: g.file.clone(), game_id: r.game_id, message }
+        })?;
+        candidates.extend(states.into_iter().filter(|s| s.outcome().is_none()).filter_map(|s| {
+            let mut legal = Vec::new();
+            s.legal_actions(&mut legal);
+            (legal.len() > 1).then_some((s, legal))
+        }));
+    }
+    candidates.shuffle(&mut StdRng::seed_from_u64(seed));
+    let total = candidates.len();
+    let mut positions = Vec::new();
+    let mut judged = 0;
+    for round in candidates.chunks(JUDGED_PER_ROUND) {
+        if positions.len() >= limit {
+            break;
+        }
+        judged += round.len();
+        let found: Vec<Option<TacticalPosition<V>>> = round
+            .par_iter()
+            .map_init(&guards, |guard, (state, legal)| {
+                let actions: Vec<u16> =
+                    legal.iter().map(|&a| state.action_index(a) as u16).collect();
+                let losing = guard.losing(state, &actions);
+                (losing.contains(&true) && losing.contains(&false)).then(|| TacticalPosition {
+                    state: state.clone(),
+                    legal: legal.clone(),
+                    losing,
+                })
+            })
+            .collect();
+        positions.extend(found.into_iter().flatten());
+    }
+    positions.truncate(limit);
+    Ok(TacticalSet { positions, judged, candidates: total })
+}
+
+/// The states before each of `moves` from `start` (a position string or `start`).
+fn states_before_moves<V: Variant>(start: &str, moves: &[String]) -> Result<Vec<State<V>>, String> {
+    let under = |knight_canter| -> Result<Vec<State<V>>, String> {
+        let text = if start.trim() == "start" { V::START } else { start };
+        let mut state = State::<V>::parse_with(text, RuleOptions { knight_canter })
+            .map_err(|e| format!("bad start position {start:?}: {e}"))?;
+        let mut states = Vec::with_capacity(moves.len());
+        for (i, notation) in moves.iter().enumerate() {
+            let next = state
+                .after_move(notation)
+                .map_err(|e| format!("move {} `{notation}` cannot be replayed: {e}", i + 1))?;
+            states.push(std::mem::replace(&mut state, next));
+        }
+        Ok(states)
+    };
+    under(KnightCanter::Strict).or_else(|e| under(KnightCanter::FinalSquare).map_err(|_| e))
+}
+
+/// How a model's prior treats a set's losing actions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PriorBlunders {
+    /// The prior's mean mass on the losing actions.
+    pub mass: f64,
+    /// The share of positions whose most probable action loses.
+    pub top: f64,
+}
+
+/// The prior of `evaluator` on every position of `set` (in batches of 256).
+pub fn prior_blunders<V: Variant, E: Evaluator<State<V>> + ?Sized>(
+    set: &TacticalSet<V>,
+    evaluator: &mut E,
+) -> PriorBlunders {
+    let (mut masses, mut tops) = (Vec::new(), Vec::new());
+    for batch in set.positions.chunks(BATCH) {
+        let states: Vec<State<V>> = batch.iter().map(|p| p.state.clone()).collect();
+        for (p, eval) in batch.iter().zip(evaluator.evaluate(&states)) {
+            let on_losing = p.losing.iter().zip(&eval.policy).filter(|(l, _)| **l);
+            masses.push(on_losing.map(|(_, &q)| f64::from(q)).sum::<f64>());
+            let top =
+                (0..eval.policy.len()).max_by(|&a, &b| eval.policy[a].total_cmp(&eval.policy[b]));
+            tops.push(if top.is_some_and(|i| p.losing[i]) { 1.0 } else { 0.0 });
+        }
+    }
+    PriorBlunders { mass: mean(masses.into_iter()), top: mean(tops.into_iter()) }
+}
+
+/// The share of `set`'s positions where `play`'s search of `simulations` with `evaluator`
+/// chooses a losing action (at temperature 0, as a playing model); `tick` is called after each
+/// position.
+pub fn search_blunders<V: Variant, E: Evaluator<State<V>> + ?Sized>(
+    set: &TacticalSet<V>,
+    play: &PlaySearch,
+    simulations: u32,
+    evaluator: &mut E,
+    mut tick: impl FnMut(),
+) -> Result<f64, SearchError> {
+    let mut rng = StdRng::seed_from_u64(0);
+    let mut losses = Vec::with_capacity(set.positions.len());
+    for p in &set.positions {
+        let mut search = play.search(p.state.clone(), simulations)?;
+        let summary = search.run(evaluator, &mut rng)?;
+        let chosen = choose_action(&summary, 0.0, &mut rng).ok_or(SearchError::GameOver)?;
+        let lost = p.legal.iter().zip(&p.losing).any(|(&a, &l)| a == chosen && l);
+        losses.push(if lost { 1.0 } else { 0.0 });
+        tick();
+    }
+    Ok(mean(losses.into_iter()))
+}
+
+/// One model's figures on a [`TacticalSet`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelBlunders {
+    /// The checkpoint, as named on the command line.
+    pub model: String,
+    pub prior: PriorBlunders,
+    /// The simulations of its searches and [`search_blunders`]' share, when the positions were
+    /// searched.
+    pub search: Option<(u32, f64)>,
+}
+
+/// What `stats blunders` reports: the set's description and each model's figures on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Blunders {
+    pub variant: &'static str,
+    /// The judge: alpha-beta depth and margin (hundredths of a Man).
+    pub depth: u32,
+    pub margin: i32,
+    /// Tactical positions measured on, positions judged to find them, and candidates in all.
+    pub positions: usize,
+    pub judged: usize,
+    pub candidates: usize,
+    /// A uniform prior's mass on the losing actions ([`TacticalSet::uniform_mass`]).
+    pub uniform_mass: f64,
+    pub models: Vec<ModelBlunders>,
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    if n == 0 { 0.0 } else { sum / n as f64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use games::{Camelot, CamelotRules, Termination, Values};
+
+    use super::*;
+    use crate::Evaluation;
+    use crate::record::GameRecord;
+
+    const FILTER: TacticsFilter = TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
+
+    /// White's Man on F7 faces Black's Man on F9 across an empty F8: F7>F8 is jumped (F9xF7),
+    /// F7>E7 is safe (the tactics filter's own test position).
+    const JUMPABLE: &str = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
+    /// Nothing can be taken or lost in one move.
+    const QUIET: &str = "camelot W W:KA4,ME4 B:KA13,ML13 cm=0,0";
+
+    fn game(id: u64, start: &str, moves: &[&str]) -> SourcedGame {
+        let record = GameRecord {
+            run: "test".into(),
+            generation: 0,
+            game_id: id,
+            variant: "camelot".into(),
+            seed: 0,
+            start_position: start.into(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            result: vec![0.5, 0.5],
+            termination: Termination::MoveLimit,
+            plies: moves.len() as u32,
+            model: "test".into(),
+        };
+        SourcedGame { file: PathBuf::from("games-000000.parquet"), record }
+    }
+
+    /// Puts the whole prior on one leg (uniform where it is not legal); draw values.
+    struct Pointing(&'static str);
+
+    impl Evaluator<Camelot> for Pointing {
+        fn evaluate(&mut self, states: &[Camelot]) -> Vec<Evaluation> {
+            let eval = |s: &Camelot| {
+                let mut legal = Vec::new();
+                s.legal_actions(&mut legal);
+                let mut e = Evaluation::uniform(legal.len(), 2);
+                if let Some(i) =
+                    s.parse_action(self.0).ok().and_then(|a| legal.iter().position(|&b| b == a))
+                {
+                    e.policy
+                        .iter_mut()
+                        .enumerate()
+                        .for_each(|(j, p)| *p = f32::from(u8::from(i == j)));
+                }
+                e.values = Values([0.5, 0.5, 0.0]);
+                e
+            };
+            states.iter().map(eval).collect()
+        }
+    }
+
+    fn jumpable_set() -> TacticalSet<CamelotRules> {
+        let games = [game(1, JUMPABLE, &["E4-E5"]), game(2, QUIET, &["E4-E5"])];
+        tactical_positions::<CamelotRules>(&games, FILTER, 10, 0).unwrap()
+    }
+
+    #[test]
+    fn only_positions_with_losing_and_safe_actions_are_kept() {
+        let set = jumpable_set();
+        assert_eq!((set.positions.len(), set.judged, set.candidates), (1, 2, 2));
+        let p = &set.positions[0];
+        assert_eq!(p.state.to_string(), JUMPABLE);
+        let verdict = |leg: &str| {
+            let a = p.state.parse_action(leg).unwrap();
+            p.losing[p.legal.iter().position(|&b| b == a).unwrap()]
+        };
+        assert!(verdict("F7>F8"));
+        assert!(!verdict("F7>E7"));
+        let share = set.uniform_mass();
+        assert!(share > 0.0 && share < 0.5, "{share}");
+        // The limit stops the search for more.
+        let games: Vec<SourcedGame> = (0..5).map(|i| game(i, JUMPABLE, &["E4-E5"])).collect();
+        let set = tactical_positions::<CamelotRules>(&games, FILTER, 2, 0).unwrap();
+        assert_eq!((set.positions.len(), set.candidates), (2, 5));
+    }
+
+    #[test]
+    fn the_prior_on_losing_actions_is_measured() {
+        let set = jumpable_set();
+        assert_eq!(
+            prior_blunders(&set, &mut Pointing("F7>F8")),
+            PriorBlunders { mass: 1.0, top: 1.0 }
+        );
+        assert_eq!(
+            prior_blunders(&set, &mut Pointing("F7>E7")),
+            PriorBlunders { mass: 0.0, top: 0.0 }
+        );
+        let uniform = prior_blunders(&set, &mut crate::UniformEvaluator);
+        assert!((uniform.mass - set.uniform_mass()).abs() < 1e-6, "{uniform:?}");
+    }
+
+    #[test]
+    fn the_search_follows_its_prior_into_a_loss_unless_its_tactics_filter_stops_it() {
+        let set = jumpable_set();
+        let plain = PlaySearch::default();
+        let rate = search_blunders(&set, &plain, 16, &mut Pointing("F7>F8"), || {}).unwrap();
+        assert_eq!(rate, 1.0);
+        let guarded = PlaySearch { tactics_filter: FILTER, ..Default::default() };
+        let rate = search_blunders(&set, &guarded, 16, &mut Pointing("F7>F8"), || {}).unwrap();
+        assert_eq!(rate, 0.0);
+    }
+
+    #[test]
+    fn a_game_that_does_not_replay_is_named() {
+        let games = [game(7, JUMPABLE, &["E4-E5", "A1-A2"])];
+        let e = tactical_positions::<CamelotRules>(&games, FILTER, 10, 0).unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains("game 7") && text.contains("move 2 `A1-A2`"), "{text}");
+    }
+}
