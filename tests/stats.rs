@@ -608,12 +608,16 @@ fn blunders_measures_checkpoints_on_the_same_positions() {
     );
 
     // Bad input: exit 2 with a message naming it.
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--model", &model, "--depth", "0"], "--depth must be between 1 and 4"),
         (&["--model", &model, "--margin", "0"], "--margin must be at least 1"),
         (&["--model", &model, "--positions", "0"], "--positions must be at least 1"),
         (&["--model", "random"], "--model random: not a checkpoint folder"),
         (&["--model", &format!("{run_s}/models/gen-0099")], "gen-0099: no such directory"),
+        (
+            &["--model", &model, "--mover", "nobody"],
+            "no positions in the 16 games where `nobody` is to move",
+        ),
     ];
     for (extra, message) in cases {
         let o = run(&[&["stats", "blunders", "--games", run_s][..], extra].concat());

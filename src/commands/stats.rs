@@ -109,6 +109,10 @@ pub struct BlundersArgs {
     /// sections are not used. Without it, the [play] defaults.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Only the positions where this player is to move, as the games' records name their players
+    /// (`gen-0044:sims=64` in an arena's records; `gen-0044` matches it without its options).
+    #[arg(long, value_name = "NAME")]
+    pub mover: Option<String>,
     /// Seed of the order in which the games' positions are judged.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -212,7 +216,18 @@ where
     State<V>: Encode,
 {
     let judge = TacticsFilter::AlphaBeta { depth: args.depth, margin: args.margin };
-    let set = tactical_positions::<V>(games, judge, args.positions, args.seed).map_err(bad)?;
+    let mover = args.mover.as_deref();
+    let set =
+        tactical_positions::<V>(games, judge, args.positions, args.seed, mover).map_err(bad)?;
+    if let (Some(m), 0) = (mover, set.candidates) {
+        return Err(BadInput(format!(
+            "no positions in the {} games where `{m}` is to move (the records name their players \
+             as `{}`, say)",
+            games.len(),
+            games.first().map_or("", |g| g.record.model.as_str())
+        ))
+        .into());
+    }
     if set.positions.is_empty() {
         return Err(BadInput(format!(
             "no tactical positions in the {} games ({} judged): no move loses {} or more by \
@@ -251,6 +266,7 @@ where
         judged: set.judged,
         candidates: set.candidates,
         uniform_mass: set.uniform_mass(),
+        mover: args.mover.clone(),
         models: rows,
     })
 }

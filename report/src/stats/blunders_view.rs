@@ -39,8 +39,9 @@ pub fn text(b: &Blunders) -> String {
     } else {
         ""
     };
+    let mover = b.mover.as_ref().map_or_else(String::new, |m| format!(" with `{m}` to move"));
     format!(
-        "{} tactical {} positions (of {} judged, {} in the games): some moves lose {} or more \
+        "{} tactical {} positions{mover} (of {} judged, {} in the games): some moves lose {} or more \
          (hundredths of a Man) against the best by alpha-beta depth {} and quiescence, some do \
          not. A uniform prior puts {:.3} on the losing moves.\n\
          prior mass: the network's mean prior on them; prior top: the share of positions where \
@@ -84,6 +85,7 @@ pub fn json(b: &Blunders) -> Value {
         "judged": b.judged,
         "candidates": b.candidates,
         "uniform_mass": b.uniform_mass,
+        "mover": b.mover,
         "models": models,
     })
 }
@@ -103,6 +105,7 @@ mod tests {
             judged: 5,
             candidates: 9,
             uniform_mass: 0.25,
+            mover: None,
             models: vec![ModelBlunders {
                 model: "gen-0003".into(),
                 prior: PriorBlunders { mass: 0.125, top: 0.5 },
@@ -126,5 +129,10 @@ mod tests {
         assert_eq!(j["models"][0]["search_top"], Value::Null);
         assert_eq!(json(&blunders(Some((16, 0.25))))["models"][0]["sims"], 16);
         assert_eq!(j["uniform_mass"], 0.25);
+        let mut named = blunders(None);
+        named.mover = Some("gen-0003:sims=64".into());
+        assert!(
+            text(&named).contains("2 tactical camelot positions with `gen-0003:sims=64` to move")
+        );
     }
 }

@@ -62,8 +62,9 @@ impl<V: Variant> TacticalSet<V> {
 }
 
 /// Up to `limit` tactical positions of `games` (variant `V`), judged by `filter` (which must be
-/// on): every state before a complete move with two legal actions or more, in an order shuffled
-/// by `seed`, judged until `limit` are found. A game's moves are replayed under the strict
+/// on): every state before a complete move with two legal actions or more (with `mover`, only
+/// those where that player is to move, see [`plays_seat`]), in an order shuffled by `seed`,
+/// judged until `limit` are found. A game's moves are replayed under the strict
 /// Knight's-canter rule and, when one is illegal there, under `final-square` (the records do not
 /// say which rule a game was played with); a game that replays under neither is
 /// [`StatsError::BadGame`].
@@ -72,6 +73,7 @@ pub fn tactical_positions<V: Variant>(
     filter: TacticsFilter,
     limit: usize,
     seed: u64,
+    mover: Option<&str>,
 ) -> Result<TacticalSet<V>, StatsError> {
     let Some(guards) = filter.guards::<V>() else {
         return Ok(TacticalSet { positions: Vec::new(), judged: 0, candidates: 0 });
@@ -82,11 +84,15 @@ pub fn tactical_positions<V: Variant>(
         let states = states_before_moves::<V>(&r.start_position, &r.moves).map_err(|message| {
             StatsError::BadGame { file: g.file.clone(), game_id: r.game_id, message }
         })?;
-        candidates.extend(states.into_iter().filter(|s| s.outcome().is_none()).filter_map(|s| {
-            let mut legal = Vec::new();
-            s.legal_actions(&mut legal);
-            (legal.len() > 1).then_some((s, legal))
-        }));
+        let to_move =
+            |s: &State<V>| mover.is_none_or(|m| plays_seat(&r.model, s.to_move().index(), m));
+        candidates.extend(
+            states.into_iter().filter(|s| s.outcome().is_none() && to_move(s)).filter_map(|s| {
+                let mut legal = Vec::new();
+                s.legal_actions(&mut legal);
+                (legal.len() > 1).then_some((s, legal))
+            }),
+        );
     }
     candidates.shuffle(&mut StdRng::seed_from_u64(seed));
     let total = candidates.len();
@@ -114,6 +120,15 @@ pub fn tactical_positions<V: Variant>(
     }
     positions.truncate(limit);
     Ok(TacticalSet { positions, judged, candidates: total })
+}
+
+/// Whether `player` plays seat `seat` in a game whose record names its players `model` (one
+/// name for every seat, or one per seat joined by ` vs `, [`crate::record::model_players`]): a
+/// name matches as written or without its options (`gen-0044` matches `gen-0044:sims=64`).
+pub fn plays_seat(model: &str, seat: usize, player: &str) -> bool {
+    let names: Vec<&str> = crate::record::model_players(model).collect();
+    let name = if names.len() == 1 { names[0] } else { names.get(seat).copied().unwrap_or("") };
+    name == player || name.split(':').next() == Some(player)
 }
 
 /// The states before each of `moves` from `start` (a position string or `start`).
@@ -209,6 +224,8 @@ pub struct Blunders {
     pub candidates: usize,
     /// A uniform prior's mass on the losing actions ([`TacticalSet::uniform_mass`]).
     pub uniform_mass: f64,
+    /// The player whose positions alone were judged, when one was named.
+    pub mover: Option<String>,
     pub models: Vec<ModelBlunders>,
 }
 
@@ -278,7 +295,7 @@ mod tests {
 
     fn jumpable_set() -> TacticalSet<CamelotRules> {
         let games = [game(1, JUMPABLE, &["E4-E5"]), game(2, QUIET, &["E4-E5"])];
-        tactical_positions::<CamelotRules>(&games, FILTER, 10, 0).unwrap()
+        tactical_positions::<CamelotRules>(&games, FILTER, 10, 0, None).unwrap()
     }
 
     #[test]
@@ -297,8 +314,33 @@ mod tests {
         assert!(share > 0.0 && share < 0.5, "{share}");
         // The limit stops the search for more.
         let games: Vec<SourcedGame> = (0..5).map(|i| game(i, JUMPABLE, &["E4-E5"])).collect();
-        let set = tactical_positions::<CamelotRules>(&games, FILTER, 2, 0).unwrap();
+        let set = tactical_positions::<CamelotRules>(&games, FILTER, 2, 0, None).unwrap();
         assert_eq!((set.positions.len(), set.candidates), (2, 5));
+    }
+
+    #[test]
+    fn a_mover_keeps_only_the_positions_where_that_player_is_to_move() {
+        assert!(plays_seat("gen-0044:sims=64 vs alphabeta:depth=2", 0, "gen-0044:sims=64"));
+        assert!(plays_seat("gen-0044:sims=64 vs alphabeta:depth=2", 0, "gen-0044"));
+        assert!(!plays_seat("gen-0044:sims=64 vs alphabeta:depth=2", 1, "gen-0044"));
+        assert!(plays_seat("gen-0043", 1, "gen-0043"));
+        assert!(!plays_seat("gen-0043", 1, "gen-0004"));
+        // White (the test player) to move in JUMPABLE; after E4-E5, Black to move, whose F9>F8
+        // walks into F7xF9: a tactical position of the other player.
+        let mut g = game(1, JUMPABLE, &["E4-E5", "L13-L12"]);
+        g.record.model = "white vs black".into();
+        let games = [g];
+        let all = tactical_positions::<CamelotRules>(&games, FILTER, 10, 0, None).unwrap();
+        assert_eq!(all.candidates, 2);
+        for (mover, seat) in [("white", 0), ("black", 1)] {
+            let set =
+                tactical_positions::<CamelotRules>(&games, FILTER, 10, 0, Some(mover)).unwrap();
+            assert_eq!(set.candidates, 1, "{mover}");
+            assert!(set.positions.iter().all(|p| p.state.to_move().index() == seat), "{mover}");
+        }
+        let none =
+            tactical_positions::<CamelotRules>(&games, FILTER, 10, 0, Some("green")).unwrap();
+        assert_eq!(none.candidates, 0);
     }
 
     #[test]
@@ -330,7 +372,7 @@ mod tests {
     #[test]
     fn a_game_that_does_not_replay_is_named() {
         let games = [game(7, JUMPABLE, &["E4-E5", "A1-A2"])];
-        let e = tactical_positions::<CamelotRules>(&games, FILTER, 10, 0).unwrap_err();
+        let e = tactical_positions::<CamelotRules>(&games, FILTER, 10, 0, None).unwrap_err();
         let text = e.to_string();
         assert!(text.contains("game 7") && text.contains("move 2 `A1-A2`"), "{text}");
     }
