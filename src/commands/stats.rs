@@ -174,7 +174,7 @@ fn run_blunders(args: &BlundersArgs) -> Result<()> {
     let models = args.model.iter().map(|m| model(m)).collect::<Result<Vec<_>, _>>()?;
     let play = play_search(args.config.as_deref())?;
     let (variant, games) = load(&args.records)?;
-    let b = games::with_variant!(variant, V => blunders::<V>(args, &models, &play, &games))?;
+    let b = games::with_variant!(variant, V => blunders::<V>(args, judge, &models, &play, &games))?;
     let text = match args.records.format {
         Format::Table => blunders_view::text(&b),
         Format::Csv => blunders_view::csv(&b),
@@ -205,9 +205,10 @@ fn model(text: &str) -> Result<Model, BadInput> {
     }
 }
 
-/// Each of `models` measured on the tactical positions of `games`.
+/// Each of `models` measured on the tactical positions of `games`, judged by `judge`.
 fn blunders<V: Variant>(
     args: &BlundersArgs,
+    judge: TacticsFilter,
     models: &[Model],
     play: &PlaySearch,
     games: &[SourcedGame],
@@ -215,7 +216,6 @@ fn blunders<V: Variant>(
 where
     State<V>: Encode,
 {
-    let judge = TacticsFilter::AlphaBeta { depth: args.depth, margin: args.margin };
     let mover = args.mover.as_deref();
     let set =
         tactical_positions::<V>(games, judge, args.positions, args.seed, mover).map_err(bad)?;

@@ -10,12 +10,13 @@
 //! not: the *tactical positions*. Every model measured on one set is judged on the same
 //! positions, so generations of a run compare side by side.
 
-use games::{Game, KnightCanter, RuleOptions, State, Variant};
+use games::{Game, State, Variant};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
+use super::replay::{replayed_move, start_position, under_either_rule};
 use super::source::{SourcedGame, StatsError};
 use crate::mcts::{PlaySearch, SearchError, choose_action};
 use crate::{Evaluator, TacticsFilter};
@@ -65,9 +66,8 @@ impl<V: Variant> TacticalSet<V> {
 /// on): every state before a complete move with two legal actions or more (with `mover`, only
 /// those where that player is to move, see [`plays_seat`]), in an order shuffled by `seed`,
 /// judged until `limit` are found. A game's moves are replayed under the strict
-/// Knight's-canter rule and, when one is illegal there, under `final-square` (the records do not
-/// say which rule a game was played with); a game that replays under neither is
-/// [`StatsError::BadGame`].
+/// Knight's-canter rule and, when one is illegal there, under `final-square`
+/// ([`under_either_rule`]); a game that replays under neither is [`StatsError::BadGame`].
 pub fn tactical_positions<V: Variant>(
     games: &[SourcedGame],
     filter: TacticsFilter,
@@ -131,22 +131,19 @@ pub fn plays_seat(model: &str, seat: usize, player: &str) -> bool {
     name == player || name.split(':').next() == Some(player)
 }
 
-/// The states before each of `moves` from `start` (a position string or `start`).
+/// The states before each of `moves` from `start` (a position string or `start`), under
+/// whichever Knight's-canter rule replays them ([`under_either_rule`]).
 fn states_before_moves<V: Variant>(start: &str, moves: &[String]) -> Result<Vec<State<V>>, String> {
-    let under = |knight_canter| -> Result<Vec<State<V>>, String> {
-        let text = if start.trim() == "start" { V::START } else { start };
-        let mut state = State::<V>::parse_with(text, RuleOptions { knight_canter })
-            .map_err(|e| format!("bad start position {start:?}: {e}"))?;
+    under_either_rule(|knight_canter| {
+        let mut pos = start_position::<V>(start, knight_canter)?;
         let mut states = Vec::with_capacity(moves.len());
         for (i, notation) in moves.iter().enumerate() {
-            let next = state
-                .after_move(notation)
-                .map_err(|e| format!("move {} `{notation}` cannot be replayed: {e}", i + 1))?;
-            states.push(std::mem::replace(&mut state, next));
+            let m = replayed_move(&pos, i + 1, notation)?;
+            states.push(State::new(pos.clone()));
+            pos.play(&m);
         }
         Ok(states)
-    };
-    under(KnightCanter::Strict).or_else(|e| under(KnightCanter::FinalSquare).map_err(|_| e))
+    })
 }
 
 /// How a model's prior treats a set's losing actions.

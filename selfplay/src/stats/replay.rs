@@ -1,7 +1,7 @@
 //! Replaying a recorded game with the rules engine: who played each move, and the captures and
 //! castle entries, which the `games` records do not store.
 
-use games::{KnightCanter, Landing, Position, RuleOptions, Variant};
+use games::{KnightCanter, Landing, Move, Position, RuleOptions, Variant};
 
 /// What a replay of (the first moves of) a game found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,10 +22,36 @@ pub struct Replay {
 /// tried under the default (`strict`) and, if one is illegal there, again under `final-square`.
 /// The error names the first illegal move (under the default rule).
 pub fn replay<V: Variant>(start: &str, moves: &[String], limit: usize) -> Result<Replay, String> {
-    let strict = replay_with::<V>(start, moves, limit, KnightCanter::Strict);
-    strict.or_else(|e| {
-        replay_with::<V>(start, moves, limit, KnightCanter::FinalSquare).map_err(|_| e)
-    })
+    under_either_rule(|knight_canter| replay_with::<V>(start, moves, limit, knight_canter))
+}
+
+/// `replay` under the strict Knight's-canter rule and, when that fails, under `final-square`
+/// (the records do not say which rule a game was played with); the error is the strict rule's.
+pub fn under_either_rule<T>(
+    replay: impl Fn(KnightCanter) -> Result<T, String>,
+) -> Result<T, String> {
+    replay(KnightCanter::Strict).or_else(|e| replay(KnightCanter::FinalSquare).map_err(|_| e))
+}
+
+/// The position a record's `start` names (a position string, or `start` for the variant's
+/// start position) under `knight_canter`.
+pub fn start_position<V: Variant>(
+    start: &str,
+    knight_canter: KnightCanter,
+) -> Result<Position<V>, String> {
+    let text = if start.trim() == "start" { V::START } else { start };
+    Position::<V>::parse_with(text, RuleOptions { knight_canter })
+        .map_err(|e| format!("bad start position {start:?}: {e}"))
+}
+
+/// The move `notation`, the `number`-th of a game (from 1), in `pos`; the error names it.
+pub fn replayed_move<V: Variant>(
+    pos: &Position<V>,
+    number: usize,
+    notation: &str,
+) -> Result<Move, String> {
+    pos.parse_move(notation)
+        .map_err(|e| format!("move {number} `{notation}` cannot be replayed: {e}"))
 }
 
 /// Whether `start` is the start position of `V` (the literal `start` counts).
@@ -44,16 +70,11 @@ fn replay_with<V: Variant>(
     limit: usize,
     knight_canter: KnightCanter,
 ) -> Result<Replay, String> {
-    let options = RuleOptions { knight_canter };
-    let text = if start.trim() == "start" { V::START } else { start };
-    let mut pos = Position::<V>::parse_with(text, options)
-        .map_err(|e| format!("bad start position {start:?}: {e}"))?;
+    let mut pos = start_position::<V>(start, knight_canter)?;
     let tables = V::tables();
     let mut replay = Replay::default();
     for (i, notation) in moves.iter().take(limit).enumerate() {
-        let m = pos
-            .parse_move(notation)
-            .map_err(|e| format!("move {} `{notation}` cannot be replayed: {e}", i + 1))?;
+        let m = replayed_move(&pos, i + 1, notation)?;
         let me = pos.to_move();
         let goal = |c: games::Cell| tables.landing[me.index()][c as usize] == Landing::Goal;
         replay.movers.push(me.0);
