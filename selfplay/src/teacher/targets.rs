@@ -1,5 +1,5 @@
-//! [`TeacherTargets`]: what the rows of the classical teacher's games teach, the move it chose
-//! or every move weighted by its score.
+//! [`TeacherTargets`]: what the rows of the classical teacher's games teach: the move it chose,
+//! every move weighted by its score, or the move it chose beside every move that does not lose.
 
 use games::{Action, Game, Move, State, Variant};
 use serde::{Deserialize, Serialize};
@@ -26,6 +26,13 @@ pub enum TeacherTargets {
     /// learns which moves lose material, not only the one the teacher picked among equals.
     /// Costs a search of every root move: ~5-7 times the teacher's game at depth 2.
     Soft { temperature: f32 },
+    /// The teacher's move with weight `1 - share`, and `share` spread evenly over the legal
+    /// moves that do not lose: those a search of each move to `depth` plies and quiescence
+    /// scores less than `margin` (hundredths of a Man) below the best move's (the tactics
+    /// filter's judge, [`TacticsFilter`](super::TacticsFilter)). Every losing move gets
+    /// target 0 and every safe one some, a label on every move of the position, as the soft
+    /// targets give, at the cost of a one-ply search of each move instead of a two-ply one.
+    Safe { share: f32, depth: u32, margin: i32 },
 }
 
 impl TeacherTargets {
@@ -37,16 +44,25 @@ impl TeacherTargets {
             {
                 Some(("teacher.alpha_beta.targets.soft.temperature", "must be above 0"))
             }
+            TeacherTargets::Safe { share, .. } if !(0.0..=1.0).contains(&share) => {
+                Some(("teacher.alpha_beta.targets.safe.share", "must be between 0 and 1"))
+            }
+            TeacherTargets::Safe { depth, margin, .. } => {
+                super::TacticsFilter::AlphaBeta { depth, margin }.problem_at([
+                    "teacher.alpha_beta.targets.safe.depth",
+                    "teacher.alpha_beta.targets.safe.margin",
+                ])
+            }
             _ => None,
         }
     }
 
     /// How far below the best a move's score still matters (hundredths of a Man): below it a
     /// move's weight is under [`SMALLEST_SHARE`] of the best's. `None` for one-hot targets,
-    /// which need no scores.
+    /// and for safe ones, which score every move.
     pub fn margin(self) -> Option<i32> {
         match self {
-            TeacherTargets::Best => None,
+            TeacherTargets::Best | TeacherTargets::Safe { .. } => None,
             TeacherTargets::Soft { temperature } => {
                 Some((f64::from(temperature) * (1.0 / SMALLEST_SHARE).ln()).ceil() as i32)
             }
@@ -62,9 +78,15 @@ impl TeacherTargets {
         state: &State<V>,
     ) -> Option<(SearchResult, Vec<f64>)> {
         let found = searcher.search(state.position())?;
-        let scores = match self.margin() {
-            None => Vec::new(),
-            Some(margin) => searcher.root_scores(state.position(), state.moves(), &found, margin),
+        let scores = match (self, self.margin()) {
+            (TeacherTargets::Safe { depth, .. }, _) => {
+                let scores = searcher.move_scores(state.position(), state.moves(), depth);
+                scores.into_iter().map(Some).collect()
+            }
+            (_, None) => Vec::new(),
+            (_, Some(margin)) => {
+                searcher.root_scores(state.position(), state.moves(), &found, margin)
+            }
         };
         let weights = self.move_weights(state.moves(), &found.best, &scores);
         Some((found, weights))
@@ -72,8 +94,8 @@ impl TeacherTargets {
 
     /// The weight of each of a turn's `moves` (in their order, summing to 1), given the
     /// teacher's choice `best` and, for soft targets, each move's score (`scores`, aligned
-    /// with `moves`, `None` for a move below [`TeacherTargets::margin`]: weight 0; ignored for
-    /// [`TeacherTargets::Best`]).
+    /// with `moves`, `None` for a move below [`TeacherTargets::margin`]: weight 0; for safe
+    /// targets, every move's score at the judge's depth; ignored for [`TeacherTargets::Best`]).
     pub fn move_weights(self, moves: &[Move], best: &Move, scores: &[Option<i32>]) -> Vec<f64> {
         let one_hot = || moves.iter().map(|m| f64::from(u8::from(m == best))).collect();
         match self {
@@ -87,6 +109,19 @@ impl TeacherTargets {
                 let w: Vec<f64> = scores.iter().map(|s| s.map_or(0.0, weight)).collect();
                 let sum: f64 = w.iter().sum();
                 w.into_iter().map(|x| x / sum).collect()
+            }
+            TeacherTargets::Safe { share, margin, .. } => {
+                debug_assert_eq!(moves.len(), scores.len());
+                let Some(top) = scores.iter().flatten().copied().max() else { return one_hot() };
+                let safe: Vec<bool> =
+                    scores.iter().map(|s| s.is_some_and(|s| s > top - margin)).collect();
+                // The best-scored move is always safe, so the count is at least 1.
+                let spread = f64::from(share) / safe.iter().filter(|&&ok| ok).count() as f64;
+                let kept = 1.0 - f64::from(share);
+                let weight = |(m, &ok): (&Move, &bool)| {
+                    kept * f64::from(u8::from(m == best)) + if ok { spread } else { 0.0 }
+                };
+                moves.iter().zip(&safe).map(weight).collect()
             }
         }
     }

@@ -18,6 +18,7 @@ const ALPHA_BETA: Teacher = Teacher::AlphaBeta {
 };
 const BEST: TeacherTargets = TeacherTargets::Best;
 const SOFT: TeacherTargets = TeacherTargets::Soft { temperature: 30.0 };
+const SAFE: TeacherTargets = TeacherTargets::Safe { share: 0.5, depth: 1, margin: 100 };
 
 /// [`ALPHA_BETA`] to `depth`, sparring in the share `spar` of the searches' games.
 fn sparring(depth: u32, spar: f32) -> Teacher {
@@ -241,6 +242,15 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
         panic!("{soft}")
     };
     assert_eq!(targets, SOFT);
+    let safe = text
+        .replace("0.05 }", "0.05, targets = { safe = { share = 0.5, depth = 1, margin = 100 } } }");
+    let Teacher::AlphaBeta { targets, .. } = toml::from_str::<Section>(&safe).unwrap().teacher
+    else {
+        panic!("{safe}")
+    };
+    assert_eq!(targets, SAFE);
+    let no_margin = safe.replace(", margin = 100", "");
+    assert!(toml::from_str::<Section>(&no_margin).is_err(), "{no_margin}");
     let labelled = text.replace("0.05 }", "0.05, label = 0.5 }");
     let Teacher::AlphaBeta { label, .. } = toml::from_str::<Section>(&labelled).unwrap().teacher
     else {
@@ -294,6 +304,81 @@ fn the_setting_reads_from_toml_and_bad_values_name_their_key() {
             "{temperature}"
         );
     }
+    let safe = |share, depth, margin| Teacher::AlphaBeta {
+        depth: 2,
+        fraction: 1.0,
+        fade_generations: 10,
+        explore: 0.05,
+        targets: TeacherTargets::Safe { share, depth, margin },
+        label: 0.0,
+        spar: 0.0,
+    };
+    assert_eq!(SelfPlayConfig { teacher: safe(1.0, 4, 1), ..config() }.validate(2), Ok(()));
+    for (teacher, key) in [
+        (safe(-0.1, 1, 100), "share"),
+        (safe(1.5, 1, 100), "share"),
+        (safe(f32::NAN, 1, 100), "share"),
+        (safe(0.5, 0, 100), "depth"),
+        (safe(0.5, 5, 100), "depth"),
+        (safe(0.5, 1, 0), "margin"),
+    ] {
+        let error = bad(teacher);
+        let want = format!("selfplay.teacher.alpha_beta.targets.safe.{key}");
+        assert!(error.starts_with(&want), "{error}");
+    }
+}
+
+#[test]
+fn safe_targets_keep_the_teachers_move_and_spread_the_rest_over_the_moves_that_do_not_lose() {
+    // White's Man on F7 faces Black's on F9 across an empty F8: F7-F8 is jumped, and so is
+    // any piece walked beside a Black one with an empty square behind it; most moves are safe.
+    // (In the sacrifice position every move but the winning one scores a Man below it.)
+    let start = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
+    let safe = teacher_game(state(start), 0, 1, 2, 0.0, SAFE, &config());
+    let best = teacher_game(state(start), 0, 1, 2, 0.0, BEST, &config());
+    assert_eq!(safe.game.moves, best.game.moves, "the targets do not change the play");
+    let row = &safe.positions[0];
+    let sum: f32 = row.policy_target.iter().sum();
+    assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+    let s = state(start);
+    let mut legal = Vec::new();
+    s.legal_actions(&mut legal);
+    let actions: Vec<u16> = legal.iter().map(|&a| s.action_index(a) as u16).collect();
+    // The judge of the tactics filter and of `stats blunders`, on its own code path: a first
+    // leg loses when every move it starts does.
+    let losing = TacticsFilter::AlphaBeta { depth: 1, margin: 100 }
+        .guard::<CamelotRules>()
+        .unwrap()
+        .losing(&s, &actions);
+    let (lost, kept): (Vec<_>, Vec<_>) = actions.iter().zip(&losing).partition(|(_, l)| **l);
+    assert!(lost.len() >= 3 && kept.len() >= 3, "a tactical position: {losing:?}");
+    let target = |a: u16| {
+        let i = row.policy_actions.iter().position(|&b| b == a);
+        i.map_or(0.0, |i| row.policy_target[i])
+    };
+    let teachers = best.positions[0].policy_actions[0];
+    assert!(!losing[actions.iter().position(|&a| a == teachers).unwrap()], "a safe move");
+    assert_eq!(target(leg_index(start, "F7>F8")), 0.0, "jumped");
+    assert!(target(teachers) >= 0.5, "{}", target(teachers));
+    for (&a, _) in lost.into_iter().filter(|&(&a, _)| a != teachers) {
+        assert_eq!(target(a), 0.0, "a losing first leg gets no target: {a}");
+    }
+    for (&a, _) in kept.into_iter().filter(|&(&a, _)| a != teachers) {
+        assert!(target(a) > 0.0, "a safe first leg gets some: {a}");
+    }
+    // The safe moves share half evenly: a first leg's target counts the safe moves it starts.
+    let mut searcher = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 2, time: None });
+    let (found, weights) = SAFE.weigh(&mut searcher, &s).unwrap();
+    let spread: Vec<f64> = weights.iter().copied().filter(|&w| w > 0.0 && w < 0.5).collect();
+    assert!(spread.windows(2).all(|w| (w[0] - w[1]).abs() < 1e-12), "{spread:?}");
+    let best_weight = weights[s.moves().iter().position(|m| *m == found.best).unwrap()];
+    let own = [0.5, 0.5 + spread[0]];
+    assert!(own.iter().any(|w| (best_weight - w).abs() < 1e-12), "{best_weight}");
+    // share 0: the teacher's move alone, as one-hot targets.
+    let alone = TeacherTargets::Safe { share: 0.0, depth: 1, margin: 100 };
+    let one_hot = teacher_game(state(start), 0, 1, 2, 0.0, alone, &config());
+    assert_eq!(one_hot.positions[0].policy_target, best.positions[0].policy_target);
+    assert_eq!(one_hot.positions[0].policy_actions, best.positions[0].policy_actions);
 }
 
 #[test]
