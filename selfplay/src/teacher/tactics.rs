@@ -94,6 +94,12 @@ impl TacticsFilter {
     }
 }
 
+/// The judge's rule: a move scored `score` loses when that is `margin` or more below the best
+/// move's score `best` (hundredths of a Man); the guard and the teacher's safe targets share it.
+pub(crate) fn loses(score: i32, best: i32, margin: i32) -> bool {
+    score <= best - margin
+}
+
 /// A [`TacticsFilter`] that is on, with its alpha-beta searcher: clears the weights (a policy
 /// target, a prior) of the actions that lose material.
 pub struct TacticsGuard<V: Variant> {
@@ -123,7 +129,7 @@ impl<V: Variant> TacticsGuard<V> {
             return vec![false; actions.len()];
         };
         let margin = self.margin;
-        let losing = |a: u16| best_of.iter().any(|&(b, s)| b == a && s <= top - margin);
+        let losing = |a: u16| best_of.iter().any(|&(b, s)| b == a && loses(s, top, margin));
         actions.iter().map(|&a| losing(a)).collect()
     }
 

@@ -4,6 +4,7 @@
 use games::{Action, Game, Move, State, Variant};
 use serde::{Deserialize, Serialize};
 
+use super::tactics::loses;
 use crate::arena::alphabeta::{AlphaBeta, SearchResult};
 use crate::driver::LegPolicy;
 
@@ -114,7 +115,7 @@ impl TeacherTargets {
                 debug_assert_eq!(moves.len(), scores.len());
                 let Some(top) = scores.iter().flatten().copied().max() else { return one_hot() };
                 let safe: Vec<bool> =
-                    scores.iter().map(|s| s.is_some_and(|s| s > top - margin)).collect();
+                    scores.iter().map(|s| s.is_some_and(|s| !loses(s, top, margin))).collect();
                 // The best-scored move is always safe, so the count is at least 1.
                 let spread = f64::from(share) / safe.iter().filter(|&&ok| ok).count() as f64;
                 let kept = 1.0 - f64::from(share);
