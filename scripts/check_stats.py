@@ -11,7 +11,7 @@ the Rust code, runs the binary (or reads its saved JSON output with --json) and 
 line. Prints `ok: ...` and exits 0 when they agree; lists the differences and exits 1 when they do
 not; exits 2 on bad input and 3 when pyarrow is missing.
 
-Conventions (the same as the README's "Opening statistics"): games from another start position
+Conventions (the same as docs/records.md, "Opening statistics"): games from another start position
 are left out; the mover of the k-th move is the seat to move in the start position advanced k-1
 seats in turn order; a win is a unique result share above 1/2, anything else a draw.
 """

@@ -86,7 +86,8 @@ enum Command {
     Report(commands::report::ReportArgs),
     /// Write a checkpoint as ONNX or safetensors, with a JSON sidecar describing its use.
     Export(commands::export::ExportArgs),
-    /// Statistics of recorded games: `stats openings` (opening tree) and `stats summary`.
+    /// Statistics of recorded games: `stats openings` (opening tree), `stats summary`, `stats
+    /// blunders` (tactics of models) and `stats values` (the value probe).
     Stats {
         #[command(subcommand)]
         what: commands::stats::StatsCommand,
@@ -107,7 +108,7 @@ enum Command {
 /// mimalloc instead of the system allocator: glibc's malloc hands the training step's freed
 /// buffers back to the OS and faults them in again, in some processes on every step (a continued
 /// `run` trained at 157-171 samples/s with 9 million page faults in two minutes, at 236-242 with
-/// glibc's thresholds pinned; README, "Speed").
+/// glibc's thresholds pinned; docs/speed.md, "Allocator").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

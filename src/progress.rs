@@ -170,10 +170,13 @@ impl RunView {
             RunEvent::RowRestored { generation } => self.print(&format!(
                 "gen {generation}: its generations.csv row, lost when the run was stopped, was written again from the run's files"
             )),
-            RunEvent::GenerationDone { generation, num_players, row, summary, ladder } => {
+            RunEvent::GenerationDone { generation, num_players, row, summary, ladder, probe } => {
                 self.print(&row.line(generation, num_players, summary));
                 if let Some(l) = ladder {
                     self.print(&l.line());
+                }
+                if let Some(p) = probe {
+                    self.print(&p.line(generation + 1));
                 }
                 if let Some(o) = &self.overall {
                     o.inc(1);

@@ -284,7 +284,7 @@ fn move_parse_errors() {
     assert_eq!(over.parse_move("D4-D5"), Err(MoveError::GameOver));
 }
 
-// ---- Decisions this engine takes where RULES.md leaves room (see README "Rules"). ----
+// ---- Decisions this engine takes where RULES.md leaves room (see docs/rules.md). ----
 
 /// Two of the mover's pieces in its own castle, only one with a jump: the move must be a
 /// capture by that piece (F1 jumps NW over E2 to D3); G1 may not leave by a plain move, and the

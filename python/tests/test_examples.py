@@ -1,5 +1,5 @@
-"""The README's examples run: a Python client playing the engine over its protocol, and a JAX
-model trained on a run's records through the package."""
+"""The examples of docs/python.md run: a Python client playing the engine over its protocol,
+and a JAX model trained on a run's records through the package."""
 
 import subprocess
 import sys

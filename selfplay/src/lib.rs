@@ -46,8 +46,8 @@ pub use figures::SessionFigures;
 pub use leaf_heuristic::{HeuristicMix, Judge, LeafHeuristic};
 pub use lockstep::EvaluationError;
 pub use mcts::{
-    ForcedLegs, Fpu, Leaf, MctsConfig, PlaySearch, RootNoise, Search, SearchError, SearchKind,
-    SearchSummary, Selection, TemperatureSchedule, WinCheck, choose_action,
+    ForcedLegs, Fpu, Leaf, MctsConfig, PlaySearch, QTransform, RootNoise, Search, SearchError,
+    SearchKind, SearchSummary, Selection, TemperatureSchedule, WinCheck, choose_action,
 };
 pub use record::{
     GameRecord, PositionRow, RecordError, SCHEMA_VERSION, Shard, ShardListing, ShardPaths,

@@ -1,4 +1,4 @@
-//! `bench`: speed figures for the README, measured side by side in one run.
+//! `bench`: speed figures for docs/speed.md, measured side by side in one run.
 
 use std::time::Instant;
 

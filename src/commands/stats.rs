@@ -11,7 +11,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use games::{Encode, State, Variant, VariantKind};
 use model::DeviceKind;
 use report::charts::ChartFormat;
-use report::stats::{blunders_view, openings_view, summary_view};
+use report::stats::{blunders_view, openings_view, summary_view, values_view};
 use selfplay::arena::{LeafValues, PlayerSpec};
 use selfplay::stats::blunders::{
     Blunders, ModelBlunders, prior_blunders, search_blunders, tactical_positions,
@@ -19,6 +19,7 @@ use selfplay::stats::blunders::{
 use selfplay::stats::source::{
     GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
 };
+use selfplay::stats::values::{ValueProbe, buckets, model_values, probe_positions};
 use selfplay::stats::{openings, summary};
 use selfplay::{DrawScore, PlaySearch, TacticsFilter};
 use train::{EvaluatorFactory, Source};
@@ -38,6 +39,9 @@ pub enum StatsCommand {
     /// How often models' priors (and searches) choose a move that a shallow alpha-beta search
     /// shows to lose material, on the games' tactical positions.
     Blunders(BlundersArgs),
+    /// The value probe: what models' value heads say of the games' positions, by the mover's
+    /// material balance, beside what those positions scored in the games.
+    Values(ValuesArgs),
 }
 
 /// How the result is printed.
@@ -118,11 +122,22 @@ pub struct BlundersArgs {
     pub seed: u64,
 }
 
+/// `stats values`.
+#[derive(Args, Debug)]
+pub struct ValuesArgs {
+    #[command(flatten)]
+    pub records: RecordsArgs,
+    /// The models whose value heads are read, each on the same positions: checkpoint folders.
+    #[arg(long, num_args = 1.., required = true, value_name = "DIR")]
+    pub model: Vec<PathBuf>,
+}
+
 pub fn run(command: StatsCommand) -> Result<()> {
     match command {
         StatsCommand::Openings(args) => run_openings(&args),
         StatsCommand::Summary(args) => run_summary(&args),
         StatsCommand::Blunders(args) => run_blunders(&args),
+        StatsCommand::Values(args) => run_values(&args),
     }
 }
 
@@ -182,6 +197,48 @@ fn run_blunders(args: &BlundersArgs) -> Result<()> {
     };
     out!("{text}")?;
     Ok(())
+}
+
+fn run_values(args: &ValuesArgs) -> Result<()> {
+    if let Some(dir) = args.model.iter().find(|d| !d.is_dir()) {
+        return Err(BadInput(format!("--model {}: no such directory", dir.display())).into());
+    }
+    let (variant, games) = load(&args.records)?;
+    let probe = games::with_variant!(variant, V => value_probe::<V>(&args.model, &games))?;
+    let text = match args.records.format {
+        Format::Table => values_view::text(&probe),
+        Format::Csv => values_view::csv(&probe),
+        Format::Json => serde_json::to_string_pretty(&values_view::json(&probe))? + "\n",
+    };
+    out!("{text}")?;
+    Ok(())
+}
+
+/// Each of `models`' value heads on the probe positions of `games`.
+fn value_probe<V: Variant>(models: &[PathBuf], games: &[SourcedGame]) -> Result<ValueProbe>
+where
+    State<V>: Encode,
+{
+    let positions = probe_positions::<V>(games).map_err(bad)?;
+    if positions.is_empty() {
+        return Err(BadInput(format!("no positions to probe in the {} games", games.len())).into());
+    }
+    let mut rows = Vec::new();
+    for dir in models {
+        let name = dir.display().to_string();
+        let source = Source::Checkpoint(dir.clone());
+        let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
+            .map_err(|e| BadInput(format!("--model {name}: {}", train::error_chain(&e))))?;
+        // A draw worth 0 to every seat: the seats' values are their win probabilities.
+        let mut evaluator = factory.make::<State<V>>(DrawScore::Fixed(0.0));
+        rows.push(model_values(&name, &positions, &mut evaluator));
+    }
+    Ok(ValueProbe {
+        variant: V::NAME,
+        games: games.len(),
+        buckets: buckets(&positions),
+        models: rows,
+    })
 }
 
 /// A `--model`: the text as written and its checkpoint player's options.

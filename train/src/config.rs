@@ -282,7 +282,10 @@ impl RunConfig {
         let growth = self.net.growth.validate(preset.blocks());
         growth.map_err(|(key, problem)| (format!("net.growth.{key}"), problem))?;
         if !self.net.device.is_built() {
-            return bad("net.device", "`gpu` needs a build with `--features gpu` (see README)");
+            return bad(
+                "net.device",
+                "`gpu` needs a build with `--features gpu` (see docs/gpu.md)",
+            );
         }
         self.mcts.validate().map_err(|e| ("mcts".to_string(), e.to_string()))?;
         self.play.validate().map_err(|e| ("play".to_string(), e.to_string()))?;

@@ -7,7 +7,7 @@
 
 use games::{Encode, PositionError, RuleOptions, State, Variant};
 
-use crate::value_target::discount_towards_draw;
+use crate::value_target::discount_towards_share;
 
 /// A game the trainer can learn: encodable, and parseable from the position strings of the
 /// records with the run's rule options (which decide the legal actions).
@@ -140,8 +140,8 @@ pub struct Record {
     /// The search's value of the position per seat (absolute seat order): the root's mean
     /// backed-up value, as recorded.
     pub root_values: Box<[f32]>,
-    /// The weight of `result` in the value target, the rest going to the draw class (see
-    /// [`crate::value_target`]): 1 from a bare row; the replay window sets it from the
+    /// The weight of `result` in the value target, the rest spread over every seat's fair share
+    /// (see [`crate::value_target`]): 1 from a bare row; the replay window sets it from the
     /// distance to the game's end.
     pub outcome_weight: f32,
     /// Complete moves from this decision to its game's last recorded move, counting its own
@@ -224,7 +224,7 @@ pub fn encode_record<G: TrainGame>(
         slot.policy[index] += p;
     }
     value_target(&record.result, record.mover as usize, G::NUM_PLAYERS, slot.value)?;
-    discount_towards_draw(slot.value, record.outcome_weight);
+    discount_towards_share(slot.value, record.outcome_weight);
     if search_weight > 0.0 {
         search_value_target(&record.root_values, record.mover as usize, search_weight, slot.value)?;
     }

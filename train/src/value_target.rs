@@ -3,11 +3,18 @@
 //! The plain AlphaZero target is the game's outcome, whatever the distance to the end. A won
 //! position then looks as good as the same position one step from the win, so a search guided
 //! by it has no reason to make progress: it shuffles pieces while the win stays certain, and
-//! capped games end in draws the model was winning. The discounted target fixes that, as a
+//! capped games end in draws the model was winning. The discounted target answers that, as a
 //! discounted return does in reinforcement learning: the outcome's weight falls by `per_move`
-//! for every complete move still to be played, and the rest of the weight goes to the draw
-//! class. A win 1 move away is a win; 50 moves away at `per_move = 0.98` it is 36% win, 64%
-//! draw. Draws (and move-limit adjudications) are draws at any distance.
+//! for every complete move still to be played, and the rest of the weight is spread evenly over
+//! the seats' win classes (the fair share of every seat). A win 1 move away is a win; 50 moves
+//! away at `per_move = 0.98` it is 36% win plus 64% spread (two players: 68% win, 32% loss).
+//! Draws (and move-limit adjudications) are draws at any distance.
+//!
+//! The target stays **zero-sum** at any distance: every seat's expected score (a draw counted
+//! at the fair share) sums to 1, and no mass reaches the draw class that the game did not put
+//! there. An earlier version moved the discounted mass into the draw class; the self-play
+//! searches score that class below the fair share for every seat (`selfplay.draw_score`), so
+//! both sides gained by ending any even game sooner, and material stopped predicting results.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +28,8 @@ pub enum ValueTarget {
     /// The game's result, one-hot on the winner's class (or the draw class).
     #[default]
     Outcome,
-    /// The result with weight `per_move^(moves_to_end - 1)`, the draw class with the rest.
+    /// The result with weight `per_move^(moves_to_end - 1)`, the rest spread evenly over the
+    /// win classes ([`discount_towards_share`]).
     Discounted { per_move: f32 },
 }
 
@@ -54,16 +62,18 @@ impl ValueTarget {
     }
 }
 
-/// Mixes a value target (`[players + 1]`, draw class last, summing to 1) with a draw:
-/// `weight × target + (1 - weight) × draw`. The result still sums to 1.
-pub fn discount_towards_draw(target: &mut [f32], weight: f32) {
-    let (draw, outcome) = target.split_last_mut().expect("a draw class");
-    let mut moved = 0.0;
-    for p in outcome {
-        moved += *p * (1.0 - weight);
-        *p *= weight;
+/// Mixes the decisive part of a value target (`[players + 1]`, win classes first, draw class
+/// last, summing to 1) with the fair share of every seat:
+/// `win_k = weight × win_k + (1 - weight) × (sum of wins) / players`; the draw class is
+/// unchanged. The result still sums to 1, and every seat's expected score moves towards
+/// `1 / players` by `1 - weight`.
+pub fn discount_towards_share(target: &mut [f32], weight: f32) {
+    let (_draw, wins) = target.split_last_mut().expect("a draw class");
+    let decisive: f32 = wins.iter().sum();
+    let spread = (1.0 - weight) * decisive / wins.len() as f32;
+    for p in wins {
+        *p = weight * *p + spread;
     }
-    *draw += moved;
 }
 
 #[cfg(test)]
@@ -86,20 +96,49 @@ mod tests {
     }
 
     #[test]
-    fn a_discounted_win_moves_weight_to_the_draw_class() {
+    fn a_discounted_win_moves_weight_to_every_seats_fair_share() {
         let mut t = [1.0, 0.0, 0.0];
-        discount_towards_draw(&mut t, 0.25);
-        assert_eq!(t, [0.25, 0.0, 0.75]);
+        discount_towards_share(&mut t, 0.25);
+        assert_eq!(t, [0.625, 0.375, 0.0]);
         let mut t = [0.0, 0.0, 1.0, 0.0];
-        discount_towards_draw(&mut t, 0.5);
-        assert_eq!(t, [0.0, 0.0, 0.5, 0.5]);
+        discount_towards_share(&mut t, 0.4);
+        assert!((t[0] - 0.2).abs() < 1e-6 && (t[1] - 0.2).abs() < 1e-6, "{t:?}");
+        assert!((t[2] - 0.6).abs() < 1e-6 && t[3] == 0.0, "{t:?}");
         // A draw is a draw at any distance.
         let mut t = [0.0, 0.0, 1.0];
-        discount_towards_draw(&mut t, 0.1);
+        discount_towards_share(&mut t, 0.1);
         assert_eq!(t, [0.0, 0.0, 1.0]);
         let mut t = [1.0, 0.0, 0.0];
-        discount_towards_draw(&mut t, 1.0);
+        discount_towards_share(&mut t, 1.0);
         assert_eq!(t, [1.0, 0.0, 0.0]);
+    }
+
+    /// Zero-sum at any distance: with a draw counted at the fair share, the seats' expected
+    /// scores sum to 1, the draw class keeps exactly the game's draw mass, and no seat's score
+    /// moves away from the fair share.
+    #[test]
+    fn the_discounted_target_is_zero_sum() {
+        for players in [2usize, 3] {
+            for draw in [0.0f32, 0.3] {
+                for weight in [0.0f32, 0.1, 0.5, 0.98, 1.0] {
+                    let mut t = vec![0.0; players + 1];
+                    t[1] = 1.0 - draw;
+                    t[players] = draw;
+                    let before = t.clone();
+                    discount_towards_share(&mut t, weight);
+                    assert!((t.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+                    assert_eq!(t[players], draw);
+                    let score = |t: &[f32], k: usize| t[k] + t[players] / players as f32;
+                    let total: f32 = (0..players).map(|k| score(&t, k)).sum();
+                    assert!((total - 1.0).abs() < 1e-6, "{t:?}");
+                    let fair = 1.0 / players as f32;
+                    for k in 0..players {
+                        let (b, a) = (score(&before, k) - fair, score(&t, k) - fair);
+                        assert!((a - weight * b).abs() < 1e-6, "{players} {weight} {k}: {t:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -207,9 +207,9 @@ fn a_growing_run_deepens_its_models_generation_by_generation() {
 }
 
 /// A run folder of the version before `loss_material`, `loss_ownership` and `loss_moves_left`
-/// (its CSVs without the three columns) resumed with the three auxiliary heads trained: the
-/// columns are added, empty in the rows already written and filled in the new ones; and the
-/// heads are in the models.
+/// (and, in `generations.csv`, the value probe's columns after them) resumed with the three
+/// auxiliary heads trained: the columns are added, empty in the rows already written and filled
+/// in the new ones; and the heads are in the models.
 #[test]
 fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -221,27 +221,40 @@ fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
     let run_dir = dir.join("run");
     let one = RunJob { generations: 1, ..job(&run_dir, &config, &never) };
     run_generations::<CamelotRules>(one, |_| {}).unwrap();
-    let added = ",loss_material,loss_ownership,loss_moves_left";
-    for file in ["metrics.csv", "generations.csv"] {
+    let aux = ",loss_material,loss_ownership,loss_moves_left";
+    let probe = ",probe_down2,probe_even,probe_up2,probe_far_draw";
+    let files = [("metrics.csv", aux.to_string()), ("generations.csv", format!("{aux}{probe}"))];
+    for (file, added) in &files {
         let path = run_dir.join(file);
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.lines().next().unwrap().ends_with(added), "{file}");
-        let cut = |l: &str| l.rsplitn(4, ',').nth(3).unwrap().to_string() + "\n";
+        assert!(text.lines().next().unwrap().ends_with(added.as_str()), "{file}");
+        let k = added.matches(',').count();
+        let cut = |l: &str| l.rsplitn(k + 1, ',').nth(k).unwrap().to_string() + "\n";
         std::fs::write(&path, text.lines().map(cut).collect::<String>()).unwrap();
     }
     run_generations::<CamelotRules>(job(&run_dir, &config, &never), |_| {}).unwrap();
-    for (file, rows) in
-        [("metrics.csv", 2 * config.train.steps_per_generation), ("generations.csv", 2)]
-    {
+    let rows = [2 * config.train.steps_per_generation, 2];
+    for ((file, added), rows) in files.iter().zip(rows) {
         let text = std::fs::read_to_string(run_dir.join(file)).unwrap();
-        assert!(text.lines().next().unwrap().ends_with(added), "{file}");
-        let last: Vec<Vec<&str>> =
-            text.lines().skip(1).map(|l| l.rsplitn(4, ',').take(3).collect()).collect();
+        assert!(text.lines().next().unwrap().ends_with(added.as_str()), "{file}");
+        let k = added.matches(',').count();
+        // The added cells of each row, in column order.
+        let last: Vec<Vec<&str>> = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let mut cells: Vec<&str> = l.rsplitn(k + 1, ',').take(k).collect();
+                cells.reverse();
+                cells
+            })
+            .collect();
         assert_eq!(last.len(), rows as usize, "{file}");
         let (old, new) = last.split_at(last.len() / 2);
         assert!(old.iter().flatten().all(|c| c.is_empty()), "{file}: {old:?}");
         let loss = |c: &&str| c.parse::<f32>().is_ok_and(|l| l > 0.0);
-        assert!(new.iter().flatten().all(loss), "{file}: {new:?}");
+        assert!(new.iter().all(|r| r[..3].iter().all(loss)), "{file}: {new:?}");
+        let share = |c: &&str| c.parse::<f32>().is_ok_and(|v| (0.0..=1.0).contains(&v));
+        assert!(new.iter().all(|r| r[3..].iter().all(share)), "{file}: {new:?}");
     }
     let config_of = |g: u32| {
         let dir = run_dir.join(format!("models/gen-{g:04}"));

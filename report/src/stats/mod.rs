@@ -5,3 +5,4 @@ pub mod blunders_view;
 pub mod openings_view;
 pub mod summary_view;
 pub mod table;
+pub mod values_view;

@@ -229,7 +229,7 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
     /// Hands a network evaluation back to the search that asked for it (whose root filter,
     /// the play search's tactics filter when on, runs here: in parallel across games). Only
     /// the root is filtered: filtering every node the search expands scored alike within the
-    /// noise at 5 times the time (README, "The tactics filter at play").
+    /// noise at 5 times the time (docs/results.md, "The tactics filter at play").
     fn apply(&mut self, leaf: Leaf<State<V>>, eval: Evaluation) -> Result<(), SearchError> {
         self.search.as_mut().ok_or(SearchError::StaleLeaf)?.apply(leaf, eval)
     }

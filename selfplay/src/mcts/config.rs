@@ -93,7 +93,7 @@ pub enum ForcedLegs {
     /// Passed through without an evaluation: the node takes the value found below it, so
     /// capture chains are read as deep as the budget reaches. Measured in Camelot self-play: the
     /// searches avoid losing their pieces far better, half the games end at the move cap, and
-    /// learning per hour did not improve (README, "Learning three times faster").
+    /// learning per hour did not improve (docs/experiments.md, "Learning three times faster").
     Pass,
     /// As `Pass`, and positions where the mover must capture ([`games::Game::must_capture`])
     /// are passed through too, their capture legs given equal priors: a simulation only stops
@@ -155,7 +155,28 @@ pub enum Selection {
         /// See `c_visit`.
         #[serde(default = "default_c_scale")]
         c_scale: f32,
+        /// How the completed q values are scaled before `sigma` (default min-max, as mctx).
+        #[serde(default)]
+        q_transform: QTransform,
     },
+}
+
+/// How Gumbel's completed q values (score shares in `[0, 1]` for the root's mover) are scaled
+/// before `sigma(q)`.
+///
+/// Raw shares make the improvement operator as weak as the value differences are small: where
+/// every child scores 0.45-0.55, `sigma` spans ~5 logits at 50 visits and the target sits on the
+/// prior. mctx's default (`qtransform_completed_by_mix_value` with `rescale_values`) stretches
+/// the children's completed q to `[0, 1]` first, so the best child always gains `c_visit + max N`
+/// logits over the worst, whatever the scale of the values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QTransform {
+    /// `(q - min) / max(max - min, 1e-8)` over the node's children (mctx).
+    #[default]
+    MinMax,
+    /// The shares as they are.
+    Raw,
 }
 
 impl Selection {
@@ -165,6 +186,7 @@ impl Selection {
             considered_actions,
             c_visit: default_c_visit(),
             c_scale: default_c_scale(),
+            q_transform: QTransform::default(),
         }
     }
 }
@@ -279,7 +301,7 @@ impl MctsConfig {
         {
             return Err(ConfigError::Noise { alpha, fraction });
         }
-        if let Selection::Gumbel { considered_actions, c_visit, c_scale } = self.selection
+        if let Selection::Gumbel { considered_actions, c_visit, c_scale, .. } = self.selection
             && !(considered_actions >= 1
                 && c_visit.is_finite()
                 && c_visit >= 0.0

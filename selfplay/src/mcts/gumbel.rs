@@ -9,11 +9,13 @@
 //! - The policy target is `pi' = softmax(logits + sigma(completed q))`, where unvisited actions
 //!   get the mixed value `v_mix` and `sigma(q) = (c_visit + max_b n(b)) * c_scale * q`.
 //!
-//! q is the mean value for the node's mover (per-seat values, max^n). Values are score shares
-//! in `[0, 1]` already, so no min–max rescaling of q is applied.
+//! q is the mean value for the node's mover (per-seat values, max^n), score shares in `[0, 1]`;
+//! by default the completed q of a node's children are stretched to `[0, 1]` (min-max, as
+//! mctx does) before `sigma` ([`QTransform`]).
 
 use rand::Rng;
 
+use super::config::QTransform;
 use super::moves_left::MovesLeft;
 use super::sample::gumbel;
 use super::tree::{NodeId, Tree};
@@ -23,6 +25,7 @@ use super::tree::{NodeId, Tree};
 pub(crate) struct Sigma {
     pub c_visit: f32,
     pub c_scale: f32,
+    pub q_transform: QTransform,
     pub moves_left: MovesLeft,
     /// Seats of the game (for the moves-left utility's draw share).
     pub players: usize,
@@ -65,23 +68,41 @@ pub(crate) fn completed_q<A: Copy>(
         .collect()
 }
 
+/// Stretches `q` to `[0, 1]`: `(q - min) / max(max - min, 1e-8)` (mctx's `rescale_values`;
+/// all 0 when every entry is the same).
+fn min_max(q: &mut [f32]) {
+    let lo = q.iter().copied().fold(f32::INFINITY, f32::min);
+    let hi = q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let range = (hi - lo).max(1e-8);
+    for v in q {
+        *v = (*v - lo) / range;
+    }
+}
+
 impl Sigma {
     /// `sigma(q)` for each child of `id`.
     fn sigma<A: Copy>(&self, tree: &Tree<A>, id: NodeId) -> Vec<f32> {
         let max_n = tree.children(id).map(|c| tree.node(c).n).max().unwrap_or(0);
         let scale = (self.c_visit + max_n as f32) * self.c_scale;
-        completed_q(tree, id, self.moves_left, self.players)
-            .into_iter()
-            .map(|q| scale * q)
-            .collect()
+        let mut q = completed_q(tree, id, self.moves_left, self.players);
+        if self.q_transform == QTransform::MinMax {
+            min_max(&mut q);
+        }
+        q.into_iter().map(|q| scale * q).collect()
     }
 
     /// The improved policy `pi' = softmax(logits + sigma(completed q))` over the children of `id`.
+    /// A child of prior 0 (cleared by a root filter) gets 0 while another child has a prior: its
+    /// completed q alone must not give it mass (min-max can lift it to the top of the range).
     pub fn improved_policy<A: Copy>(&self, tree: &Tree<A>, id: NodeId) -> Vec<f32> {
+        let open = tree.children(id).any(|c| tree.node(c).prior > 0.0);
         let scores: Vec<f32> = tree
             .children(id)
             .zip(self.sigma(tree, id))
-            .map(|(c, s)| logit(tree.node(c).prior) + s)
+            .map(|(c, s)| match tree.node(c).prior {
+                p if open && p <= 0.0 => f32::NEG_INFINITY,
+                p => logit(p) + s,
+            })
             .collect();
         let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let exps: Vec<f32> = scores.iter().map(|s| (s - max).exp()).collect();
@@ -249,7 +270,13 @@ mod tests {
 
     #[test]
     fn improved_policy_favours_the_better_q_and_sums_to_one() {
-        let sigma = Sigma { c_visit: 50.0, c_scale: 1.0, moves_left: MovesLeft::Off, players: 2 };
+        let sigma = Sigma {
+            c_visit: 50.0,
+            c_scale: 1.0,
+            q_transform: QTransform::Raw,
+            moves_left: MovesLeft::Off,
+            players: 2,
+        };
         let pi = sigma.improved_policy(&tree(), NodeId::ROOT);
         assert!((pi.iter().sum::<f32>() - 1.0).abs() < 1e-5);
         assert!(pi[1] > 0.99, "{pi:?}");
@@ -260,9 +287,46 @@ mod tests {
         assert!(pi.iter().zip([0.5, 0.3, 0.2]).all(|(a, b)| (a - b).abs() < 1e-5), "{pi:?}");
     }
 
+    /// Two children visited with q 0.52 and 0.48 (for seat 0), one unvisited: raw shares
+    /// leave the improved policy near the prior; min-max stretches the gap to the whole range.
+    #[test]
+    fn min_max_rescaling_sharpens_small_value_differences() {
+        let mut t = Tree::new();
+        t.expand(NodeId::ROOT, Player(0), Values([0.5, 0.5, 0.0]), (0..3u8).zip([0.4, 0.4, 0.2]));
+        t.backup(&[NodeId::ROOT], Values([0.5, 0.5, 0.0]));
+        for (i, v) in [(0, 0.48), (1, 0.52)] {
+            let c = t.child(NodeId::ROOT, i);
+            t.backup(&[NodeId::ROOT, c], Values([v, 1.0 - v, 0.0]));
+        }
+        let sigma = |q_transform| Sigma {
+            c_visit: 50.0,
+            c_scale: 1.0,
+            q_transform,
+            moves_left: MovesLeft::Off,
+            players: 2,
+        };
+        let raw = sigma(QTransform::Raw).improved_policy(&t, NodeId::ROOT);
+        let stretched = sigma(QTransform::MinMax).improved_policy(&t, NodeId::ROOT);
+        // Raw: sigma differs by 51 * 0.04 = 2.04 logits between the two visited children.
+        assert!(raw[1] > raw[0] && raw[1] < 0.85, "{raw:?}");
+        // Min-max: 51 logits; the better child takes everything.
+        assert!(stretched[1] > 0.999, "{stretched:?}");
+        assert!((stretched.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        // Equal q everywhere: no preference added, the improved policy is the prior.
+        let mut q = [0.3f32, 0.3, 0.3];
+        min_max(&mut q);
+        assert_eq!(q, [0.0; 3]);
+    }
+
     #[test]
     fn interior_selection_follows_the_improved_policy() {
-        let sigma = Sigma { c_visit: 50.0, c_scale: 1.0, moves_left: MovesLeft::Off, players: 2 };
+        let sigma = Sigma {
+            c_visit: 50.0,
+            c_scale: 1.0,
+            q_transform: QTransform::Raw,
+            moves_left: MovesLeft::Off,
+            players: 2,
+        };
         // The improved policy is almost all on child 1, which has both child visits: still the
         // largest deficit (about 1 - 2/3 against about 0 for the others).
         assert_eq!(sigma.select_interior(&tree(), NodeId::ROOT), 1);

@@ -33,7 +33,8 @@ mod search_tests;
 
 pub use analysis::{ActionLine, Analysis, complete_move};
 pub use config::{
-    ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
+    ConfigError, ForcedLegs, Fpu, MctsConfig, QTransform, RootNoise, Selection,
+    TemperatureSchedule, WinCheck,
 };
 pub use moves_left::MovesLeft;
 pub use play_search::PlaySearch;

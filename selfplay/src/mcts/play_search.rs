@@ -18,8 +18,9 @@
 //!
 //! The simulations come from each player (`sims=` of a player spec, `ladder.simulations`,
 //! `--sims`); root noise is off and the most visited action is played. Measured in Camelot
-//! (README, "The play search"): PUCT against Gumbel with 8 considered actions, and capture
-//! sequences passed through, each made a 20-minute model markedly stronger at 64 simulations.
+//! (docs/results.md, "The play search"): PUCT against Gumbel with 8 considered actions, and
+//! capture sequences passed through, each made a 20-minute model markedly stronger at 64
+//! simulations.
 //!
 //! `tactics_filter = { alpha_beta = { depth = 1, margin = 100 } }` clears the network's prior
 //! at the root of each search (each leg of a move) of the actions that alpha-beta to `depth`

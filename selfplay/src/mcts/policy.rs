@@ -54,19 +54,37 @@ pub fn choose_by_visits(visits: &[u32], temperature: f32, rng: &mut impl Rng) ->
     Some(argmax)
 }
 
-/// The action to play after a search: Gumbel's sequential-halving choice when the search made
-/// one (the Gumbel noise already explores, so temperature is not applied), otherwise
-/// [`choose_by_visits`] at `temperature` (see [`TemperatureSchedule`](super::TemperatureSchedule)).
+/// The action to play after a search, at `temperature` (see
+/// [`TemperatureSchedule`](super::TemperatureSchedule)):
+/// - PUCT: [`choose_by_visits`].
+/// - Gumbel, temperature above 0: the sequential-halving choice, whose Gumbel noise explores
+///   (`argmax g + logits + sigma(q)` among the survivors).
+/// - Gumbel, temperature 0: the search's best move without the noise, [`best_improved`]. The
+///   noisy choice is a sample from a prior that is nearly flat at 8-32 simulations; played at
+///   every move of a self-play game, it made the games' outcomes say little about the positions
+///   they label.
 pub fn choose_action<A: Copy>(
     summary: &SearchSummary<A>,
     temperature: f32,
     rng: &mut impl Rng,
 ) -> Option<A> {
     let i = match summary.selected {
+        Some(_) if temperature < 1e-3 => best_improved(summary)?,
         Some(i) => i,
         None => choose_by_visits(&summary.visits, temperature, rng)?,
     };
     summary.actions.get(i).copied()
+}
+
+/// The visited action with the largest improved policy (`logits + sigma(completed q)`, no
+/// Gumbel noise), ties to the lowest index; the most visited when no action was visited.
+pub fn best_improved<A>(summary: &SearchSummary<A>) -> Option<usize> {
+    let visited = (0..summary.actions.len()).filter(|&i| summary.q[i].is_some());
+    let best = visited.fold(None, |best: Option<usize>, i| match best {
+        Some(b) if summary.improved_policy[b] >= summary.improved_policy[i] => Some(b),
+        _ => Some(i),
+    });
+    best.or_else(|| summary.most_visited())
 }
 
 #[cfg(test)]
@@ -82,6 +100,36 @@ mod tests {
             assert_eq!(choose_by_visits(&[3, 10, 10, 1], 0.0, &mut rng), Some(1));
         }
         assert_eq!(choose_by_visits(&[], 1.0, &mut rng), None);
+    }
+
+    fn gumbel_summary(selected: usize) -> SearchSummary<u8> {
+        SearchSummary {
+            actions: vec![10, 11, 12, 13],
+            visits: vec![4, 4, 0, 1],
+            priors: vec![0.25; 4],
+            q: vec![Some(0.4), Some(0.6), None, Some(0.9)],
+            improved_policy: vec![0.2, 0.3, 0.45, 0.05],
+            mover: games::Player(0),
+            root_values: games::Values([0.5, 0.5, 0.0]),
+            net_values: games::Values([0.5, 0.5, 0.0]),
+            kind: super::super::SearchKind::Full,
+            simulations: 9,
+            selected: Some(selected),
+        }
+    }
+
+    #[test]
+    fn gumbel_plays_its_noisy_choice_above_temperature_zero_and_its_best_at_zero() {
+        let mut rng = StdRng::seed_from_u64(0);
+        let s = gumbel_summary(0);
+        assert_eq!(choose_action(&s, 1.0, &mut rng), Some(10));
+        // At 0: the visited action with the largest improved policy (12 is larger but never
+        // visited; 13 has the best q but a small target).
+        assert_eq!(choose_action(&s, 0.0, &mut rng), Some(11));
+        assert_eq!(best_improved(&s), Some(1));
+        let mut none = gumbel_summary(3);
+        none.q = vec![None; 4];
+        assert_eq!(best_improved(&none), Some(0));
     }
 
     #[test]

@@ -496,9 +496,10 @@ impl<G: Game> Search<G> {
     fn sigma(&self) -> Option<Sigma> {
         match self.config.selection {
             Selection::Puct => None,
-            Selection::Gumbel { c_visit, c_scale, .. } => Some(Sigma {
+            Selection::Gumbel { c_visit, c_scale, q_transform, .. } => Some(Sigma {
                 c_visit,
                 c_scale,
+                q_transform,
                 moves_left: self.config.moves_left,
                 players: G::NUM_PLAYERS,
             }),

@@ -2,7 +2,7 @@
 //! shows to lose material: a fast figure of merit for the network's tactics.
 //!
 //! A model loses to `alphabeta:depth=2` by walking pieces into jumps its prior gives weight and
-//! 16-64 simulations do not refute (see the README's "What the value head is worth to the
+//! 16-64 simulations do not refute (see docs/results.md, "What the value head is worth to the
 //! search"). An arena match measures that slowly and with a wide interval; this measures it
 //! directly on a fixed set of positions. The positions are those of recorded games (the states
 //! before each complete move) where the [`TacticsGuard`] (alpha-beta to `depth` plies and
@@ -133,7 +133,10 @@ pub fn plays_seat(model: &str, seat: usize, player: &str) -> bool {
 
 /// The states before each of `moves` from `start` (a position string or `start`), under
 /// whichever Knight's-canter rule replays them ([`under_either_rule`]).
-fn states_before_moves<V: Variant>(start: &str, moves: &[String]) -> Result<Vec<State<V>>, String> {
+pub(super) fn states_before_moves<V: Variant>(
+    start: &str,
+    moves: &[String],
+) -> Result<Vec<State<V>>, String> {
     under_either_rule(|knight_canter| {
         let mut pos = start_position::<V>(start, knight_canter)?;
         let mut states = Vec::with_capacity(moves.len());

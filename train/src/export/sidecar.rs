@@ -1,7 +1,7 @@
 //! The sidecar `<out>.json` written beside an exported model: everything a program in another
 //! language needs to use the network without this code — the tensors and their names, the
 //! input planes and how to fill them, the board and each seat's frame, the action index map,
-//! the value classes, and the architecture. README.md ("Exporting a model") has the field
+//! the value classes, and the architecture. docs/export.md ("The sidecar") has the field
 //! table; the game tables come from [`super::tables`].
 
 use games::{ENCODING_VERSION, Encode, State, Variant, relative_seat_name};

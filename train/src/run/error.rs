@@ -107,6 +107,9 @@ pub enum RunError {
          for 60 s is taken over)"
     )]
     LeaseHeld { location: String, holder: String },
+    /// The run's value probe set (`<run>/probe/`) does not replay.
+    #[error("the value probe set {}: {message}", path.display())]
+    Probe { path: PathBuf, message: String },
     /// A worker cannot go on (its id, a shard name taken, the run's config).
     #[error("worker: {0}")]
     Worker(String),
@@ -124,6 +127,7 @@ impl RunError {
             | RunError::BadObject { .. }
             | RunError::LeaseHeld { .. }
             | RunError::Worker(_)
+            | RunError::Probe { .. }
             | RunError::BadFile { .. }
             | RunError::NoModel { .. }
             | RunError::Baseline(_) => true,

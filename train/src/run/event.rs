@@ -2,7 +2,7 @@
 //! and lines (the command line) or anything else; the loop itself prints nothing.
 
 use crate::ladder::LadderResult;
-use crate::run::{GenerationRow, Stage};
+use crate::run::{GenerationRow, ProbeResult, Stage};
 use crate::{GenerationSummary, StepMetrics};
 use selfplay::SelfPlayStats;
 
@@ -47,5 +47,6 @@ pub enum RunEvent<'a> {
         row: &'a GenerationRow,
         summary: &'a GenerationSummary,
         ladder: Option<&'a LadderResult>,
+        probe: Option<&'a ProbeResult>,
     },
 }

@@ -25,6 +25,7 @@ use selfplay::{SessionFigures, ShardWriter};
 
 use super::error::{RunError, Stage, io};
 use super::event::RunEvent;
+use super::probe::{ProbeResult, ProbeSet};
 use super::run_clock::RunClock;
 use super::run_dir::{self, GenerationRow, ProgramInfo};
 use super::selfplay_stage::play_games;
@@ -129,7 +130,8 @@ where
         let result = ladder_stage::<V>(run_dir, config, newest, &mut on_event)?;
         on_event(RunEvent::LadderReplayed(&result));
     }
-    restore_rows(run_dir, newest, &mut gen_log, &mut on_event)?;
+    let probe_set = ProbeSet::<V>::load(run_dir)?;
+    restore_rows(run_dir, config, probe_set.as_ref(), newest, &mut gen_log, &mut on_event)?;
     if let GamesSource::Workers(hub) = games {
         // Workers read the run's config and name from the location before anything else.
         hub.upload(crate::run::CONFIG_FILE)?;
@@ -198,8 +200,10 @@ where
         } else {
             None
         };
+        let probe =
+            probe_stage(probe_set.as_ref(), config, &models.join(generation_dir_name(g + 1)))?;
         let row = GenerationRow::new(run_dir, g, &summary)?;
-        gen_log.append(&row.csv_row(&summary, ladder.as_ref()))?;
+        gen_log.append(&row.csv_row(&summary, ladder.as_ref(), probe.as_ref()))?;
         if let GamesSource::Workers(hub) = games {
             hub.upload_generation(g + 1)?;
         }
@@ -209,6 +213,7 @@ where
             row: &row,
             summary: &summary,
             ladder: ladder.as_ref(),
+            probe: probe.as_ref(),
         });
         last_generation = Some(generation_started.elapsed());
     }
@@ -273,24 +278,49 @@ where
 /// Writes the `generations.csv` rows of the generations before `newest` that come after the
 /// file's last row: a process killed after a model's training and before its row was written
 /// (during the ladder, say) lost it, and everything the row shows is in the run directory's
-/// files (see [`GenerationRow`]). A generation whose model has no saved summary (a checkpoint
-/// from before summaries were saved) stays without a row.
-fn restore_rows(
+/// files (see [`GenerationRow`]); a model probed by nobody (killed before its probe was saved)
+/// is probed now. A generation whose model has no saved summary (a checkpoint from before
+/// summaries were saved) stays without a row.
+fn restore_rows<V: Variant>(
     run_dir: &Path,
+    config: &RunConfig,
+    probe_set: Option<&ProbeSet<V>>,
     newest: u32,
     gen_log: &mut CsvLog,
     on_event: &mut impl FnMut(RunEvent<'_>),
-) -> Result<(), RunError> {
+) -> Result<(), RunError>
+where
+    State<V>: Encode,
+{
     let first_missing = gen_log.last_generation()?.map_or(0, |g| g + 1);
     for g in first_missing..newest {
         let model_dir = run_dir.join("models").join(generation_dir_name(g + 1));
         let Some(summary) = GenerationSummary::read(&model_dir)? else { continue };
         let ladder = LadderResult::read(&model_dir)?;
+        let probe = match ProbeResult::read(&model_dir)? {
+            Some(p) => Some(p),
+            None => probe_stage(probe_set, config, &model_dir)?,
+        };
         let row = GenerationRow::new(run_dir, g, &summary)?;
-        gen_log.append(&row.csv_row(&summary, ladder.as_ref()))?;
+        gen_log.append(&row.csv_row(&summary, ladder.as_ref(), probe.as_ref()))?;
         on_event(RunEvent::RowRestored { generation: g });
     }
     Ok(())
+}
+
+/// The value probe of the model in `model_dir`, saved beside it; `None` without a probe set.
+fn probe_stage<V: Variant>(
+    set: Option<&ProbeSet<V>>,
+    config: &RunConfig,
+    model_dir: &Path,
+) -> Result<Option<ProbeResult>, RunError>
+where
+    State<V>: Encode,
+{
+    let Some(set) = set else { return Ok(None) };
+    let result = set.measure(model_dir, config.net.device)?;
+    result.write(model_dir)?;
+    Ok(Some(result))
 }
 
 /// The seed of generation `g`'s self-play games.

@@ -21,6 +21,7 @@ use games::Termination;
 use selfplay::{SessionFigures, list_generation_shards, read_games};
 
 use super::error::{RunError, io};
+use super::probe::ProbeResult;
 use crate::ladder::LadderResult;
 use crate::metrics::aux_loss_cell;
 use crate::trainer::losses_text;
@@ -198,6 +199,7 @@ impl GenerationRow {
         h.push("loss_material".into());
         h.push("loss_ownership".into());
         h.push("loss_moves_left".into());
+        h.extend(ProbeResult::CSV_HEADER.map(String::from));
         h
     }
 
@@ -233,11 +235,13 @@ impl GenerationRow {
         Ok(row)
     }
 
-    /// The row; the ladder cells are empty for a generation whose model was not measured.
+    /// The row; the ladder (probe) cells are empty for a generation whose model was not
+    /// measured (probed).
     pub fn csv_row(
         &self,
         summary: &GenerationSummary,
         ladder: Option<&LadderResult>,
+        probe: Option<&ProbeResult>,
     ) -> Vec<String> {
         let training = summary.csv_row();
         let mut r = vec![
@@ -270,6 +274,7 @@ impl GenerationRow {
         r.push(aux_loss_cell(summary.loss_material));
         r.push(aux_loss_cell(summary.loss_ownership));
         r.push(aux_loss_cell(summary.loss_moves_left));
+        r.extend(ProbeResult::csv_cells(probe));
         r
     }
 

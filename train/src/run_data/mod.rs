@@ -1,4 +1,4 @@
-//! Everything a run's report shows, read from a run directory (see the README's "Run directory"):
+//! Everything a run's report shows, read from a run directory (see docs/guide.md, "Run directory"):
 //! the configuration and run information as text, `metrics.csv`, `generations.csv` and the
 //! parquet game records.
 
