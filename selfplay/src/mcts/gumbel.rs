@@ -246,6 +246,11 @@ mod tests {
         assert_eq!(halving_schedule(3, 7), [0, 0, 0, 1, 1, 2, 2]);
     }
 
+    /// The paper's constants (`c_visit = 50`, `c_scale = 1`), two players, no moves-left.
+    fn paper_sigma(q_transform: QTransform) -> Sigma {
+        Sigma { c_visit: 50.0, c_scale: 1.0, q_transform, moves_left: MovesLeft::Off, players: 2 }
+    }
+
     /// A root for seat 0 with evaluator value 0.5, children priors 0.5/0.3/0.2, child 1
     /// visited twice with q = 1 for seat 0.
     fn tree() -> Tree<u8> {
@@ -270,13 +275,7 @@ mod tests {
 
     #[test]
     fn improved_policy_favours_the_better_q_and_sums_to_one() {
-        let sigma = Sigma {
-            c_visit: 50.0,
-            c_scale: 1.0,
-            q_transform: QTransform::Raw,
-            moves_left: MovesLeft::Off,
-            players: 2,
-        };
+        let sigma = paper_sigma(QTransform::Raw);
         let pi = sigma.improved_policy(&tree(), NodeId::ROOT);
         assert!((pi.iter().sum::<f32>() - 1.0).abs() < 1e-5);
         assert!(pi[1] > 0.99, "{pi:?}");
@@ -298,15 +297,8 @@ mod tests {
             let c = t.child(NodeId::ROOT, i);
             t.backup(&[NodeId::ROOT, c], Values([v, 1.0 - v, 0.0]));
         }
-        let sigma = |q_transform| Sigma {
-            c_visit: 50.0,
-            c_scale: 1.0,
-            q_transform,
-            moves_left: MovesLeft::Off,
-            players: 2,
-        };
-        let raw = sigma(QTransform::Raw).improved_policy(&t, NodeId::ROOT);
-        let stretched = sigma(QTransform::MinMax).improved_policy(&t, NodeId::ROOT);
+        let raw = paper_sigma(QTransform::Raw).improved_policy(&t, NodeId::ROOT);
+        let stretched = paper_sigma(QTransform::MinMax).improved_policy(&t, NodeId::ROOT);
         // Raw: sigma differs by 51 * 0.04 = 2.04 logits between the two visited children.
         assert!(raw[1] > raw[0] && raw[1] < 0.85, "{raw:?}");
         // Min-max: 51 logits; the better child takes everything.
@@ -320,13 +312,7 @@ mod tests {
 
     #[test]
     fn interior_selection_follows_the_improved_policy() {
-        let sigma = Sigma {
-            c_visit: 50.0,
-            c_scale: 1.0,
-            q_transform: QTransform::Raw,
-            moves_left: MovesLeft::Off,
-            players: 2,
-        };
+        let sigma = paper_sigma(QTransform::Raw);
         // The improved policy is almost all on child 1, which has both child visits: still the
         // largest deficit (about 1 - 2/3 against about 0 for the others).
         assert_eq!(sigma.select_interior(&tree(), NodeId::ROOT), 1);

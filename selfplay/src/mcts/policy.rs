@@ -19,14 +19,17 @@ pub fn add_root_noise(priors: &mut [f32], noise: RootNoise, rng: &mut impl Rng) 
     }
 }
 
-/// Chooses an index from visit counts at `temperature`: 0 (or below the smallest temperature
-/// that can be exponentiated safely) plays the most visited action, ties to the lowest index;
+/// Temperatures below this play greedily (the smallest that can be exponentiated safely):
+/// [`choose_by_visits`]' most visited action, Gumbel's [`best_improved`].
+const GREEDY_BELOW: f32 = 1e-3;
+
+/// Chooses an index from visit counts at `temperature`: 0 (or below [`GREEDY_BELOW`]) plays the most visited action, ties to the lowest index;
 /// otherwise actions are drawn with probability proportional to `n^(1 / temperature)`.
 /// `None` only when `visits` is empty. All-zero visits are drawn uniformly.
 pub fn choose_by_visits(visits: &[u32], temperature: f32, rng: &mut impl Rng) -> Option<usize> {
     let max = *visits.iter().max()?;
     let argmax = visits.iter().position(|&n| n == max)?;
-    if temperature < 1e-3 {
+    if temperature < GREEDY_BELOW {
         return Some(argmax);
     }
     if max == 0 {
@@ -69,7 +72,7 @@ pub fn choose_action<A: Copy>(
     rng: &mut impl Rng,
 ) -> Option<A> {
     let i = match summary.selected {
-        Some(_) if temperature < 1e-3 => best_improved(summary)?,
+        Some(_) if temperature < GREEDY_BELOW => best_improved(summary)?,
         Some(i) => i,
         None => choose_by_visits(&summary.visits, temperature, rng)?,
     };

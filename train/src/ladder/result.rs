@@ -8,7 +8,7 @@ use selfplay::arena::{ArenaGame, Elo, EloInterval, MatchReport, elo_interval, he
 use serde::{Deserialize, Serialize};
 
 use crate::run::RunError;
-use crate::run::error::io;
+use crate::run::error::read_toml;
 
 /// The file in a model folder holding its ladder result.
 pub const LADDER_FILE: &str = "ladder.toml";
@@ -194,16 +194,7 @@ impl LadderResult {
 
     /// Reads `models/gen-NNNN/ladder.toml`; `None` when the model was not measured.
     pub fn read(model_dir: &Path) -> Result<Option<LadderResult>, RunError> {
-        let path = model_dir.join(LADDER_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Some(toml::from_str(&text).map_err(|source| RunError::BadFile {
-                path: path.clone(),
-                what: "a ladder result",
-                source: Box::new(source),
-            })?)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io("reading", &path)(e)),
-        }
+        read_toml(&model_dir.join(LADDER_FILE), "a ladder result")
     }
 
     pub(crate) fn write(&self, model_dir: &Path) -> Result<(), RunError> {

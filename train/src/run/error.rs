@@ -169,6 +169,23 @@ impl std::fmt::Display for Stage {
     }
 }
 
+/// Reads a TOML file of the run directory (a model's ladder or probe result, ...): `None` when
+/// it does not exist; one that does not parse is [`RunError::BadFile`], holding `what`.
+pub(crate) fn read_toml<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    what: &'static str,
+) -> Result<Option<T>, RunError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(toml::from_str(&text).map_err(|source| RunError::BadFile {
+            path: path.to_path_buf(),
+            what,
+            source: Box::new(source),
+        })?)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io("reading", path)(e)),
+    }
+}
+
 /// Maps an I/O error on `path` while doing `action` (e.g. "reading", "creating").
 pub(crate) fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> RunError {
     let path = path.to_path_buf();

@@ -8,7 +8,7 @@
 //! so a run directory carries the positions its models were measured on. The figures of a model
 //! are saved beside it (`models/gen-NNNN/probe.toml`), so a resumed run writes its rows again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use games::{Encode, State, Variant};
 use model::DeviceKind;
@@ -17,7 +17,7 @@ use selfplay::stats::source::SourcedGame;
 use selfplay::stats::values::{MAX_BALANCE, ProbePosition, buckets, model_values, probe_positions};
 use serde::{Deserialize, Serialize};
 
-use super::error::{RunError, io};
+use super::error::{RunError, io, read_toml};
 use crate::{EvaluatorFactory, Source};
 
 /// Where a run keeps its probe set.
@@ -140,20 +140,11 @@ impl ProbeResult {
 
     /// Reads `models/gen-NNNN/probe.toml`; `None` when the model was not probed.
     pub fn read(model_dir: &Path) -> Result<Option<ProbeResult>, RunError> {
-        let path = model_dir.join(PROBE_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Some(toml::from_str(&text).map_err(|source| RunError::BadFile {
-                path: path.clone(),
-                what: "a value probe result",
-                source: Box::new(source),
-            })?)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io("reading", &path)(e)),
-        }
+        read_toml(&model_dir.join(PROBE_FILE), "a value probe result")
     }
 
     pub(crate) fn write(&self, model_dir: &Path) -> Result<(), RunError> {
-        let path: PathBuf = model_dir.join(PROBE_FILE);
+        let path = model_dir.join(PROBE_FILE);
         Ok(model::write_atomic(&path, toml::to_string(self)?.as_bytes())?)
     }
 }
