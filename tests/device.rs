@@ -38,6 +38,14 @@ fn the_cpu_backend_passes_every_check_against_the_native_engine() {
             });
             assert!(line.ends_with(": ok"), "{line}");
         }
+        // On the CPU the forward checks run at f32 only (f16 is the GPU's).
+        let forward = |p: &str| {
+            stdout
+                .lines()
+                .filter(|l| l.starts_with(&format!("forward {variant} ")) && l.contains(p))
+                .count()
+        };
+        assert_eq!((forward("burn f32"), forward("burn f16")), (2, 0), "{stdout}");
     }
     assert!(stdout.contains("10 checks, 0 failed"), "{stdout}");
 }
@@ -59,6 +67,7 @@ fn a_tolerance_out_of_reach_fails() {
 fn bad_arguments_are_refused() {
     for args in [
         &["device", "check", "--device", "cpu", "--tolerance", "0"][..],
+        &["device", "check", "--device", "cpu", "--f16-tolerance", "-1"],
         &["device", "check", "--device", "cpu", "--positions", "0"],
         &["device", "check", "--device", "tpu"],
         &["device", "check", "--device", "cpu", "--presets", "b9c9"],

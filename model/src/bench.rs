@@ -14,6 +14,7 @@ use crate::engine::NetEngine;
 use crate::error::{ModelError, Result};
 use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
+use crate::precision::Precision;
 use crate::predict::Predictor;
 use crate::testing::pseudo_random;
 use crate::train_step::{TrainBatch, Trainer};
@@ -49,8 +50,21 @@ pub fn bench_forward_with(
     batch_sizes: &[usize],
     seconds: f64,
 ) -> Result<Vec<ForwardBench>> {
+    bench_forward_at(config, kind, engine, Precision::F32, batch_sizes, seconds)
+}
+
+/// [`bench_forward_with`] at a float precision ([`crate::precision`]; `f16` needs burn's engine).
+pub fn bench_forward_at(
+    config: &NetConfig,
+    kind: DeviceKind,
+    engine: NetEngine,
+    precision: Precision,
+    batch_sizes: &[usize],
+    seconds: f64,
+) -> Result<Vec<ForwardBench>> {
     let budget = budget(seconds)?;
-    let predictor = Predictor::with_engine(&Net::new(config, &kind.device()?)?, kind, engine)?;
+    let predictor = Predictor::with_engine(&Net::new(config, &kind.device()?)?, kind, engine)?
+        .with_precision(precision)?;
     let per_position = config.shape.input_len();
     batch_sizes
         .iter()

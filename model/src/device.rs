@@ -89,6 +89,7 @@ fn gpu() -> Result<&'static (Device, GpuAdapter)> {
     // wgpu's runtime can be set up once per process; the outcome, failure included, is kept.
     static GPU: OnceLock<std::result::Result<(Device, GpuAdapter), String>> = OnceLock::new();
     GPU.get_or_init(|| {
+        keep_autotune_cache_in_env_dir();
         let (device, setup) =
             Device::wgpu_options().init_with_setup().map_err(|e| e.to_string())?;
         let info = setup.adapter.get_info();
@@ -109,6 +110,26 @@ fn gpu() -> Result<&'static (Device, GpuAdapter)> {
     })
     .as_ref()
     .map_err(|reason| ModelError::NoGpuAdapter { reason: reason.clone() })
+}
+
+/// The environment variable naming the folder where cubecl keeps autotune's choices (the
+/// kernels benchmarked on first use of each shape) so that later processes do not pay for them
+/// again. Unset, cubecl's default: `target/environment` of the outermost Cargo workspace above
+/// the working directory, else the user's cache folder (`~/.cache/cubecl` on Linux).
+pub const GPU_CACHE_ENV: &str = "CAMELOT_GPU_CACHE";
+
+/// Points cubecl's cache at [`GPU_CACHE_ENV`]'s folder, before the runtime first reads its
+/// config. The rest of that config (a `cubecl.toml`, `CUBECL_*` variables) is kept.
+#[cfg(feature = "gpu")]
+fn keep_autotune_cache_in_env_dir() {
+    use cubecl_runtime::config::cache::CacheConfig;
+    use cubecl_runtime::config::{CubeClRuntimeConfig, RuntimeConfig};
+    if let Some(dir) = std::env::var_os(GPU_CACHE_ENV).filter(|d| !d.is_empty()) {
+        let mut config = CubeClRuntimeConfig::from_current_dir().override_from_env();
+        config.environment.path = CacheConfig::Directory(dir.into());
+        // False when something read the config first; the default location is used then.
+        CubeClRuntimeConfig::try_set(config);
+    }
 }
 
 #[cfg(not(feature = "gpu"))]

@@ -38,12 +38,16 @@ pub mod native;
 pub mod net;
 pub mod onnx;
 pub mod optimizer;
+pub mod precision;
 pub mod predict;
 mod readback;
 pub mod testing;
 pub mod train_step;
 
-pub use bench::{ForwardBench, bench_forward, bench_forward_with, bench_train, bench_train_with};
+pub use bench::{
+    ForwardBench, bench_forward, bench_forward_at, bench_forward_with, bench_train,
+    bench_train_with,
+};
 pub use checkpoint::{Checkpoint, CheckpointMeta};
 pub use config::{NetConfig, Preset};
 pub use device::{DeviceKind, GpuAdapter, gpu_adapter};
@@ -54,5 +58,6 @@ pub use moves_left::{MOVES_LEFT_CLASSES, expected_moves_left, moves_left_class};
 pub use native::NativeNet;
 pub use net::{Net, TrainOutputs};
 pub use optimizer::{OptimizerConfig, OptimizerKind};
+pub use precision::Precision;
 pub use predict::{Prediction, Predictor, masked_softmax};
 pub use train_step::{AuxTerm, LossStats, LossTensors, TrainBatch, Trainer, loss_tensors};

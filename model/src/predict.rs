@@ -5,7 +5,7 @@
 
 use burn::module::Module;
 use burn::tensor::activation::softmax;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{Device, FloatDType, Tensor, TensorData};
 
 use crate::config::NetConfig;
 use crate::device::DeviceKind;
@@ -14,6 +14,7 @@ use crate::error::{ModelError, Result};
 use crate::moves_left::expected_moves_left;
 use crate::native::NativeNet;
 use crate::net::Net;
+use crate::precision::Precision;
 use crate::readback::to_vec;
 
 /// The network's answer for a batch of positions.
@@ -59,7 +60,7 @@ pub struct Predictor {
 
 #[derive(Debug, Clone)]
 enum Engine {
-    Burn { net: Box<Net>, device: Device },
+    Burn { net: Box<Net>, device: Device, kind: DeviceKind, precision: Precision },
     Native(NativeNet),
 }
 
@@ -79,10 +80,43 @@ impl Predictor {
             NetEngine::Native => Engine::Native(NativeNet::from_net(net)?),
             NetEngine::Burn => {
                 let device = kind.device()?;
-                Engine::Burn { net: Box::new(net.valid().to_device(&device)), device }
+                let net = Box::new(net.valid().to_device(&device));
+                Engine::Burn { net, device, kind, precision: Precision::F32 }
             }
         };
         Ok(Predictor { engine })
+    }
+
+    /// This predictor at `precision` ([`crate::precision`]): burn's engine casts its copy of the
+    /// network; the native engine is `f32` only, and `f16` there is
+    /// [`ModelError::InvalidArgument`].
+    pub fn with_precision(self, precision: Precision) -> Result<Self> {
+        let engine = match self.engine {
+            // burn's CPU backend panics on some f16 kernels: f16 is the GPU's.
+            Engine::Burn { kind: DeviceKind::Cpu, .. } | Engine::Native(_)
+                if precision != Precision::F32 =>
+            {
+                return Err(ModelError::InvalidArgument(format!(
+                    "{precision} inference runs on the GPU; the CPU engines (native and burn's) \
+                     run f32 only"
+                )));
+            }
+            Engine::Burn { net, device, kind, precision: had } if had != precision => {
+                // From whatever it holds: a predictor is made at f32, so this is one cast from f32.
+                let net = Box::new(precision.cast_net(*net));
+                Engine::Burn { net, device, kind, precision }
+            }
+            engine => engine,
+        };
+        Ok(Predictor { engine })
+    }
+
+    /// The float precision of the forward pass.
+    pub fn precision(&self) -> Precision {
+        match self.engine {
+            Engine::Burn { precision, .. } => precision,
+            Engine::Native(_) => Precision::F32,
+        }
     }
 
     /// The engine in use.
@@ -116,18 +150,22 @@ impl Predictor {
             return Err(ModelError::InputSize { what: "planes", expected, got: planes.len() });
         }
         match &self.engine {
-            Engine::Burn { net, device } => {
+            Engine::Burn { net, device, precision, .. } => {
                 let dims = [batch, shape.planes, shape.height, shape.width];
                 let x = Tensor::<4>::from_data(TensorData::new(planes.to_vec(), dims), device);
-                let (policy, value, moves_left) = net.forward_play(x);
+                let (policy, value, moves_left) = net.forward_play(precision.cast_input(x));
+                // The softmaxes in f32 whatever the forward pass ran in.
+                let f32_ = FloatDType::F32;
                 let moves_left = match moves_left {
-                    Some(logits) => Some(expectations(to_vec(softmax(logits, 1))?, batch)),
+                    Some(logits) => {
+                        Some(expectations(to_vec(softmax(logits.cast(f32_), 1))?, batch))
+                    }
                     None => None,
                 };
                 Ok(Prediction {
                     batch,
-                    policy_logits: to_vec(policy)?,
-                    values: to_vec(softmax(value, 1))?,
+                    policy_logits: to_vec(policy.cast(f32_))?,
+                    values: to_vec(softmax(value.cast(f32_), 1))?,
                     moves_left,
                 })
             }

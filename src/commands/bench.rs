@@ -51,6 +51,10 @@ pub enum BenchCommand {
         /// Seconds for the raw forward measurement.
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
+        /// Complete moves after which each game stops (default: the config's
+        /// `selfplay.max_moves`); bounds the time a measurement at 1024 games in flight takes.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        max_moves: Option<u32>,
     },
     /// Camelot perft from the start on one thread and on all threads, and random playouts per
     /// second of both variants (whole moves and leg by leg).
@@ -70,8 +74,8 @@ pub fn run(what: BenchCommand) -> Result<()> {
         BenchCommand::Net { device, preset, batch, train_batch, seconds, export } => {
             super::bench_net::net(device, &preset, &batch, train_batch, seconds, export.as_deref())
         }
-        BenchCommand::Selfplay { config, games, seconds } => {
-            super::bench_net::selfplay(&config, games, seconds)
+        BenchCommand::Selfplay { config, games, seconds, max_moves } => {
+            super::bench_net::selfplay(&config, games, seconds, max_moves)
         }
     }
 }

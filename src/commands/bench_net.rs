@@ -6,8 +6,8 @@ use std::path::Path;
 use anyhow::Result;
 use games::{Encode, State, Variant, VariantKind};
 use model::{
-    DeviceKind, Net, NetConfig, NetEngine, bench_forward, bench_forward_with, bench_train,
-    bench_train_with,
+    DeviceKind, Net, NetConfig, NetEngine, Precision, bench_forward, bench_forward_at,
+    bench_forward_with, bench_train, bench_train_with,
 };
 use selfplay::ShardWriter;
 use train::run::play_games;
@@ -44,19 +44,36 @@ pub fn net(
         let native =
             bench_forward_with(&config, DeviceKind::Cpu, NetEngine::Native, batches, seconds)?;
         let burn = bench_forward_with(&config, device, NetEngine::Burn, batches, seconds)?;
-        for (n, b) in native.iter().zip(&burn) {
+        // On the GPU, f16 inference beside f32 (net.precision).
+        let half = match device {
+            DeviceKind::Cpu => None,
+            DeviceKind::Gpu => Some(bench_forward_at(
+                &config,
+                device,
+                NetEngine::Burn,
+                Precision::F16,
+                batches,
+                seconds,
+            )?),
+        };
+        for (i, (n, b)) in native.iter().zip(&burn).enumerate() {
             let (batch, native, burn) = (n.batch, n.positions_per_s, b.positions_per_s);
-            match device {
-                DeviceKind::Cpu => outln!(
+            match &half {
+                None => outln!(
                     "{name} {preset} forward batch {batch}: native {native:.0}, burn {burn:.0} \
                      positions/s ({:.2}x)",
                     native / burn
                 )?,
-                DeviceKind::Gpu => outln!(
-                    "{name} {preset} forward batch {batch}: cpu (native) {native:.0}, gpu (burn) \
-                     {burn:.0} positions/s (gpu {:.3}x the cpu)",
-                    burn / native
-                )?,
+                Some(half) => {
+                    let half = half[i].positions_per_s;
+                    outln!(
+                        "{name} {preset} forward batch {batch}: cpu (native) {native:.0}, gpu \
+                         (burn) {burn:.0} f32 and {half:.0} f16 positions/s (gpu {:.3}x and \
+                         {:.3}x the cpu)",
+                        burn / native,
+                        half / native
+                    )?
+                }
             }
         }
         let train = bench_train(&config, device, train_batch, seconds)?;
@@ -79,8 +96,16 @@ pub fn net(
     Ok(())
 }
 
-pub fn selfplay(config_path: &Path, games: u64, seconds: f64) -> Result<()> {
+pub fn selfplay(
+    config_path: &Path,
+    games: u64,
+    seconds: f64,
+    max_moves: Option<u32>,
+) -> Result<()> {
     let mut config = load_config(config_path)?;
+    if let Some(moves) = max_moves {
+        config.selfplay.max_moves = moves;
+    }
     // The network's self-play speed: a run's teacher games use no network.
     config.selfplay.teacher = selfplay::Teacher::Off;
     games::with_variant!(config.game.variant, V => measure::<V>(&config, games, seconds))
@@ -96,7 +121,8 @@ where
 
     let source = Source::Random { net: net.clone(), seed: config.run.seed };
     let factory =
-        EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)?;
+        EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)?
+            .with_precision(config.net.precision)?;
     // The games are only timed: written to a folder removed when this returns, errors included.
     let dir = storage::ScratchDir::new("camelot-zero-bench")?;
     let mut writer = ShardWriter::new(&dir, "bench", 0, V::NAME, "random", 1_000_000)?;

@@ -11,8 +11,8 @@ use clap::{Args, Subcommand};
 use games::testing::random_states;
 use games::{ENCODING_VERSION, Encode, Game, State, Variant, VariantKind};
 use model::{
-    DeviceKind, LossStats, Net, NetEngine, OptimizerConfig, Predictor, TrainBatch, Trainer,
-    checkpoint,
+    DeviceKind, LossStats, Net, NetEngine, OptimizerConfig, Precision, Predictor, TrainBatch,
+    Trainer, checkpoint,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -47,6 +47,10 @@ pub struct CheckArgs {
     /// Largest absolute difference of policy logits and value probabilities accepted.
     #[arg(long, default_value_t = 1e-3)]
     tolerance: f32,
+    /// The same for the forward pass at f16 (`net.precision = "f16"`): its inputs, weights and
+    /// activations rounded to 11 significant bits.
+    #[arg(long, default_value_t = 5e-2)]
+    f16_tolerance: f32,
     /// Positions in the fixed training batch.
     #[arg(long, default_value_t = 32)]
     train_batch: usize,
@@ -82,8 +86,12 @@ fn check(args: &CheckArgs) -> Result<()> {
         )
         .into());
     }
-    if !(args.tolerance.is_finite() && args.tolerance > 0.0) {
-        return Err(crate::input::BadInput(format!("--tolerance {}", args.tolerance)).into());
+    for (flag, tolerance) in
+        [("--tolerance", args.tolerance), ("--f16-tolerance", args.f16_tolerance)]
+    {
+        if !(tolerance.is_finite() && tolerance > 0.0) {
+            return Err(crate::input::BadInput(format!("{flag} {tolerance}")).into());
+        }
     }
     let name = match args.device {
         DeviceKind::Gpu => model::gpu_adapter()?.to_string(),
@@ -253,7 +261,8 @@ where
     forward_line(args, &format!("forward {} {}", V::NAME, dir.display()), &net, &positions, report)
 }
 
-/// The forward pass of `net` on the device (burn) against the native CPU engine.
+/// The forward pass of `net` on the device (burn) against the native CPU engine, at f32 and
+/// (on the GPU) at f16, each against its own tolerance.
 fn forward_line<V: Variant>(
     args: &CheckArgs,
     what: &str,
@@ -265,20 +274,32 @@ where
     State<V>: Encode,
 {
     let cpu = Predictor::with_engine(net, DeviceKind::Cpu, NetEngine::Native)?;
-    let dev = Predictor::with_engine(net, args.device, NetEngine::Burn)?;
     let want = cpu.predict(&positions.planes, positions.len)?;
-    let got = dev.predict(&positions.planes, positions.len)?;
-    let policy = max_abs_diff(&want.policy_logits, &got.policy_logits);
-    let values = max_abs_diff(&want.values, &got.values);
     let spread = want.policy_logits.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-    report.line(
-        policy <= args.tolerance && values <= args.tolerance,
-        format!(
-            "{what}: {} positions, {} burn vs cpu native: policy logits max |Δ| {policy:.1e} \
-             (largest |logit| {spread:.2}), values max |Δ| {values:.1e}",
-            positions.len, args.device
-        ),
-    )
+    // f16 is the GPU's (the CPU engines run f32 only).
+    let precisions: &[(Precision, f32)] = match args.device {
+        DeviceKind::Gpu => {
+            &[(Precision::F32, args.tolerance), (Precision::F16, args.f16_tolerance)]
+        }
+        DeviceKind::Cpu => &[(Precision::F32, args.tolerance)],
+    };
+    for &(precision, tolerance) in precisions {
+        let dev =
+            Predictor::with_engine(net, args.device, NetEngine::Burn)?.with_precision(precision)?;
+        let got = dev.predict(&positions.planes, positions.len)?;
+        let policy = max_abs_diff(&want.policy_logits, &got.policy_logits);
+        let values = max_abs_diff(&want.values, &got.values);
+        report.line(
+            policy <= tolerance && values <= tolerance,
+            format!(
+                "{what}: {} positions, {} burn {precision} vs cpu native: policy logits max |Δ| \
+                 {policy:.1e} (largest |logit| {spread:.2}), values max |Δ| {values:.1e} \
+                 (limit {tolerance:.0e})",
+                positions.len, args.device
+            ),
+        )?;
+    }
+    Ok(())
 }
 
 fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {

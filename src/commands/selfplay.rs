@@ -71,6 +71,7 @@ where
     };
     let factory =
         EvaluatorFactory::new::<State<V>>(&source, config.net.device, config.selfplay.eval_cache)
+            .and_then(|f| f.with_precision(config.net.precision))
             .map_err(|e| BadInput(train::error_chain(&e)))?;
     let run_name =
         args.out.file_name().map_or("selfplay".into(), |n| n.to_string_lossy().into_owned());

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use games::{KnightCanter, Layout, RuleOptions, VariantKind};
-use model::{DeviceKind, ModelError, NetConfig, OptimizerConfig, Preset};
+use model::{DeviceKind, ModelError, NetConfig, OptimizerConfig, Precision, Preset};
 use selfplay::{MctsConfig, PlaySearch, SelfPlayConfig};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -70,6 +70,10 @@ pub struct NetSection {
     /// or `{ kind = "blocks", start = 2, every_generations = 16 }` (see [`crate::growth`]).
     #[serde(default)]
     pub growth: Growth,
+    /// The float type of self-play's forward passes on the GPU: `"f32"` (default) or `"f16"`
+    /// ([`model::precision`]); training and checkpoints stay f32. `"f16"` needs `device = "gpu"`.
+    #[serde(default)]
+    pub precision: Precision,
 }
 
 impl NetSection {
@@ -287,6 +291,12 @@ impl RunConfig {
                 "`gpu` needs a build with `--features gpu` (see docs/gpu.md)",
             );
         }
+        if self.net.precision != Precision::F32 && self.net.device != DeviceKind::Gpu {
+            return bad(
+                "net.precision",
+                "`f16` needs `device = \"gpu\"`: the native CPU engine runs f32 only",
+            );
+        }
         self.mcts.validate().map_err(|e| ("mcts".to_string(), e.to_string()))?;
         self.play.validate().map_err(|e| ("play".to_string(), e.to_string()))?;
         let players = self.game.variant.num_players();
@@ -393,7 +403,7 @@ mod tests {
                 None => drop(RunConfig::parse(&text, &name).unwrap_or_else(|e| panic!("{e}"))),
             }
         }
-        assert_eq!(gpu_configs, 2, "camelot-gpu.toml and tricamelot-gpu.toml");
+        assert_eq!(gpu_configs, 3, "camelot-gpu.toml, camelot-gpu-6m.toml and tricamelot-gpu.toml");
     }
 
     #[test]
@@ -409,6 +419,11 @@ mod tests {
         let e = RunConfig::parse(&format!("{MINIMAL}[selfplay]\ngames_in_flight = 0\n"), "t.toml")
             .unwrap_err();
         assert!(e.to_string().contains("selfplay.games_in_flight"), "{e}");
+        let half = MINIMAL.replace("\"b4c32\"\n", "\"b4c32\"\nprecision = \"f16\"\n");
+        let e = RunConfig::parse(&half, "t.toml").unwrap_err();
+        assert!(e.to_string().contains("net.precision") && e.to_string().contains("gpu"), "{e}");
+        let e = RunConfig::parse(&half.replace("f16", "f8"), "t.toml").unwrap_err();
+        assert!(e.to_string().contains("f8"), "{e}");
         let e = RunConfig::parse("[game]\nvariant = \"chess\"\n", "t.toml").unwrap_err();
         assert!(e.to_string().contains("chess"), "{e}");
         let e = RunConfig::parse(&format!("{MINIMAL}[run]\ntime_budget = \"60\"\n"), "t.toml")

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use games::{ENCODING_VERSION, Encode};
-use model::{DeviceKind, Net, NetConfig, Predictor};
+use model::{DeviceKind, Net, NetConfig, Precision, Predictor};
 use selfplay::net::NetEvaluator;
 use selfplay::{CachedEvaluator, DrawScore, Evaluator, UniformEvaluator};
 
@@ -62,6 +62,15 @@ impl EvaluatorFactory {
             Source::Uniform => None,
         };
         Ok(EvaluatorFactory { predictor, cache })
+    }
+
+    /// The network's forward passes at `precision` ([`model::precision`]; a factory without a
+    /// network is unchanged).
+    pub fn with_precision(mut self, precision: Precision) -> Result<Self, RunError> {
+        if let Some(p) = self.predictor.take() {
+            self.predictor = Some(p.with_precision(precision)?);
+        }
+        Ok(self)
     }
 
     /// A worker's evaluator, with an evaluation cache when configured; a network scores its draw

@@ -231,7 +231,8 @@ where
                 &Source::Checkpoint(dir),
                 config.net.device,
                 config.selfplay.eval_cache,
-            )?;
+            )?
+            .with_precision(config.net.precision)?;
             loaded = Some((latest.model, factory));
             on_event(WorkerEvent::Model { generation: latest.model });
         }

@@ -246,7 +246,8 @@ where
         &Source::Checkpoint(model_dir),
         config.net.device,
         config.selfplay.eval_cache,
-    )?;
+    )?
+    .with_precision(config.net.precision)?;
     let mut writer = ShardWriter::new(
         &games_dir,
         run_name,
