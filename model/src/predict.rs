@@ -87,8 +87,8 @@ impl Predictor {
         Ok(Predictor { engine })
     }
 
-    /// This predictor at `precision` ([`crate::precision`]): burn's engine casts its copy of the
-    /// network; the native engine is `f32` only, and `f16` there is
+    /// This predictor at `precision` ([`crate::precision`]): burn's engine on the GPU casts its
+    /// copy of the network; both CPU engines are `f32` only, and `f16` there is
     /// [`ModelError::InvalidArgument`].
     pub fn with_precision(self, precision: Precision) -> Result<Self> {
         let engine = match self.engine {
@@ -102,7 +102,7 @@ impl Predictor {
                 )));
             }
             Engine::Burn { net, device, kind, precision: had } if had != precision => {
-                // From whatever it holds: a predictor is made at f32, so this is one cast from f32.
+                // A predictor is made at f32, so this is one cast from f32.
                 let net = Box::new(precision.cast_net(*net));
                 Engine::Burn { net, device, kind, precision }
             }
