@@ -64,6 +64,8 @@ enum Command {
     Engine(commands::engine::EngineArgs),
     /// Play against the model in the terminal (moves in official notation; undo, save, quit).
     Play(commands::play::PlayArgs),
+    /// The board in the browser: play the model, watch its search, replay a run's games.
+    Serve(commands::serve::ServeArgs),
     /// Draw a position in the terminal.
     Show(input::PositionArgs),
     /// Train: generations of self-play and training from a random network (resumable).
@@ -129,6 +131,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Show(pos) => commands::show::show(&pos),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Play(args) => commands::play::run(args),
+        Command::Serve(args) => commands::serve::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Run(args) => commands::run::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),

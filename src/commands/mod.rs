@@ -14,6 +14,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod selfplay;
+pub mod serve;
 pub mod show;
 pub mod stats;
 pub mod train;

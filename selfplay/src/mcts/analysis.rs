@@ -111,23 +111,48 @@ pub fn principal_line<G: Game>(
 /// leg is played without one; the tree kept from leg to leg), each time the most visited
 /// action, until a complete move is made; returned in official notation.
 pub fn complete_move<G: Game, E: Evaluator<G> + ?Sized>(
-    mut search: Search<G>,
+    search: Search<G>,
     evaluator: &mut E,
     rng: &mut impl Rng,
 ) -> Result<String, SearchError> {
+    complete_move_analysed(search, evaluator, rng).map(|(m, _)| m)
+}
+
+/// The first leg's search of a [`complete_move_analysed`]: the state it searched and what it
+/// found there.
+#[derive(Clone, Debug)]
+pub struct FirstSearch<G: Game> {
+    pub root: G,
+    pub summary: SearchSummary<G::Action>,
+    pub analysis: Analysis<G::Action>,
+}
+
+/// [`complete_move`], with what the first searched leg found (`None` when every leg of the
+/// move was forced), for a player that shows why it moved.
+pub fn complete_move_analysed<G: Game, E: Evaluator<G> + ?Sized>(
+    mut search: Search<G>,
+    evaluator: &mut E,
+    rng: &mut impl Rng,
+) -> Result<(String, Option<FirstSearch<G>>), SearchError> {
     let mut state = search.root_state().clone();
+    let mut first = None;
     loop {
         let action = match search.forced_action() {
             Some(a) => a,
             None => {
                 let summary = search.run(evaluator, rng)?;
-                choose_action(&summary, 0.0, rng).ok_or(SearchError::GameOver)?
+                let action = choose_action(&summary, 0.0, rng).ok_or(SearchError::GameOver)?;
+                if first.is_none() {
+                    let analysis = Analysis::new(&search, &summary);
+                    first = Some(FirstSearch { root: state.clone(), summary, analysis });
+                }
+                action
             }
         };
         state.play(action);
         search.advance(action)?;
         if let Some(m) = state.last_move() {
-            return Ok(m);
+            return Ok((m, first));
         }
     }
 }

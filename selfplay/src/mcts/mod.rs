@@ -31,7 +31,7 @@ pub mod tree;
 #[cfg(test)]
 mod search_tests;
 
-pub use analysis::{ActionLine, Analysis, complete_move};
+pub use analysis::{ActionLine, Analysis, FirstSearch, complete_move, complete_move_analysed};
 pub use config::{
     ConfigError, ForcedLegs, Fpu, MctsConfig, QTransform, RootNoise, Selection,
     TemperatureSchedule, WinCheck,

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The board page in a real browser: trains a tiny Camelot run (configs/smoke-camelot.toml, two
+# generations), serves it with `camelot-zero serve --port 0 --run <run> --model <its newest
+# checkpoint>` and drives the page with Debian's Chromium through playwright-core
+# (tests/browser/board.test.mjs): a Knight's charge clicked leg by leg against the model, an
+# analysis, a replayed game, Tri-Camelot by clicks, each board checked against the rules engine.
+#
+#   scripts/test_browser.sh             # about 20 s on 2 cores after a release build (the
+#                                       # smoke run is 10 s of it, the browser test 6 s)
+#   OUT=dir scripts/test_browser.sh     # keep the screenshots (play, analyse, replay, tricamelot)
+#   BIN=path/to/camelot-zero ...        # default target/release/camelot-zero
+#   SERVE_ARGS="--assets web/page" ...  # more `serve` options: here the page as it is on disk
+#                                       # rather than the copy built into the binary
+#
+# Needs a release build (`cargo build --release`: this script never builds), node 20+ with npm
+# and the npm registry (playwright-core), and /usr/bin/chromium (installed with apt-get when
+# missing). The server is always stopped at exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+BIN="${BIN:-target/release/camelot-zero}"
+if [[ ! -x "$BIN" ]]; then
+  echo "error: $BIN does not exist: run \`cargo build --release\` first (this script never builds)" >&2
+  exit 1
+fi
+BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+
+if [[ ! -x /usr/bin/chromium ]]; then
+  echo "installing Debian's chromium"
+  sudo=""
+  [[ "$(id -u)" -eq 0 ]] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+fi
+
+# playwright-core only (it downloads no browser); the lock file pins it.
+(
+  cd tests/browser
+  if [[ -f package-lock.json ]]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
+)
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/board-test.XXXXXX")"
+server_pid=""
+cleanup() {
+  if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work/run"
+}
+trap cleanup EXIT
+
+out="${OUT:-$work/shots}"
+mkdir -p "$out"
+
+started=$SECONDS
+echo "training a smoke run into $work/run"
+"$BIN" run --config configs/smoke-camelot.toml --run-dir "$work/run" >"$work/run.log" 2>&1 || {
+  tail -n 30 "$work/run.log" >&2
+  echo "error: the smoke run failed (log above)" >&2
+  exit 1
+}
+model="$(find "$work/run/models" -mindepth 1 -maxdepth 1 -type d -name 'gen-*' | sort | tail -n 1)"
+if [[ -z "$model" ]]; then
+  echo "error: the smoke run wrote no checkpoint under $work/run/models" >&2
+  exit 1
+fi
+echo "smoke run done in $((SECONDS - started))s; serving it with the model $(basename "$model")"
+
+"$BIN" serve --port 0 --run "$work/run" --model "$model" ${SERVE_ARGS:-} >"$work/serve.log" 2>&1 &
+server_pid=$!
+url=""
+for _ in $(seq 1 300); do
+  line="$(head -n 1 "$work/serve.log" 2>/dev/null || true)"
+  if [[ "$line" =~ ^serving\ (http://[^ ]+) ]]; then
+    url="${BASH_REMATCH[1]}"
+    break
+  fi
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    cat "$work/serve.log" >&2
+    echo "error: camelot-zero serve exited before serving" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+if [[ -z "$url" ]]; then
+  cat "$work/serve.log" >&2
+  echo "error: camelot-zero serve printed no \`serving http://...\` line in 30 s" >&2
+  exit 1
+fi
+echo "server at $url"
+
+status=0
+BOARD_URL="$url" OUT="$out" node "$root/tests/browser/board.test.mjs" || status=$?
+if [[ $status -ne 0 ]]; then
+  echo "--- server log (tail) ---" >&2
+  tail -n 30 "$work/serve.log" >&2
+fi
+echo "screenshots in $out"
+echo "browser test took $((SECONDS - started))s"
+exit $status
