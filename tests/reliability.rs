@@ -163,6 +163,29 @@ fn d6_one_number_cannot_ask_for_unbounded_work() {
         let out = run(&args);
         assert_eq!(out.status.code(), Some(2), "{cmd}: {}", text(&out.stderr));
     }
+    // The two inputs #72 found: a batch of 10^8 grew to 24 GB before the kernel killed it, and a
+    // deep alpha-beta searched for ever.
+    let batch = std::fs::read_to_string(config("smoke-camelot.toml")).unwrap();
+    let batch = batch.replace("batch_size = 32", "batch_size = 100000000");
+    let huge_batch = dir.join("batch.toml");
+    std::fs::write(&huge_batch, batch).unwrap();
+    let out = run(&[
+        "run",
+        "--config",
+        huge_batch.to_str().unwrap(),
+        "--run-dir",
+        dir.join("b").to_str().unwrap(),
+    ]);
+    let line = assert_bad_input(&out, "train.batch_size");
+    assert!(line.contains("train.batch_size: must be from 1 to 8192"), "{line}");
+    for args in [
+        vec!["rate", "alphabeta:depth=99", "--variant", "camelot"],
+        vec!["arena", "--a", "alphabeta:depth=40", "--b", "random", "--games", "2"],
+    ] {
+        let out = run(&args);
+        let line = assert_bad_input(&out, "depth=");
+        assert!(line.contains("depth=") && line.contains("at most 8"), "{args:?}: {line}");
+    }
     let out = run(&["run", "--config", "/dev/zero", "--run-dir", dir.join("z").to_str().unwrap()]);
     let line = assert_bad_input(&out, "/dev/zero");
     assert!(line.contains("longer than"), "{line}");

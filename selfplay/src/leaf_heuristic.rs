@@ -90,8 +90,10 @@ impl LeafHeuristic {
             LeafHeuristic::Mix { weight, .. } if !(0.0..=1.0).contains(&weight) => {
                 Some(("leaf_heuristic.mix.weight", "must be between 0 and 1"))
             }
-            LeafHeuristic::Mix { fade_generations: 0, .. } => {
-                Some(("leaf_heuristic.mix.fade_generations", "must be at least 1"))
+            LeafHeuristic::Mix { fade_generations, .. }
+                if !(1..=1_000_000).contains(&fade_generations) =>
+            {
+                Some(("leaf_heuristic.mix.fade_generations", "must be from 1 to 1000000"))
             }
             _ => None,
         }

@@ -18,6 +18,7 @@
 //! ```
 
 pub mod arena;
+pub mod bounds;
 pub mod cache;
 pub mod draw_score;
 pub mod driver;

@@ -27,7 +27,7 @@ pub struct EngineArgs {
     #[arg(long)]
     pub model: Option<PathBuf>,
     /// Simulations per leg when `go` gives no budget (the `sims` option).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(selfplay::mcts::MAX_SIMULATIONS)))]
     pub sims: u32,
     /// A run configuration (TOML) whose [play] section sets how the model searches (its
     /// tactics filter, say); its other sections are not used. Without it, the [play] defaults.

@@ -171,17 +171,29 @@ impl TrainConfig {
     /// Range checks of the training settings; the error is (`train.key`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let bad = |key: &str, problem: &str| Err((format!("train.{key}"), problem.to_string()));
-        if self.batch_size == 0 {
-            return bad("batch_size", "must be at least 1");
-        }
-        if self.window_generations == 0 {
-            return bad("window_generations", "must be at least 1");
+        let counts = [
+            ("batch_size", self.batch_size as u64, 1, MAX_BATCH),
+            ("steps_per_generation", u64::from(self.steps_per_generation), 0, MAX_STEPS),
+            ("window_generations", u64::from(self.window_generations), 1, MAX_GENERATIONS),
+            ("probe_every", u64::from(self.probe_every), 0, MAX_GENERATIONS),
+        ];
+        for (key, value, min, max) in counts {
+            if let Some(problem) = selfplay::bounds::outside(value, min, max) {
+                return bad(key, &problem);
+            }
         }
         if !(self.learning_rate > 0.0 && self.learning_rate < 10.0) {
             return bad("learning_rate", "must be above 0 and below 10");
         }
-        if !(self.value_weight >= 0.0 && self.value_weight.is_finite()) {
-            return bad("value_weight", "must be a finite number, at least 0");
+        if !(0.0..=100.0).contains(&self.value_weight) {
+            return bad("value_weight", "must be from 0 to 100");
+        }
+        // Decay of more than the weights themselves, or momentum of 1 or more, diverges.
+        if !(0.0..=1.0).contains(&self.optimizer.weight_decay) {
+            return bad("optimizer.weight_decay", "must be from 0 to 1");
+        }
+        if !(0.0..1.0).contains(&self.optimizer.momentum) {
+            return bad("optimizer.momentum", "must be at least 0 and below 1");
         }
         if !(0.0..=1.0).contains(&self.search_value_weight) {
             return bad("search_value_weight", "must be between 0 and 1");
@@ -228,6 +240,14 @@ impl Default for TrainConfig {
         }
     }
 }
+
+/// The largest training batch: the activations of a batch of 8,192 of the largest preset fill
+/// tens of gigabytes already (a batch of 10^8 grew a run to 24 GB before the kernel killed it).
+pub const MAX_BATCH: u64 = 8192;
+/// The most training steps a generation.
+pub const MAX_STEPS: u64 = 1_000_000;
+/// The most generations a run, a replay window or a schedule counts.
+pub const MAX_GENERATIONS: u64 = 1_000_000;
 
 /// A config that cannot be used, naming the file and the problem.
 #[derive(Debug, Error)]
@@ -297,8 +317,8 @@ impl RunConfig {
                 "`f16` needs `device = \"gpu\"`: the native CPU engine runs f32 only",
             );
         }
-        self.mcts.validate().map_err(|e| ("mcts".to_string(), e.to_string()))?;
-        self.play.validate().map_err(|e| ("play".to_string(), e.to_string()))?;
+        self.mcts.validate().map_err(|e| (format!("mcts.{}", e.key()), e.to_string()))?;
+        self.play.validate().map_err(|e| (format!("play.{}", e.key()), e.to_string()))?;
         let players = self.game.variant.num_players();
         self.selfplay.validate(players).map_err(|e| (format!("selfplay.{}", e.key), e.problem))?;
         self.train.validate()?;
@@ -315,6 +335,16 @@ impl RunConfig {
             }
         }
         let r = &self.run;
+        if let Some(problem) =
+            selfplay::bounds::outside(u64::from(r.generations), 1, MAX_GENERATIONS)
+        {
+            return bad("run.generations", &problem);
+        }
+        if let Some(problem) =
+            selfplay::bounds::outside(u64::from(r.games_per_shard), 1, selfplay::MAX_GAMES)
+        {
+            return bad("run.games_per_shard", &problem);
+        }
         if r.games_per_generation == 0 {
             return bad("run.games_per_generation", "must be at least 1");
         }
@@ -323,9 +353,6 @@ impl RunConfig {
                 "run.games_per_generation",
                 &format!("must be at most {} (games one session plays)", selfplay::MAX_GAMES),
             );
-        }
-        if r.games_per_shard == 0 {
-            return bad("run.games_per_shard", "must be at least 1");
         }
         Ok(())
     }

@@ -30,8 +30,10 @@ impl Growth {
                 "start".into(),
                 format!("{start} blocks is deeper than the preset's {full}: it can only grow"),
             )),
-            Growth::Blocks { every_generations: 0, .. } => {
-                Err(("every_generations".into(), "must be at least 1".into()))
+            Growth::Blocks { every_generations, .. }
+                if !(1..=1_000_000).contains(&every_generations) =>
+            {
+                Err(("every_generations".into(), "must be from 1 to 1000000".into()))
             }
             Growth::Blocks { .. } => Ok(()),
         }

@@ -36,8 +36,8 @@ impl MovesLeftTarget {
     /// Range checks; the error is (key under `train.moves_left_target`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
         match self.weight() {
-            Some(w) if !(w.is_finite() && w >= 0.0) => {
-                Err(("weight".into(), "must be a finite number of at least 0".into()))
+            Some(w) if !(0.0..=100.0).contains(&w) => {
+                Err(("weight".into(), "must be from 0 to 100".into()))
             }
             _ => Ok(()),
         }

@@ -43,8 +43,8 @@ impl LrSchedule {
         match *self {
             LrSchedule::Constant => Ok(()),
             LrSchedule::StepDecay { every_generations, factor } => {
-                if every_generations == 0 {
-                    return bad("every_generations", "must be at least 1");
+                if !(1..=1_000_000).contains(&every_generations) {
+                    return bad("every_generations", "must be from 1 to 1000000");
                 }
                 if !(factor > 0.0 && factor <= 1.0) {
                     return bad("factor", "must be above 0 and at most 1");

@@ -35,6 +35,20 @@ pub const DEFAULT_SIMS: u32 = 64;
 /// Plies of an `alphabeta` player whose spec gives neither `depth=` nor `ms=`.
 pub const DEFAULT_DEPTH: u32 = 2;
 
+/// The most simulations a spec may ask a searching player for.
+pub const MAX_SIMS: u32 = 1_000_000;
+
+/// The deepest `depth=` an `alphabeta` player without `ms=` may search: each ply multiplies the
+/// time by about the branching factor (docs/results.md), so deeper fixed depths would not finish;
+/// with `ms=`, the time bounds the search and `depth=` may go to [`super::alphabeta::MAX_DEPTH`].
+pub const MAX_FIXED_DEPTH: u32 = 8;
+
+/// The longest `ms=` a move may take: ten minutes.
+pub const MAX_MS: u32 = 600_000;
+
+/// The most moves a `cutoff=` playout may run (games end well before).
+pub const MAX_CUTOFF: u32 = 10_000;
+
 /// A contestant, parsed but not loaded.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
@@ -96,6 +110,8 @@ pub enum SpecError {
     BadJudge(String),
     #[error("`{0}` in a player spec needs heuristic=W: it says how the heuristic judges leaves")]
     JudgeWithoutHeuristic(String),
+    #[error("bad `{option}` in a player spec: at most {max}{why}")]
+    TooLarge { option: String, max: u32, why: &'static str },
     #[error("unknown option `{option}` for player `{kind}` (it takes {allowed})")]
     UnknownOption { kind: String, option: String, allowed: String },
     #[error("player `{0}` takes no options")]
@@ -207,6 +223,16 @@ impl FromStr for PlayerSpec {
             }
             "alphabeta" => {
                 let o = SearchOptions::parse("alphabeta", options, &["depth", "ms"])?;
+                let max =
+                    if o.ms.is_some() { super::alphabeta::MAX_DEPTH } else { MAX_FIXED_DEPTH };
+                if let Some(depth) = o.depth.filter(|&d| d > max) {
+                    let why = if o.ms.is_some() {
+                        ""
+                    } else {
+                        " without ms=T (each ply multiplies the time; ms= bounds it)"
+                    };
+                    return Err(SpecError::TooLarge { option: format!("depth={depth}"), max, why });
+                }
                 let depth = match (o.depth, o.ms) {
                     (None, None) => Some(DEFAULT_DEPTH),
                     (depth, _) => depth,
@@ -272,6 +298,14 @@ fn judge_name(judge: Judge) -> &'static str {
 }
 
 /// The `key=value` options of a searching player.
+/// `n`, the value of option `opt`, if it is at most `max`.
+fn at_most(opt: &str, n: u32, max: u32) -> Result<u32, SpecError> {
+    if n > max {
+        return Err(SpecError::TooLarge { option: opt.to_string(), max, why: "" });
+    }
+    Ok(n)
+}
+
 struct SearchOptions {
     sims: u32,
     draw: DrawScore,
@@ -322,6 +356,7 @@ impl SearchOptions {
                         .ok()
                         .filter(|&n| n >= 1)
                         .ok_or_else(|| SpecError::BadSims(opt.to_string()))?;
+                    at_most(opt, o.sims, MAX_SIMS)?;
                 }
                 "draw" => {
                     let x = value
@@ -346,9 +381,9 @@ impl SearchOptions {
                         .ok_or_else(|| SpecError::BadJudge(opt.to_string()))?;
                     o.judge = Some(judge);
                 }
-                "cutoff" => o.cutoff = Some(count(opt, value)?),
+                "cutoff" => o.cutoff = Some(at_most(opt, count(opt, value)?, MAX_CUTOFF)?),
                 "depth" => o.depth = Some(count(opt, value)?),
-                "ms" => o.ms = Some(count(opt, value)?),
+                "ms" => o.ms = Some(at_most(opt, count(opt, value)?, MAX_MS)?),
                 _ => unreachable!("every allowed key is handled"),
             }
         }
@@ -486,5 +521,30 @@ mod tests {
         assert!(matches!(parse("mcts:heuristic=1"), Err(SpecError::UnknownOption { .. })));
         let msg = parse("alphabet").unwrap_err().to_string();
         assert!(msg.contains("alphabeta:depth=N") && msg.contains("mcts:sims=N"), "{msg}");
+    }
+
+    #[test]
+    fn searches_that_would_not_finish_are_refused() {
+        let too_large = |spec: &str| match parse(spec) {
+            Err(SpecError::TooLarge { option, max, .. }) => (option, max),
+            other => panic!("{spec}: {other:?}"),
+        };
+        assert_eq!(too_large("alphabeta:depth=40"), ("depth=40".into(), MAX_FIXED_DEPTH));
+        assert_eq!(too_large("alphabeta:depth=99,ms=100"), ("depth=99".into(), 64));
+        assert_eq!(too_large("alphabeta:ms=600001"), ("ms=600001".into(), MAX_MS));
+        assert_eq!(too_large("mcts:sims=1000001"), ("sims=1000001".into(), MAX_SIMS));
+        assert_eq!(too_large("a/gen-0001:sims=4000000000"), ("sims=4000000000".into(), MAX_SIMS));
+        assert_eq!(too_large("mcts:sims=8,cutoff=10001"), ("cutoff=10001".into(), MAX_CUTOFF));
+        let msg = parse("alphabeta:depth=40").unwrap_err().to_string();
+        assert!(msg.contains("at most 8") && msg.contains("ms="), "{msg}");
+        // The limits themselves are allowed.
+        for spec in [
+            "alphabeta:depth=8",
+            "alphabeta:depth=64,ms=1000",
+            "alphabeta:ms=600000",
+            "mcts:sims=1000000,cutoff=10000",
+        ] {
+            assert!(parse(spec).is_ok(), "{spec}");
+        }
     }
 }

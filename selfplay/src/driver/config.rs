@@ -9,6 +9,15 @@ use crate::draw_score::DrawScore;
 use crate::leaf_heuristic::LeafHeuristic;
 use crate::teacher::{TacticsFilter, Teacher};
 
+/// The most games one process plays at once (each holds a search tree).
+pub const MAX_GAMES_IN_FLIGHT: u64 = 65_536;
+/// The most self-play threads.
+pub const MAX_WORKERS: u64 = 1024;
+/// The longest game, in complete moves (games end in a few hundred).
+pub const MAX_MOVES: u64 = 10_000;
+/// The most cached evaluations (each a policy and values: a few hundred bytes).
+pub const MAX_EVAL_CACHE: u64 = 10_000_000;
+
 /// How the self-play driver plays games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -98,14 +107,16 @@ impl SelfPlayConfig {
     /// Checks every value for a game of `num_players` players.
     pub fn validate(&self, num_players: usize) -> Result<(), SelfPlayConfigError> {
         let err = |key, problem: &str| Err(SelfPlayConfigError { key, problem: problem.into() });
-        if self.games_in_flight == 0 {
-            return err("games_in_flight", "must be at least 1");
-        }
-        if self.workers == 0 {
-            return err("workers", "must be at least 1");
-        }
-        if self.max_moves == 0 {
-            return err("max_moves", "must be at least 1");
+        let counts = [
+            ("games_in_flight", self.games_in_flight as u64, 1, MAX_GAMES_IN_FLIGHT),
+            ("workers", self.workers as u64, 1, MAX_WORKERS),
+            ("max_moves", u64::from(self.max_moves), 1, MAX_MOVES),
+            ("eval_cache", self.eval_cache as u64, 0, MAX_EVAL_CACHE),
+        ];
+        for (key, value, min, max) in counts {
+            if let Some(problem) = crate::bounds::outside(value, min, max) {
+                return err(key, &problem);
+            }
         }
         if let Some((key, problem)) = self.move_limit.problem() {
             return err(key, problem);
@@ -133,11 +144,15 @@ impl SelfPlayConfig {
             if !(0.0..=1.0).contains(&full_fraction) {
                 return err("playout_cap.full_fraction", "must be between 0 and 1");
             }
-            if fast_simulations == 0 {
-                return err("playout_cap.fast_simulations", "must be at least 1");
+            let max = u64::from(crate::mcts::MAX_SIMULATIONS);
+            if let Some(problem) = crate::bounds::outside(u64::from(fast_simulations), 1, max) {
+                return err("playout_cap.fast_simulations", &problem);
             }
         }
-        if let Resign::Threshold { value, playthrough_fraction, .. } = self.resign {
+        if let Resign::Threshold { value, playthrough_fraction, min_moves } = self.resign {
+            if let Some(problem) = crate::bounds::outside(u64::from(min_moves), 0, MAX_MOVES) {
+                return err("resign.min_moves", &problem);
+            }
             if num_players != 2 {
                 return err("resign", "resignation is only supported for 2-player games");
             }

@@ -24,7 +24,10 @@ use std::time::Instant;
 use games::Game;
 use thiserror::Error;
 
-pub use config::{PlayoutCap, Resign, SelfPlayConfig, SelfPlayConfigError};
+pub use config::{
+    MAX_EVAL_CACHE, MAX_GAMES_IN_FLIGHT, MAX_MOVES, MAX_WORKERS, PlayoutCap, Resign,
+    SelfPlayConfig, SelfPlayConfigError,
+};
 pub use move_limit::MoveLimit;
 pub use played::PlayedGame;
 pub use sparring::{BoxedSparrer, LegPolicy, SparMove, Sparrer, SparringFactory};

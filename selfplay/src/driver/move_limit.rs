@@ -49,8 +49,8 @@ impl MoveLimit {
     /// Checks the margin (None when the setting is valid).
     pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
         match self {
-            MoveLimit::Material { margin: 0 } => {
-                Some(("move_limit.material.margin", "must be at least 1"))
+            MoveLimit::Material { margin } if !(1..=28).contains(&margin) => {
+                Some(("move_limit.material.margin", "must be from 1 to 28 (Camelot's pieces)"))
             }
             MoveLimit::Progress { margin } if !(margin > 0.0 && margin.is_finite()) => {
                 Some(("move_limit.progress.margin", "must be a positive number"))

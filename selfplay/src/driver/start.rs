@@ -62,9 +62,15 @@ impl Start {
             Start::Endgames { min_pieces, max_pieces, .. } if max_pieces < min_pieces => {
                 Some(("start.endgames.max_pieces", "must be at least min_pieces"))
             }
+            Start::Endgames { max_pieces, .. } if max_pieces > 28 => {
+                Some(("start.endgames.max_pieces", "must be at most 28 (Camelot's pieces)"))
+            }
             Start::Endgames { .. } => None,
             Start::Openings { max_moves: 0 } => {
                 Some(("start.openings.max_moves", "must be at least 1 (or start = \"standard\")"))
+            }
+            Start::Openings { max_moves } if u64::from(max_moves) > super::MAX_MOVES => {
+                Some(("start.openings.max_moves", "must be at most 10000"))
             }
             Start::Openings { .. } => None,
         }

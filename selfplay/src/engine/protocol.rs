@@ -6,7 +6,7 @@ use games::{KnightCanter, VariantKind};
 use serde::Deserialize;
 
 /// The most simulations a `go` or an analysis may ask for.
-pub const MAX_SIMS: u32 = 10_000_000;
+pub const MAX_SIMS: u32 = crate::mcts::MAX_SIMULATIONS;
 /// The longest think a `go time_ms` may ask for (one day).
 pub const MAX_TIME_MS: u64 = 86_400_000;
 

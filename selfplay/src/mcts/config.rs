@@ -244,28 +244,59 @@ impl TemperatureSchedule {
     }
 }
 
-/// A configuration that cannot run.
+/// The most simulations of one search (a tree of that many nodes, each a few hundred bytes).
+pub const MAX_SIMULATIONS: u32 = 1_000_000;
+
+/// The most actions a Gumbel root search considers (no position has as many legal legs).
+pub const MAX_CONSIDERED: u32 = 4096;
+
+/// A configuration that cannot run. The message names the option (`fpu`) but not its section,
+/// which the search and the play search share: [`ConfigError::key`] says which option.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ConfigError {
-    #[error("mcts.simulations must be at least 1")]
+    #[error("simulations must be at least 1")]
     NoSimulations,
-    #[error("mcts.c_puct_init must be finite and >= 0 and c_puct_base > 0, got {init} and {base}")]
+    #[error("simulations must be at most {MAX_SIMULATIONS}, got {0}")]
+    TooManySimulations(u32),
+    #[error(
+        "c_puct_init must be from 0 to 100 and c_puct_base above 0 and at most 1e9, got {init} and {base}"
+    )]
     CPuct { init: f32, base: f32 },
-    #[error("mcts.fpu value must be finite, got {0}")]
+    #[error("fpu value must be from -1 to 1, got {0}")]
     Fpu(f32),
-    #[error("mcts.root_noise needs alpha > 0 and fraction in [0, 1], got {alpha} and {fraction}")]
+    #[error(
+        "root_noise needs alpha above 0 and at most 100 and fraction in [0, 1], got {alpha} and {fraction}"
+    )]
     Noise { alpha: f32, fraction: f32 },
     #[error(
-        "mcts.selection gumbel needs considered_actions >= 1, c_visit >= 0, c_scale > 0, got {0:?}"
+        "selection gumbel needs considered_actions from 1 to {MAX_CONSIDERED}, c_visit from 0 to 1e6, c_scale above 0 and at most 1e6, got {0:?}"
     )]
     Gumbel(Selection),
-    #[error("mcts.temperature must be finite and >= 0, got {0}")]
+    #[error("temperature must be from 0 to 100, got {0}")]
     Temperature(f32),
-    #[error("mcts.moves_left.utility {0}")]
+    #[error("temperature moves must be at most 10000, got {0}")]
+    TemperatureMoves(u32),
+    #[error("moves_left.utility {0}")]
     MovesLeft(&'static str),
     /// An option of the play search (`[play]`) that the search itself does not take.
-    #[error("play.{key} {problem}")]
+    #[error("{key} {problem}")]
     Play { key: &'static str, problem: &'static str },
+}
+
+impl ConfigError {
+    /// The option the error is about, as its key in a `[mcts]` or `[play]` section.
+    pub fn key(&self) -> &'static str {
+        match self {
+            ConfigError::NoSimulations | ConfigError::TooManySimulations(_) => "simulations",
+            ConfigError::CPuct { .. } => "c_puct_init",
+            ConfigError::Fpu(_) => "fpu",
+            ConfigError::Noise { .. } => "root_noise",
+            ConfigError::Gumbel(_) => "selection",
+            ConfigError::Temperature(_) | ConfigError::TemperatureMoves(_) => "temperature",
+            ConfigError::MovesLeft(_) => "moves_left",
+            ConfigError::Play { key, .. } => key,
+        }
+    }
 }
 
 impl MctsConfig {
@@ -288,32 +319,42 @@ impl MctsConfig {
         if self.simulations == 0 {
             return Err(ConfigError::NoSimulations);
         }
+        if self.simulations > MAX_SIMULATIONS {
+            return Err(ConfigError::TooManySimulations(self.simulations));
+        }
         let (init, base) = (self.c_puct_init, self.c_puct_base);
-        if !(init.is_finite() && init >= 0.0 && base.is_finite() && base > 0.0) {
+        if !((0.0..=100.0).contains(&init) && base > 0.0 && base <= 1e9) {
             return Err(ConfigError::CPuct { init, base });
         }
+        // Values are scores in [0, 1]: a first-play value, or a reduction of one, beyond them
+        // means nothing.
         let (Fpu::Reduction(v) | Fpu::Absolute(v)) = self.fpu;
-        if !v.is_finite() {
+        if !(-1.0..=1.0).contains(&v) {
             return Err(ConfigError::Fpu(v));
         }
         if let RootNoise::Dirichlet { alpha, fraction } = self.root_noise
-            && !(alpha.is_finite() && alpha > 0.0 && (0.0..=1.0).contains(&fraction))
+            && !(alpha > 0.0 && alpha <= 100.0 && (0.0..=1.0).contains(&fraction))
         {
             return Err(ConfigError::Noise { alpha, fraction });
         }
         if let Selection::Gumbel { considered_actions, c_visit, c_scale, .. } = self.selection
-            && !(considered_actions >= 1
-                && c_visit.is_finite()
-                && c_visit >= 0.0
-                && c_scale.is_finite()
-                && c_scale > 0.0)
+            && !((1..=MAX_CONSIDERED).contains(&considered_actions)
+                && (0.0..=1e6).contains(&c_visit)
+                && c_scale > 0.0
+                && c_scale <= 1e6)
         {
             return Err(ConfigError::Gumbel(self.selection));
         }
         for t in self.temperature.temperatures() {
-            if !(t.is_finite() && t >= 0.0) {
+            if !(0.0..=100.0).contains(&t) {
                 return Err(ConfigError::Temperature(t));
             }
+        }
+        if let TemperatureSchedule::Step { moves, .. } | TemperatureSchedule::Linear { moves, .. } =
+            self.temperature
+            && moves > 10_000
+        {
+            return Err(ConfigError::TemperatureMoves(moves));
         }
         if let Some(problem) = self.moves_left.problem() {
             return Err(ConfigError::MovesLeft(problem));
@@ -364,7 +405,8 @@ mod tests {
         assert!(matches!(bad.validate(), Err(ConfigError::Temperature(_))));
         let bad = MctsConfig { moves_left: MovesLeft::Utility { slope: -0.1, cap: 0.1 }, ..ok };
         let error = bad.validate().unwrap_err().to_string();
-        assert_eq!(error, "mcts.moves_left.utility slope and cap must be finite and >= 0");
+        assert_eq!(error, "moves_left.utility slope and cap must be from 0 to 1");
+        assert_eq!(bad.validate().unwrap_err().key(), "moves_left");
     }
 
     #[test]

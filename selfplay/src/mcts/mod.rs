@@ -33,7 +33,7 @@ mod search_tests;
 
 pub use analysis::{ActionLine, Analysis, FirstSearch, complete_move, complete_move_analysed};
 pub use config::{
-    ConfigError, ForcedLegs, Fpu, MctsConfig, QTransform, RootNoise, Selection,
+    ConfigError, ForcedLegs, Fpu, MAX_SIMULATIONS, MctsConfig, QTransform, RootNoise, Selection,
     TemperatureSchedule, WinCheck,
 };
 pub use moves_left::MovesLeft;

@@ -46,8 +46,9 @@ impl MovesLeft {
         match *self {
             MovesLeft::Off => None,
             MovesLeft::Utility { slope, cap } => {
-                let ok = |x: f32| x.is_finite() && x >= 0.0;
-                (!(ok(slope) && ok(cap))).then_some("slope and cap must be finite and >= 0")
+                // The bonus is added to a score in [0, 1]: a cap beyond 1 means nothing.
+                let ok = |x: f32| (0.0..=1.0).contains(&x);
+                (!(ok(slope) && ok(cap))).then_some("slope and cap must be from 0 to 1")
             }
         }
     }

@@ -164,7 +164,8 @@ mod tests {
             tactics_filter: TacticsFilter::AlphaBeta { depth: 1, margin: 0 },
             ..PlaySearch::default()
         };
-        let error = bad.validate().unwrap_err().to_string();
-        assert_eq!(error, "play.tactics_filter.alpha_beta.margin must be at least 1");
+        let error = bad.validate().unwrap_err();
+        assert_eq!(error.to_string(), "tactics_filter.alpha_beta.margin must be at least 1");
+        assert_eq!(error.key(), "tactics_filter.alpha_beta.margin");
     }
 }

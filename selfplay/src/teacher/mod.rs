@@ -104,8 +104,8 @@ impl Teacher {
         if !(0.0..=1.0).contains(&fraction) {
             return Some(("teacher.alpha_beta.fraction", "must be between 0 and 1"));
         }
-        if fade_generations == 0 {
-            return Some(("teacher.alpha_beta.fade_generations", "must be at least 1"));
+        if !(1..=1_000_000).contains(&fade_generations) {
+            return Some(("teacher.alpha_beta.fade_generations", "must be from 1 to 1000000"));
         }
         if !(0.0..1.0).contains(&explore) {
             return Some(("teacher.alpha_beta.explore", "must be at least 0 and below 1"));

@@ -102,14 +102,26 @@ impl LadderConfig {
         if let Err(problem) = self.baseline_choice() {
             return bad("baseline", &problem);
         }
-        if self.simulations == 0 {
-            return bad("simulations", "must be at least 1");
-        }
-        if self.every_generations == 0 {
-            return bad("every_generations", "must be at least 1");
-        }
-        if self.max_moves == 0 {
-            return bad("max_moves", "must be at least 1");
+        let counts = [
+            ("games", u64::from(self.games), 0, selfplay::MAX_GAMES),
+            (
+                "simulations",
+                u64::from(self.simulations),
+                1,
+                u64::from(selfplay::mcts::MAX_SIMULATIONS),
+            ),
+            (
+                "every_generations",
+                u64::from(self.every_generations),
+                1,
+                crate::config::MAX_GENERATIONS,
+            ),
+            ("max_moves", u64::from(self.max_moves), 1, selfplay::driver::MAX_MOVES),
+        ];
+        for (key, value, min, max) in counts {
+            if let Some(problem) = selfplay::bounds::outside(value, min, max) {
+                return bad(key, &problem);
+            }
         }
         if self.opening_moves >= self.max_moves {
             return bad("opening_moves", "must be below max_moves");
