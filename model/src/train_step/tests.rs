@@ -1,0 +1,351 @@
+//! Tests of `train_step`.
+
+use super::*;
+use crate::checkpoint;
+use crate::optimizer::OptimizerKind;
+use crate::testing::{pseudo_random, scratch_dir, tri_camelot_shape};
+
+/// A fixed batch of 8 positions with 1–10 legal moves each and one-hot targets.
+struct Fixture {
+    config: NetConfig,
+    planes: Vec<f32>,
+    policy_target: Vec<f32>,
+    legal: Vec<bool>,
+    value_target: Vec<f32>,
+}
+
+const B: usize = 8;
+
+fn fixture() -> Fixture {
+    let config = NetConfig::preset("b4c32", tri_camelot_shape(8)).unwrap();
+    let s = &config.shape;
+    let (a, v) = (s.num_actions(), s.value_classes);
+    let mut legal = vec![false; B * a];
+    let mut policy_target = vec![0.0; B * a];
+    let mut value_target = vec![0.0; B * v];
+    for i in 0..B {
+        let moves: Vec<usize> = (0..=i).map(|k| (i * 97 + k * 31) % a).collect();
+        for &m in &moves {
+            legal[i * a + m] = true;
+        }
+        policy_target[i * a + moves[i % moves.len()]] = 1.0;
+        value_target[i * v + i % v] = 1.0;
+    }
+    Fixture {
+        planes: pseudo_random(B * s.input_len(), 5),
+        config,
+        policy_target,
+        legal,
+        value_target,
+    }
+}
+
+impl Fixture {
+    fn batch(&self) -> TrainBatch<'_> {
+        TrainBatch {
+            batch: B,
+            planes: &self.planes,
+            policy_target: &self.policy_target,
+            legal: &self.legal,
+            value_target: &self.value_target,
+            material: None,
+            ownership: None,
+            moves_left: None,
+        }
+    }
+}
+
+fn trainer(f: &Fixture, kind: OptimizerKind) -> Trainer {
+    let net = Net::new(&f.config, &Device::flex()).unwrap();
+    let optim = OptimizerConfig { kind, ..OptimizerConfig::default() };
+    Trainer::new(net, DeviceKind::Cpu, &optim).unwrap()
+}
+
+#[test]
+fn overfitting_one_batch_lowers_the_loss() {
+    let f = fixture();
+    let mut t = trainer(&f, OptimizerKind::AdamW);
+    let first = t.step(&f.batch(), 3e-3).unwrap();
+    let mut last = first;
+    for _ in 0..40 {
+        last = t.step(&f.batch(), 3e-3).unwrap();
+    }
+    assert!(first.total.is_finite() && last.total.is_finite());
+    assert!(last.total < 0.5 * first.total, "loss {first:?} → {last:?}");
+    // The trained running statistics generalise to inference mode on the same batch.
+    let eval = t.evaluate(&f.batch()).unwrap();
+    assert!(eval.total < 0.75 * first.total, "inference loss {eval:?} vs initial {first:?}");
+}
+
+#[test]
+fn both_engines_take_the_same_steps() {
+    // From one checkpoint, five SGD steps with native gradients and five with burn's
+    // autodiff: the same losses, and the same network after (running statistics included).
+    // SGD, not AdamW: Adam divides each gradient by its own magnitude, so a parameter whose
+    // true gradient is ~0 steps a full learning rate in whichever direction the rounding
+    // of its summation order points, and two correct engines drift apart on another CPU's
+    // SIMD kernels. SGD's step is proportional to the gradient, so rounding stays rounding.
+    let f = fixture();
+    let dir = scratch_dir("engines");
+    let mut t = trainer(&f, OptimizerKind::AdamW);
+    t.step(&f.batch(), 1e-3).unwrap();
+    checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+    let device = DeviceKind::Cpu.device().unwrap();
+    let optim = OptimizerConfig { kind: OptimizerKind::Sgd, ..OptimizerConfig::default() };
+    let mut trainers = [NetEngine::Native, NetEngine::Burn].map(|engine| {
+        let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
+        Trainer::with_engine(net, DeviceKind::Cpu, &optim, engine).unwrap()
+    });
+    assert_eq!(trainers.each_ref().map(Trainer::engine), [NetEngine::Native, NetEngine::Burn]);
+    for _ in 0..5 {
+        let [a, b] = trainers.each_mut().map(|t| t.step(&f.batch(), 0.05).unwrap());
+        assert!((a.total - b.total).abs() < 1e-3 * b.total.abs().max(1.0), "{a:?} vs {b:?}");
+        assert!((a.value - b.value).abs() < 1e-3 * b.value.abs().max(1.0), "{a:?} vs {b:?}");
+    }
+    let [a, b] = trainers.each_ref().map(|t| t.evaluate(&f.batch()).unwrap());
+    assert!((a.total - b.total).abs() < 1e-3 * b.total.abs().max(1.0), "{a:?} vs {b:?}");
+    let gpu = Net::new(&f.config, &device).unwrap();
+    let native_on_gpu = Trainer::with_engine(gpu, DeviceKind::Gpu, &optim, NetEngine::Native);
+    assert!(matches!(native_on_gpu, Err(ModelError::InvalidArgument(_))));
+}
+
+#[test]
+fn sgd_with_momentum_also_learns() {
+    let f = fixture();
+    let mut t = trainer(&f, OptimizerKind::Sgd);
+    let first = t.step(&f.batch(), 0.05).unwrap();
+    let mut last = first;
+    for _ in 0..30 {
+        last = t.step(&f.batch(), 0.05).unwrap();
+    }
+    assert!(last.total < 0.7 * first.total, "loss {first:?} → {last:?}");
+}
+
+#[test]
+fn illegal_moves_do_not_count() {
+    // Position 0 of the fixture has exactly one legal move, the target: whatever the
+    // network says about the other 876 actions, its policy loss is 0.
+    let f = fixture();
+    let t = trainer(&f, OptimizerKind::AdamW);
+    let s = &f.config.shape;
+    let (a, n, v) = (s.num_actions(), s.input_len(), s.value_classes);
+    let single = TrainBatch {
+        batch: 1,
+        planes: &f.planes[..n],
+        policy_target: &f.policy_target[..a],
+        legal: &f.legal[..a],
+        value_target: &f.value_target[..v],
+        material: None,
+        ownership: None,
+        moves_left: None,
+    };
+    assert!(t.evaluate(&single).unwrap().policy.abs() < 1e-6);
+}
+
+#[test]
+fn bad_batches_are_errors_not_panics() {
+    let f = fixture();
+    let mut t = trainer(&f, OptimizerKind::AdamW);
+    let short = TrainBatch { value_target: &f.value_target[1..], ..f.batch() };
+    assert!(matches!(
+        t.step(&short, 1e-3),
+        Err(ModelError::InputSize { what: "value target", .. })
+    ));
+    let none_legal = vec![false; f.legal.len()];
+    let stuck = TrainBatch { legal: &none_legal, ..f.batch() };
+    assert!(matches!(t.step(&stuck, 1e-3), Err(ModelError::InvalidArgument(_))));
+    assert!(matches!(t.step(&f.batch(), f64::NAN), Err(ModelError::InvalidArgument(_))));
+    let mut stray = f.policy_target.clone();
+    let illegal = f.legal.iter().position(|&ok| !ok).unwrap();
+    stray[illegal] = 0.5;
+    let stray = TrainBatch { policy_target: &stray, ..f.batch() };
+    assert!(matches!(t.step(&stray, 1e-3), Err(ModelError::InvalidArgument(_))));
+    // A material target for a network without the head, of the wrong length, or with a
+    // weight that is not a finite number of at least 0.
+    let material = vec![0.2; B * 5];
+    let term =
+        |target, weight| TrainBatch { material: Some(AuxTerm { target, weight }), ..f.batch() };
+    let err = t.step(&term(&material, 1.0), 1e-3).unwrap_err();
+    assert!(err.to_string().contains("no material head"), "{err}");
+    let net = t.into_net().with_material_head(5, 1).unwrap();
+    let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+    assert!(matches!(
+        t.step(&term(&material[1..], 1.0), 1e-3),
+        Err(ModelError::InputSize { what: "material target", .. })
+    ));
+    for weight in [-1.0, f32::NAN, f32::INFINITY] {
+        assert!(matches!(
+            t.step(&term(&material, weight), 1e-3),
+            Err(ModelError::InvalidArgument(_))
+        ));
+    }
+    t.step(&term(&material, 1.0), 1e-3).unwrap();
+    // The same for an ownership target, whose rows are grids.
+    let s = &f.config.shape;
+    let ownership = vec![0.0; B * 3 * s.height * s.width];
+    let term =
+        |target| TrainBatch { ownership: Some(AuxTerm { target, weight: 1.0 }), ..f.batch() };
+    let err = t.step(&term(&ownership), 1e-3).unwrap_err();
+    assert!(err.to_string().contains("no ownership head"), "{err}");
+    let net = t.into_net().with_ownership_head(3, 1).unwrap();
+    let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+    assert!(matches!(
+        t.step(&term(&ownership[3..]), 1e-3),
+        Err(ModelError::InputSize { what: "ownership target", .. })
+    ));
+    t.step(&term(&ownership), 1e-3).unwrap();
+}
+
+/// One-hot ownership targets of 3 classes in the input's grid: class `i % 3` on every
+/// board cell of position `i`.
+fn ownership_target(shape: &games::Layout, n: usize) -> Vec<f32> {
+    let grid = shape.height * shape.width;
+    let mut target = vec![0.0; n * 3 * grid];
+    for (i, planes) in target.chunks_exact_mut(3 * grid).enumerate() {
+        for &g in &shape.cells {
+            planes[(i % 3) * grid + usize::from(g)] = 1.0;
+        }
+    }
+    target
+}
+
+#[test]
+fn the_ownership_head_learns_its_target_and_counts_in_the_total() {
+    let f = fixture();
+    let net = Net::new(&f.config, &Device::flex()).unwrap().with_ownership_head(3, 3).unwrap();
+    let target = ownership_target(&f.config.shape, B);
+    let batch =
+        TrainBatch { ownership: Some(AuxTerm { target: &target, weight: 0.5 }), ..f.batch() };
+    for engine in [NetEngine::Native, NetEngine::Burn] {
+        let net = net.clone();
+        let mut t = Trainer::with_engine(net, DeviceKind::Cpu, &OptimizerConfig::default(), engine)
+            .unwrap();
+        let first = t.step(&batch, 0.01).unwrap();
+        let expected = first.policy + first.value + 0.5 * first.ownership;
+        assert!((first.total - expected).abs() < 1e-4, "{engine:?}: {first:?}");
+        assert!(first.ownership > 0.9, "a fresh head: about ln 3 or more, {first:?}");
+        let mut last = first;
+        for _ in 0..60 {
+            last = t.step(&batch, 0.01).unwrap();
+        }
+        assert!(last.ownership < 0.5 * first.ownership, "{engine:?}: {first:?} → {last:?}");
+        assert_eq!(t.evaluate(&f.batch()).unwrap().ownership, 0.0);
+    }
+}
+
+#[test]
+fn the_moves_left_head_learns_its_target_on_both_engines() {
+    let f = fixture();
+    let k = crate::MOVES_LEFT_CLASSES;
+    let net = Net::new(&f.config, &Device::flex()).unwrap().with_moves_left_head(k, 3).unwrap();
+    let mut target = vec![0.0; B * k];
+    for (i, row) in target.chunks_exact_mut(k).enumerate() {
+        row[(3 * i) % k] = 1.0;
+    }
+    let batch =
+        TrainBatch { moves_left: Some(AuxTerm { target: &target, weight: 0.5 }), ..f.batch() };
+    for engine in [NetEngine::Native, NetEngine::Burn] {
+        let mut t =
+            Trainer::with_engine(net.clone(), DeviceKind::Cpu, &OptimizerConfig::default(), engine)
+                .unwrap();
+        let first = t.step(&batch, 0.01).unwrap();
+        let expected = first.policy + first.value + 0.5 * first.moves_left;
+        assert!((first.total - expected).abs() < 1e-4, "{engine:?}: {first:?}");
+        assert!(first.moves_left > 2.0, "24 classes from a fresh head: ~ln 24, {first:?}");
+        let mut last = first;
+        for _ in 0..40 {
+            last = t.step(&batch, 0.01).unwrap();
+        }
+        assert!(last.moves_left < 0.5 * first.moves_left, "{engine:?}: {first:?} → {last:?}");
+        assert_eq!(t.evaluate(&f.batch()).unwrap().moves_left, 0.0);
+    }
+    // A target for a network without the head is refused.
+    let mut t = Trainer::new(
+        Net::new(&f.config, &Device::flex()).unwrap(),
+        DeviceKind::Cpu,
+        &OptimizerConfig::default(),
+    )
+    .unwrap();
+    let err = t.step(&batch, 0.01).unwrap_err();
+    assert!(err.to_string().contains("no moves-left head"), "{err}");
+}
+
+#[test]
+fn the_material_head_learns_its_target_and_counts_in_the_total() {
+    let f = fixture();
+    let net = Net::new(&f.config, &Device::flex()).unwrap().with_material_head(5, 3).unwrap();
+    let mut target = vec![0.0; B * 5];
+    for (i, row) in target.chunks_exact_mut(5).enumerate() {
+        row[i % 5] = 1.0;
+    }
+    let batch =
+        TrainBatch { material: Some(AuxTerm { target: &target, weight: 0.5 }), ..f.batch() };
+    let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+    let first = t.step(&batch, 0.01).unwrap();
+    let expected = first.policy + first.value + 0.5 * first.material;
+    assert!((first.total - expected).abs() < 1e-4, "{first:?}");
+    assert!(first.material > 1.0, "five classes from a fresh head: ~ln 5, got {first:?}");
+    let mut last = first;
+    for _ in 0..40 {
+        last = t.step(&batch, 0.01).unwrap();
+    }
+    assert!(last.material < 0.5 * first.material, "{first:?} → {last:?}");
+    // Without the target the head is left alone and the loss has no material part.
+    assert_eq!(t.evaluate(&f.batch()).unwrap().material, 0.0);
+}
+
+#[test]
+fn checkpoint_keeps_trained_batch_norm_statistics() {
+    // Training moves the running statistics away from their initial 0/1, and burn keeps
+    // the latest update on the side: a checkpoint must still capture it.
+    let f = fixture();
+    let dir = scratch_dir("trained-roundtrip");
+    let mut t = trainer(&f, OptimizerKind::AdamW);
+    for _ in 0..3 {
+        t.step(&f.batch(), 1e-3).unwrap();
+    }
+    checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+    let loaded = checkpoint::load(&dir, "tri-camelot", 1).unwrap().net;
+    let predict = |net: &Net| {
+        let p = Predictor::new(net, DeviceKind::Cpu).unwrap();
+        p.predict(&f.planes, B).unwrap()
+    };
+    let before = predict(t.net());
+    assert_eq!(predict(&loaded), before);
+    let fresh = Net::new(&f.config, &Device::flex()).unwrap();
+    assert_ne!(predict(&fresh), before, "a fresh net must not match: the test would be vacuous");
+}
+
+#[test]
+fn optimizer_state_survives_a_checkpoint() {
+    let f = fixture();
+    let dir = scratch_dir("optimizer");
+    let mut t = trainer(&f, OptimizerKind::AdamW);
+    for _ in 0..3 {
+        t.step(&f.batch(), 1e-3).unwrap();
+    }
+    checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+    t.save_optimizer(&dir).unwrap();
+
+    // Resume: same weights, same optimizer moments → the same next step.
+    let device = DeviceKind::Cpu.device().unwrap();
+    let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
+    let mut resumed = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+    resumed.load_optimizer(&dir).unwrap();
+    let expected = t.step(&f.batch(), 1e-3).unwrap();
+    let got = resumed.step(&f.batch(), 1e-3).unwrap();
+    assert!((expected.total - got.total).abs() < 1e-4, "{expected:?} vs {got:?}");
+    let after_a = t.evaluate(&f.batch()).unwrap();
+    let after_b = resumed.evaluate(&f.batch()).unwrap();
+    assert!((after_a.total - after_b.total).abs() < 1e-3, "{after_a:?} vs {after_b:?}");
+
+    // A fresh optimizer (no moments) takes a different step.
+    let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
+    let mut fresh = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
+    fresh.step(&f.batch(), 1e-3).unwrap();
+    let after_c = fresh.evaluate(&f.batch()).unwrap();
+    assert!((after_a.total - after_c.total).abs() > 1e-6, "moments made no difference");
+
+    std::fs::write(dir.join(crate::optimizer::OPTIMIZER_FILE), b"garbage").unwrap();
+    assert!(matches!(resumed.load_optimizer(&dir), Err(ModelError::CorruptWeights { .. })));
+}
