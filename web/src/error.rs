@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use thiserror::Error;
 
-/// A refused request (or a server that cannot start, for [`ServeError::Model`]).
+/// A refused request (or a server that cannot start, for [`ServeError::Startup`]).
 #[derive(Debug, Error)]
 pub enum ServeError {
     /// The request names a game this server does not know.
@@ -27,9 +27,10 @@ pub enum ServeError {
     /// The search itself failed.
     #[error("the search failed: {0}")]
     Search(String),
-    /// A checkpoint could not be loaded (at start-up).
+    /// What the server was started with cannot be used: a checkpoint that does not load, a
+    /// run or records folder that is not there.
     #[error("{0}")]
-    Model(String),
+    Startup(String),
     /// The server was started without `--run`.
     #[error("no run: the server was started without --run")]
     NoRun,
@@ -50,7 +51,7 @@ impl ServeError {
             | ServeError::GameOver
             | ServeError::BadSims { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ServeError::NoRun | ServeError::NotFound(_) => StatusCode::NOT_FOUND,
-            ServeError::Search(_) | ServeError::Model(_) | ServeError::Records(_) => {
+            ServeError::Search(_) | ServeError::Startup(_) | ServeError::Records(_) => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
         }

@@ -67,7 +67,7 @@ impl RunRecords {
     /// folder); `None` when there are none.
     pub fn open(run: Option<&Path>, folders: &[PathBuf]) -> Result<Option<RunRecords>, ServeError> {
         let missing = |what: &str, dir: &Path| {
-            ServeError::Model(format!("{what} {}: no such folder", dir.display()))
+            ServeError::Startup(format!("{what} {}: no such folder", dir.display()))
         };
         if let Some(dir) = run.filter(|d| !d.is_dir()) {
             return Err(missing("--run", dir));

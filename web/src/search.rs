@@ -41,16 +41,16 @@ impl Models {
         let uniform = |kind: VariantKind| {
             games::with_variant!(kind, V => EvaluatorFactory::new::<State<V>>(
                 &Source::Uniform, DeviceKind::Cpu, 0))
-            .map_err(|e| ServeError::Model(train::error_chain(&e)))
+            .map_err(|e| ServeError::Startup(train::error_chain(&e)))
         };
         let mut games =
             [(uniform(VariantKind::Camelot)?, None), (uniform(VariantKind::Tricamelot)?, None)];
         for dir in dirs {
             let meta = model::checkpoint::read_meta(dir).map_err(|e| {
-                ServeError::Model(format!("cannot read the checkpoint {}: {e}", dir.display()))
+                ServeError::Startup(format!("cannot read the checkpoint {}: {e}", dir.display()))
             })?;
             let kind: VariantKind = meta.variant.parse().map_err(|_| {
-                ServeError::Model(format!(
+                ServeError::Startup(format!(
                     "the checkpoint {} is for an unknown game {:?}",
                     dir.display(),
                     meta.variant
@@ -58,7 +58,7 @@ impl Models {
             })?;
             let (factory, name) = &mut games[slot(kind)];
             if let Some(other) = name {
-                return Err(ServeError::Model(format!(
+                return Err(ServeError::Startup(format!(
                     "two models for {}: {other} and {}; give one --model per game",
                     kind.as_str(),
                     dir.display()
@@ -67,7 +67,7 @@ impl Models {
             let source = Source::Checkpoint(dir.clone());
             *factory = games::with_variant!(kind, V => EvaluatorFactory::new::<State<V>>(
                 &source, DeviceKind::Cpu, 0))
-            .map_err(|e| ServeError::Model(train::error_chain(&e)))?;
+            .map_err(|e| ServeError::Startup(train::error_chain(&e)))?;
             *name = Some(checkpoint_name(dir));
         }
         Ok(Models { games, play })
@@ -123,24 +123,23 @@ impl Models {
         let mut evaluator = self.evaluator::<V>();
         let mut rng = StdRng::seed_from_u64(SEED);
         let mut next = Instant::now() + every;
-        while !search.is_done() {
-            if let Some(leaf) = search.gather(&mut rng) {
-                let eval = evaluator.evaluate(std::slice::from_ref(&leaf.state)).remove(0);
-                search.apply(leaf, eval).map_err(search_error)?;
-            }
-            if Instant::now() >= next {
-                next = Instant::now() + every;
-                if let Ok(summary) = search.summary() {
-                    let analysis = Analysis::new(&search, &summary);
-                    if !report(AnalysisView::of(state, &summary, &analysis, false)) {
-                        return Ok(());
-                    }
+        let mut gone = false;
+        let summary = search
+            .run_watched(evaluator.as_mut(), &mut rng, |search| {
+                if Instant::now() < next {
+                    return true;
                 }
-            }
+                next = Instant::now() + every;
+                let Ok(summary) = search.summary() else { return true };
+                let analysis = Analysis::new(search, &summary);
+                gone = !report(AnalysisView::of(state, &summary, &analysis, false));
+                !gone
+            })
+            .map_err(search_error)?;
+        if !gone {
+            let analysis = Analysis::new(&search, &summary);
+            report(AnalysisView::of(state, &summary, &analysis, true));
         }
-        let summary = search.summary().map_err(search_error)?;
-        let analysis = Analysis::new(&search, &summary);
-        report(AnalysisView::of(state, &summary, &analysis, true));
         Ok(())
     }
 }

@@ -340,6 +340,17 @@ impl<G: Game> Search<G> {
         evaluator: &mut E,
         rng: &mut impl Rng,
     ) -> Result<SearchSummary<G::Action>, SearchError> {
+        self.run_watched(evaluator, rng, |_| true)
+    }
+
+    /// [`Search::run`], calling `go_on` after each evaluated simulation (a reader that shows the
+    /// search while it thinks); stops early, with what was found so far, when it returns false.
+    pub fn run_watched<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        evaluator: &mut E,
+        rng: &mut impl Rng,
+        mut go_on: impl FnMut(&Self) -> bool,
+    ) -> Result<SearchSummary<G::Action>, SearchError> {
         if self.root_legal.is_empty() {
             return Err(SearchError::GameOver);
         }
@@ -352,6 +363,9 @@ impl<G: Game> Search<G> {
                     _ => return Err(SearchError::EvaluatorCount { expected: 1, got }),
                 };
                 self.apply(leaf, eval)?;
+                if !go_on(self) {
+                    break;
+                }
             }
         }
         self.summary()
