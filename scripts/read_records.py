@@ -4,7 +4,7 @@
     python3 scripts/read_records.py data/<run>/games/gen-0003
 
 Needs pyarrow (or, failing that, duckdb): `pip install pyarrow`. Follows the same rules as the
-Rust reader (selfplay::record): a shard is complete when its `games-NNNNNN.parquet` exists;
+Rust reader (the records crate): a shard is complete when its `games-NNNNNN.parquet` exists;
 positions files without a games file and `*.tmp` leftovers of interrupted writes are ignored and
 counted as warnings.
 """

@@ -45,7 +45,7 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
             Some(e.is_bad_input())
         } else if let Some(e) = c.downcast_ref::<model::ModelError>() {
             Some(e.is_bad_input())
-        } else if let Some(e) = c.downcast_ref::<selfplay::RecordError>() {
+        } else if let Some(e) = c.downcast_ref::<records::RecordError>() {
             Some(e.is_bad_input())
         } else {
             c.downcast_ref::<storage::StorageError>().map(storage::StorageError::is_bad_input)

@@ -26,7 +26,7 @@ pub fn load_config(path: &std::path::Path) -> anyhow::Result<train::RunConfig> {
 
 /// The `[play]` section of the run config at `config`: how a model searches when it plays (the
 /// defaults without one). `engine`, `analyze` and `play` read only this section.
-pub fn play_search(config: Option<&std::path::Path>) -> anyhow::Result<selfplay::PlaySearch> {
+pub fn play_search(config: Option<&std::path::Path>) -> anyhow::Result<search::PlaySearch> {
     Ok(config.map(load_config).transpose()?.map_or_else(Default::default, |c| c.play))
 }
 

@@ -116,7 +116,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     // A corrupt record file is reported as one line; the parquet panic behind it is not printed.
-    selfplay::record::install_quiet_panic_hook();
+    records::install_quiet_panic_hook();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

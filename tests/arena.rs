@@ -33,7 +33,7 @@ fn a_checkpoint_of_the_smoke_run_beats_random() {
     let as_black = "random vs gen-0002:sims=16";
     assert_eq!(games.iter().filter(|g| g.model == as_white).count(), 10);
     assert_eq!(games.iter().filter(|g| g.model == as_black).count(), 10);
-    let score_of = |g: &selfplay::GameRecord, as_white: &str| {
+    let score_of = |g: &records::GameRecord, as_white: &str| {
         if g.model == as_white { g.result[0] } else { g.result[1] }
     };
     let score: f32 = games.iter().map(|g| score_of(g, as_white)).sum::<f32>() / 20.0;

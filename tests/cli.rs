@@ -87,7 +87,7 @@ fn malformed_input_exits_2_with_one_line() {
     assert_eq!(stderr(&o).trim_end(), "error: bad position: unknown square `Z9`");
 }
 
-fn read_games(dir: &std::path::Path) -> Vec<selfplay::GameRecord> {
+fn read_games(dir: &std::path::Path) -> Vec<records::GameRecord> {
     let mut all = common::games_in(dir);
     // The run name comes from the folder; everything else must match between folders.
     for g in &mut all {

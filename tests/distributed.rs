@@ -1,5 +1,5 @@
 //! A run shared by a learner and worker processes through a folder (the storage layer's own
-//! tests are in `store/`): two workers and a learner finish the smoke configuration's two
+//! tests are in `location/`): two workers and a learner finish the smoke configuration's two
 //! generations; a worker killed in the middle of a shard loses only that shard; a learner
 //! killed and started again resumes; a second learner is refused; a foreign shard is rejected
 //! without stopping the learner, and a worker whose shards are refused stops with the learner's
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use selfplay::{list_shards, read_games, read_positions};
+use records::{list_shards, read_games, read_positions};
 
 mod common;
 

@@ -2,7 +2,7 @@
 //! (`d<N>_...`). The defects the library tests cover (rows of `generations.csv` after a kill,
 //! a resumed generation's figures, the weights hash, foreign rows in `metrics.csv`, zero-byte
 //! shards in the listing) are in `train/tests/generation_loop.rs`, `model`, `train::metrics`
-//! and `selfplay::record`; the random-kill loop is `tests/kill_loop.rs`.
+//! and `records`; the random-kill loop is `tests/kill_loop.rs`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

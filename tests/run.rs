@@ -65,9 +65,9 @@ fn games_by_generation(run_dir: &Path) -> Vec<Vec<u64>> {
             break;
         }
         let mut ids = Vec::new();
-        for shard in selfplay::list_shards(&dir).unwrap() {
-            let games = selfplay::read_games(&shard.games).unwrap();
-            let positions = selfplay::read_positions(&shard.positions).unwrap();
+        for shard in records::list_shards(&dir).unwrap() {
+            let games = records::read_games(&shard.games).unwrap();
+            let positions = records::read_positions(&shard.positions).unwrap();
             assert!(!positions.is_empty());
             ids.extend(games.iter().map(|g| g.game_id));
         }
@@ -184,10 +184,10 @@ fn a_teacher_plays_its_share_of_the_first_generations_and_selfplay_plays_the_mod
     assert_eq!(players_of(&run_dir, 2), vec!["gen-0002"; 8], "the share is 0 from generation 2");
     // The searches' games are labelled in full: every full-search row at the start of a move
     // targets the teacher's one move (a search of 8 simulations spreads its visits).
-    let rows: Vec<selfplay::PositionRow> = selfplay::list_shards(&run_dir.join("games/gen-0002"))
+    let rows: Vec<records::PositionRow> = records::list_shards(&run_dir.join("games/gen-0002"))
         .unwrap()
         .iter()
-        .flat_map(|s| selfplay::read_positions(&s.positions).unwrap())
+        .flat_map(|s| records::read_positions(&s.positions).unwrap())
         .filter(|r| r.full_search && r.policy_actions.len() > 1 && !r.position.contains("move="))
         .collect();
     assert!(rows.len() >= 8, "{} rows", rows.len());

@@ -27,9 +27,10 @@ use crate::board::PieceKind;
 use crate::camelot::{CamelotRules, MIRROR};
 use crate::game::{Game, Player};
 use crate::layout::Layout;
+use crate::position::Variant;
 use crate::state::State;
 use crate::tricamelot::TriCamelotRules;
-use crate::variant::{Landing, Variant};
+use crate::variant::Landing;
 
 /// Version of the encoding and the action layout; recorded with every checkpoint. Bump it when
 /// either changes.

@@ -8,7 +8,8 @@
 //! output.
 
 use crate::board::PieceKind;
-use crate::variant::{Landing, Variant};
+use crate::position::Variant;
+use crate::variant::Landing;
 
 /// How one input plane is filled. Values are 1 on the cells named, 0 elsewhere, unless said.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,7 +18,8 @@ use crate::game::Player;
 use crate::goal_distance::GoalDistances;
 use crate::options::RuleOptions;
 use crate::position::Position;
-use crate::variant::{Landing, Variant};
+use crate::position::Variant;
+use crate::variant::Landing;
 
 /// How many draws [`Position::random_endgame`] makes before it gives up.
 const TRIES: usize = 1000;
@@ -105,7 +106,7 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
-    use crate::variant::Variant;
+    use crate::position::Variant;
     use crate::{CamelotPosition, Landing, Player, RuleOptions, TriCamelotPosition};
 
     fn check<V: Variant>(pos: &crate::Position<V>, pieces: std::ops::RangeInclusive<usize>) {

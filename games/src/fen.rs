@@ -5,15 +5,20 @@
 //! tricamelot B B:KE4,... R:KB13,... G:KI14,...
 //! ```
 //!
-//! This module reads and writes the parts of a position (board, side to move, castle moves);
-//! `position` assembles them and applies the rules, so the dependency goes one way.
+//! This module reads and writes the parts of a position (board, side to move, castle moves) and
+//! gives [`Position`] its parsing ([`Position::parse_with`], `FromStr`) and printing
+//! (`Display`); `position` applies the rules, and imports nothing from here.
 
 use std::fmt;
+use std::marker::PhantomData;
+use std::str::FromStr;
 
 use crate::board::{Board, Piece, PieceKind};
 use crate::error::PositionError;
 use crate::game::{MAX_PLAYERS, Player};
-use crate::variant::{Landing, Variant};
+use crate::options::RuleOptions;
+use crate::position::{Position, Variant};
+use crate::variant::Landing;
 use crate::variant_kind::VariantKind;
 
 /// What a position string states, checked piece by piece but not yet settled by the rules.
@@ -170,4 +175,28 @@ pub(crate) fn write<V: Variant>(
         write!(f, " cm={},{}", castle_moves[0], castle_moves[1])?;
     }
     Ok(())
+}
+
+impl<V: Variant> Position<V> {
+    /// Parses a position string (RULES.md §5) with the given rule options.
+    pub fn parse_with(s: &str, options: RuleOptions) -> Result<Self, PositionError> {
+        let Setup { board, to_move, castle_moves } = parse::<V>(s)?;
+        let mut pos =
+            Position { board, to_move, castle_moves, options, over: None, _variant: PhantomData };
+        V::settle(&mut pos, None);
+        Ok(pos)
+    }
+}
+
+impl<V: Variant> FromStr for Position<V> {
+    type Err = PositionError;
+    fn from_str(s: &str) -> Result<Self, PositionError> {
+        Self::parse_with(s, RuleOptions::default())
+    }
+}
+
+impl<V: Variant> fmt::Display for Position<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write::<V>(&self.board, self.to_move, self.castle_moves, f)
+    }
 }

@@ -6,7 +6,8 @@
 
 use crate::game::MAX_PLAYERS;
 use crate::geometry::{Cell, NO_CELL};
-use crate::variant::{Landing, Variant};
+use crate::position::Variant;
+use crate::variant::Landing;
 
 /// Distance in steps from every cell to the nearest goal cell, for each seat.
 #[derive(Clone, Debug)]

@@ -65,10 +65,10 @@ pub use layout::{Layout, LayoutError};
 pub use mv::{Move, MoveKind};
 pub use options::{KnightCanter, RuleOptions};
 pub use perft::{perft, perft_divide};
-pub use position::Position;
+pub use position::{Position, Variant};
 pub use state::{State, num_actions};
 pub use tricamelot::{BLUE, GREEN, RED, TRI_ROTATION, TriCamelotRules};
-pub use variant::{Landing, Tables, Variant};
+pub use variant::{Landing, Tables};
 pub use variant_kind::VariantKind;
 
 /// A Camelot game, played leg by leg.

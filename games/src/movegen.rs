@@ -17,7 +17,8 @@ use crate::game::Player;
 use crate::geometry::{Cell, Geometry, MAX_CELLS, NO_CELL};
 use crate::mv::{Move, MoveKind};
 use crate::options::{KnightCanter, RuleOptions};
-use crate::variant::{Landing, Variant};
+use crate::position::{Position, Variant};
+use crate::variant::Landing;
 
 /// Receives generated moves.
 pub(crate) trait MoveSink {
@@ -49,6 +50,31 @@ impl<S: MoveSink> MoveSink for Counting<'_, S> {
     fn push(&mut self, path: &[Cell], kind: MoveKind, canter_legs: usize) {
         self.n += 1;
         self.inner.push(path, kind, canter_legs);
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// Every legal move (none once the game is over).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        if self.over.is_none() {
+            self.generate(&mut moves);
+        }
+        moves
+    }
+
+    /// The number of legal moves, without building them.
+    pub fn count_moves(&self) -> usize {
+        let mut n = 0;
+        if self.over.is_none() {
+            self.generate(&mut n);
+        }
+        n
+    }
+
+    /// Every legal move of the player to move into `sink`, whether or not the game is over.
+    pub(crate) fn generate<S: MoveSink>(&self, sink: &mut S) {
+        generate::<V, S>(&self.board, self.to_move, self.castle_moves, self.options, sink);
     }
 }
 

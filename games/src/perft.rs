@@ -2,7 +2,7 @@
 
 use crate::mv::Move;
 use crate::position::Position;
-use crate::variant::Variant;
+use crate::position::Variant;
 
 /// The number of legal move sequences of length `depth` from `pos` (a finished game has none).
 /// Counts the last ply without playing it (bulk counting).

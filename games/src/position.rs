@@ -1,19 +1,65 @@
-//! A position between complete moves: the board, the player to move, castle-move counts and the
-//! rule options; legal moves, playing a move, and the end of the game.
+//! A position between complete moves ([`Position`]): the board, the player to move, castle-move
+//! counts and the rule options; playing a move, and the end of the game. What differs between
+//! Camelot and Tri-Camelot is behind one trait ([`Variant`]), so that move generation, notation,
+//! perft and the leg interface are written once. Parsing and writing position strings are
+//! `fen`'s part of `Position`, its legal moves `movegen`'s.
 
-use std::fmt;
+use std::fmt::{self, Debug};
+use std::hash::Hash;
 use std::marker::PhantomData;
-use std::str::FromStr;
 
 use crate::board::Board;
-use crate::error::{MoveError, PositionError};
-use crate::fen;
+use crate::error::MoveError;
 use crate::game::{GameOver, Player};
-use crate::movegen::{self, MoveSink};
 use crate::mv::{Move, MoveKind};
 use crate::options::RuleOptions;
-use crate::variant::{Landing, Variant};
+use crate::variant::{Landing, Tables};
 use crate::zobrist;
+
+/// A set of rules: Camelot or Tri-Camelot.
+pub trait Variant:
+    Copy + Clone + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 'static
+{
+    /// `camelot` or `tricamelot`, the first word of a position string.
+    const NAME: &'static str;
+    const NUM_PLAYERS: usize;
+    /// Cells and directions of the board (checked against the geometry by the tests).
+    const NUM_CELLS: usize;
+    const NUM_DIRS: usize;
+    /// Seat letters in turn order, as in position strings.
+    const PLAYER_LETTERS: &'static [char];
+    /// Player names in turn order.
+    const PLAYER_NAMES: &'static [&'static str];
+    /// The start position string.
+    const START: &'static str;
+    /// Knights and Men each player starts with (and can never exceed).
+    const KNIGHTS: usize;
+    const MEN: usize;
+    /// Whether castle moves exist (Camelot) and the position string carries `cm=`.
+    const CASTLE_MOVES: bool;
+
+    /// Rows and columns of the grid the board is laid on for the network.
+    const GRID: (usize, usize);
+
+    fn tables() -> &'static Tables;
+
+    /// The (row, column) of the cell at (file, rank) on that grid.
+    fn grid_pos(file: i8, rank: i8) -> (usize, usize);
+
+    /// Passes the turn after `mover` completed a move (None: a position was just parsed, and
+    /// the side to move stays) and records the end of the game if it is over. Camelot leaves the
+    /// "no legal move" rule to [`Variant::no_move`], which needs move generation; Tri-Camelot
+    /// must eliminate players without moves here, so it may generate moves.
+    fn settle(pos: &mut Position<Self>, mover: Option<Player>);
+
+    /// The result when the player to move has no legal move (only reached for Camelot).
+    fn no_move(pos: &Position<Self>) -> GameOver;
+
+    /// The seat after `p` in turn order (eliminated players included).
+    fn next_seat(p: Player) -> Player {
+        Player((p.0 + 1) % Self::NUM_PLAYERS as u8)
+    }
+}
 
 /// A valid position of variant `V` (built only by parsing a position string, or by playing
 /// legal moves from one). Compare [`crate::Setup`]-style validation in shakmaty.
@@ -40,15 +86,6 @@ impl<V: Variant> Position<V> {
         Self::start_with(RuleOptions::default())
     }
 
-    /// Parses a position string (RULES.md §5) with the given rule options.
-    pub fn parse_with(s: &str, options: RuleOptions) -> Result<Self, PositionError> {
-        let fen::Setup { board, to_move, castle_moves } = fen::parse::<V>(s)?;
-        let mut pos =
-            Position { board, to_move, castle_moves, options, over: None, _variant: PhantomData };
-        V::settle(&mut pos, None);
-        Ok(pos)
-    }
-
     /// The board.
     pub fn board(&self) -> &Board {
         &self.board
@@ -67,29 +104,6 @@ impl<V: Variant> Position<V> {
     /// The rule options.
     pub fn options(&self) -> RuleOptions {
         self.options
-    }
-
-    /// Every legal move (none once the game is over).
-    pub fn legal_moves(&self) -> Vec<Move> {
-        let mut moves = Vec::new();
-        if self.over.is_none() {
-            self.generate(&mut moves);
-        }
-        moves
-    }
-
-    /// The number of legal moves, without building them.
-    pub fn count_moves(&self) -> usize {
-        let mut n = 0;
-        if self.over.is_none() {
-            self.generate(&mut n);
-        }
-        n
-    }
-
-    /// Every legal move of the player to move into `sink`, whether or not the game is over.
-    pub(crate) fn generate<S: MoveSink>(&self, sink: &mut S) {
-        movegen::generate::<V, S>(&self.board, self.to_move, self.castle_moves, self.options, sink);
     }
 
     /// The end of the game, if it is over.
@@ -149,19 +163,6 @@ impl<V: Variant> Position<V> {
             h ^= zobrist::castle_moves(p, n);
         }
         h
-    }
-}
-
-impl<V: Variant> FromStr for Position<V> {
-    type Err = PositionError;
-    fn from_str(s: &str) -> Result<Self, PositionError> {
-        Self::parse_with(s, RuleOptions::default())
-    }
-}
-
-impl<V: Variant> fmt::Display for Position<V> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fen::write::<V>(&self.board, self.to_move, self.castle_moves, f)
     }
 }
 

@@ -21,8 +21,8 @@ use crate::goal_distance::GoalDistances;
 use crate::mv::Move;
 use crate::options::RuleOptions;
 use crate::position::Position;
+use crate::position::Variant;
 use crate::variant::Landing;
-use crate::variant::Variant;
 use crate::zobrist;
 
 /// A game of variant `V` as the search plays it: a position at the start of a turn, its legal

@@ -11,8 +11,8 @@ use crate::game::{Game, MAX_PLAYERS, Player};
 use crate::geometry::Cell;
 use crate::mv::Move;
 use crate::position::Position;
+use crate::position::Variant;
 use crate::state::State;
-use crate::variant::Variant;
 
 /// Plays uniformly random complete moves from `pos` until the game ends or `max_plies` moves
 /// were played. Returns every position visited (the start first).

@@ -5,7 +5,8 @@ use std::sync::LazyLock;
 use crate::game::{GameOver, MAX_PLAYERS, Outcome, Player, Termination};
 use crate::geometry::Geometry;
 use crate::position::Position;
-use crate::variant::{Landing, Tables, Variant};
+use crate::position::Variant;
+use crate::variant::{Landing, Tables};
 
 /// The rules of 3-player Tri-Camelot. Blue (seat 0), Red (1), Green (2) move in that order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -1,12 +1,9 @@
-//! What differs between Camelot and Tri-Camelot, behind one trait, so that move generation,
-//! notation, perft and the leg interface are written once.
+//! The per-variant tables of the rules ([`Tables`]): the board's geometry, what landing on each
+//! cell means to each player ([`Landing`]), the goal cells and the seats' frames. The trait
+//! that gives them, [`Variant`](crate::Variant), is beside the position it is generic over.
 
-use std::fmt::Debug;
-use std::hash::Hash;
-
-use crate::game::{GameOver, MAX_PLAYERS, Player};
+use crate::game::MAX_PLAYERS;
 use crate::geometry::{Cell, Geometry};
-use crate::position::Position;
 
 /// What it means for a piece of a given player to land on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,49 +62,4 @@ pub(crate) fn inverse(perm: &[u8]) -> Vec<u8> {
         inv[p as usize] = i as u8;
     }
     inv
-}
-
-/// A set of rules: Camelot or Tri-Camelot.
-pub trait Variant:
-    Copy + Clone + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 'static
-{
-    /// `camelot` or `tricamelot`, the first word of a position string.
-    const NAME: &'static str;
-    const NUM_PLAYERS: usize;
-    /// Cells and directions of the board (checked against the geometry by the tests).
-    const NUM_CELLS: usize;
-    const NUM_DIRS: usize;
-    /// Seat letters in turn order, as in position strings.
-    const PLAYER_LETTERS: &'static [char];
-    /// Player names in turn order.
-    const PLAYER_NAMES: &'static [&'static str];
-    /// The start position string.
-    const START: &'static str;
-    /// Knights and Men each player starts with (and can never exceed).
-    const KNIGHTS: usize;
-    const MEN: usize;
-    /// Whether castle moves exist (Camelot) and the position string carries `cm=`.
-    const CASTLE_MOVES: bool;
-
-    /// Rows and columns of the grid the board is laid on for the network.
-    const GRID: (usize, usize);
-
-    fn tables() -> &'static Tables;
-
-    /// The (row, column) of the cell at (file, rank) on that grid.
-    fn grid_pos(file: i8, rank: i8) -> (usize, usize);
-
-    /// Passes the turn after `mover` completed a move (None: a position was just parsed, and
-    /// the side to move stays) and records the end of the game if it is over. Camelot leaves the
-    /// "no legal move" rule to [`Variant::no_move`], which needs move generation; Tri-Camelot
-    /// must eliminate players without moves here, so it may generate moves.
-    fn settle(pos: &mut Position<Self>, mover: Option<Player>);
-
-    /// The result when the player to move has no legal move (only reached for Camelot).
-    fn no_move(pos: &Position<Self>) -> GameOver;
-
-    /// The seat after `p` in turn order (eliminated players included).
-    fn next_seat(p: Player) -> Player {
-        Player((p.0 + 1) % Self::NUM_PLAYERS as u8)
-    }
 }

@@ -3,8 +3,8 @@
 
 use crate::camelot::CamelotRules;
 use crate::names::impl_names;
+use crate::position::Variant;
 use crate::tricamelot::TriCamelotRules;
-use crate::variant::Variant;
 
 /// Which game. Its names are [`Variant::NAME`] of the rules type, so text and type never disagree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -17,7 +17,8 @@ use crate::optimizer::OptimizerConfig;
 use crate::precision::Precision;
 use crate::predict::Predictor;
 use crate::testing::pseudo_random;
-use crate::train_step::{TrainBatch, Trainer};
+use crate::train_batch::TrainBatch;
+use crate::train_step::Trainer;
 
 /// One forward-pass measurement.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

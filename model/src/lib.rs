@@ -42,6 +42,7 @@ pub mod precision;
 pub mod predict;
 mod readback;
 pub mod testing;
+pub mod train_batch;
 pub mod train_step;
 
 pub use bench::{
@@ -60,4 +61,5 @@ pub use net::{Net, TrainOutputs};
 pub use optimizer::{OptimizerConfig, OptimizerKind};
 pub use precision::Precision;
 pub use predict::{Prediction, Predictor, masked_softmax};
-pub use train_step::{AuxTerm, LossStats, LossTensors, TrainBatch, Trainer, loss_tensors};
+pub use train_batch::{AuxTerm, LossStats, TrainBatch};
+pub use train_step::{LossTensors, Trainer, loss_tensors};

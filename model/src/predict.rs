@@ -13,6 +13,7 @@ use crate::engine::NetEngine;
 use crate::error::{ModelError, Result};
 use crate::moves_left::expected_moves_left;
 use crate::native::NativeNet;
+use crate::native::kernels::softmax_in_place;
 use crate::net::Net;
 use crate::precision::Precision;
 use crate::readback::to_vec;
@@ -183,19 +184,6 @@ impl Predictor {
 /// The expected moves left of each of `batch` rows of moves-left probabilities.
 fn expectations(probs: Vec<f32>, batch: usize) -> Vec<f32> {
     probs.chunks_exact(probs.len() / batch).map(expected_moves_left).collect()
-}
-
-/// Softmax of one row, in place (the maximum is subtracted first).
-pub(crate) fn softmax_in_place(row: &mut [f32]) {
-    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let mut sum = 0.0;
-    for x in row.iter_mut() {
-        *x = (*x - max).exp();
-        sum += *x;
-    }
-    for x in row.iter_mut() {
-        *x /= sum;
-    }
 }
 
 /// Softmax of `logits` restricted to the `legal` indices.

@@ -20,6 +20,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(records::list_shards, m)?)?;
     m.add_function(wrap_pyfunction!(records::training_arrays, m)?)?;
     m.add("ENCODING_VERSION", games::ENCODING_VERSION)?;
-    m.add("SCHEMA_VERSION", selfplay::record::SCHEMA_VERSION)?;
+    m.add("SCHEMA_VERSION", ::records::SCHEMA_VERSION)?;
     Ok(())
 }

@@ -7,8 +7,8 @@ use games::{Encode, Game, RuleOptions, State, Variant, VariantKind};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use selfplay::record::{RecordError, ShardPaths, read_games, read_positions};
-use selfplay::stats::source::{StatsError, games_files};
+use records::collection::{StatsError, games_files};
+use records::{RecordError, ShardPaths, read_games, read_positions};
 use train::targets::{Record, SampleSlot, encode_record};
 
 fn record_error(e: RecordError) -> PyErr {

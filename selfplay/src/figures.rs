@@ -12,7 +12,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::driver::SelfPlayStats;
-use crate::record::RecordError;
+use records::RecordError;
 
 /// Totals of the self-play sessions that wrote a shard folder.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

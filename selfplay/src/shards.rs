@@ -12,9 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::driver::{PlayedGame, SelfPlayStats};
 use crate::figures::SessionFigures;
-use crate::record::{
-    GameRecord, RecordError, Shard, ShardPaths, list_shards, read_games, write_shard,
-};
+use records::{GameRecord, RecordError, Shard, ShardPaths, list_shards, read_games, write_shard};
 
 /// Collects finished games and writes them as shards of `games_per_shard` games.
 pub struct ShardWriter {
@@ -112,7 +110,7 @@ impl ShardWriter {
                     .map(|s| if s == usize::from(seat.0) { partner } else { &self.model })
                     .map(String::as_str)
                     .collect();
-                crate::record::seated_players(&names)
+                records::seated_players(&names)
             }
             None if game.game.model.is_empty() => self.model.clone(),
             None => game.game.model.clone(),
@@ -166,9 +164,10 @@ impl ShardWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SelfPlayConfig;
     use crate::driver::{Session, play};
-    use crate::{MctsConfig, SelfPlayConfig, UniformEvaluator};
     use games::{Camelot, Game};
+    use search::{MctsConfig, UniformEvaluator};
 
     #[test]
     fn games_go_to_shards_and_ids_are_remembered() {

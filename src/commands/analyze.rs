@@ -1,6 +1,7 @@
 //! `analyze`: what the search (and the network) think of one position: the legal actions with
 //! visits, prior and values per seat, and the principal variation in official notation.
 
+use classical::GuardedSearch;
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -8,8 +9,8 @@ use clap::Args;
 use games::{Encode, Game, RuleOptions, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
-use selfplay::mcts::Analysis;
-use selfplay::{DrawScore, Evaluator};
+use search::mcts::Analysis;
+use search::{DrawScore, Evaluator};
 use train::{EvaluatorFactory, Source};
 
 use crate::input::{BadInput, PositionArgs, play_search};

@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use games::{Encode, State, Variant, VariantKind};
 use model::DeviceKind;
-use selfplay::PlaySearch;
+use search::PlaySearch;
 use selfplay::arena::{
     ArenaPlayer, DEFAULT_OPENING_MOVES, MatchConfig, MatchReport, PlayerSpec, play_match,
     write_games,

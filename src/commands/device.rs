@@ -16,7 +16,7 @@ use model::{
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use selfplay::net::random_net;
+use search::net::random_net;
 
 #[derive(Subcommand, Debug)]
 pub enum DeviceCommand {

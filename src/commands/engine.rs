@@ -1,5 +1,5 @@
 //! `engine`: our engine on standard input and output, speaking the engine protocol
-//! (`docs/engine-protocol.md`, [`selfplay::engine`]) so that other programs can ask it for
+//! (`docs/engine-protocol.md`, [`engine`]) so that other programs can ask it for
 //! moves and analyses.
 //!
 //! ```sh
@@ -14,10 +14,10 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
+use engine::{EngineInfo, EvaluatorSource, serve};
 use games::{Encode, State, Variant, VariantKind};
 use model::DeviceKind;
-use selfplay::engine::{EngineInfo, EvaluatorSource, serve};
-use selfplay::{DrawScore, Evaluator};
+use search::{DrawScore, Evaluator};
 use train::{EvaluatorFactory, Source};
 
 #[derive(Args, Debug)]
@@ -27,7 +27,7 @@ pub struct EngineArgs {
     #[arg(long)]
     pub model: Option<PathBuf>,
     /// Simulations per leg when `go` gives no budget (the `sims` option).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(selfplay::mcts::MAX_SIMULATIONS)))]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(search::mcts::MAX_SIMULATIONS)))]
     pub sims: u32,
     /// A run configuration (TOML) whose [play] section sets how the model searches (its
     /// tactics filter, say); its other sections are not used. Without it, the [play] defaults.

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::Args;
 use games::{Encode, State, Variant};
-use store::Location;
+use location::Location;
 use train::distributed::{LearnerLease, WorkerHub};
 use train::run::GamesSource;
 use train::{RunConfig, RunJob, TrainGame, run_generations};

@@ -4,18 +4,19 @@
 //! game (start position and moves, one per line), `moves` lists the legal moves, `quit` ends.
 //! Reads standard input line by line, so a game can also be piped in.
 
+use classical::GuardedSearch;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
+use engine::{EngineClient, Limits};
 use games::{Encode, Game, State, Variant, VariantKind};
 use model::DeviceKind;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use selfplay::engine::{EngineClient, Limits};
-use selfplay::mcts::complete_move;
-use selfplay::{DrawScore, Evaluator, PlaySearch};
+use search::mcts::complete_move;
+use search::{DrawScore, Evaluator, PlaySearch};
 use train::{EvaluatorFactory, Source};
 
 use super::show::render;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use games::{Encode, State, Variant, VariantKind};
-use selfplay::PlaySearch;
+use search::PlaySearch;
 use selfplay::arena::anchors::{
     AnchorError, AnchorTable, DEFAULT_ANCHORS, RateConfig, rate, round_robin,
 };

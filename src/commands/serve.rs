@@ -35,7 +35,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
     /// The most simulations one request may ask for.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..=i64::from(selfplay::mcts::MAX_SIMULATIONS)))]
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..=i64::from(search::mcts::MAX_SIMULATIONS)))]
     pub max_sims: u32,
     /// Serve the page's files from this folder instead of the copy built into the binary (for
     /// working on the page without rebuilding).

@@ -10,18 +10,18 @@ use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use games::{Encode, State, Variant, VariantKind};
 use model::DeviceKind;
+use records::collection::{
+    GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
+};
 use report::charts::ChartFormat;
 use report::stats::{blunders_view, openings_view, summary_view, values_view};
+use search::{DrawScore, PlaySearch, TacticsFilter};
 use selfplay::arena::{LeafValues, PlayerSpec};
 use selfplay::stats::blunders::{
     Blunders, ModelBlunders, prior_blunders, search_blunders, tactical_positions,
 };
-use selfplay::stats::source::{
-    GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
-};
 use selfplay::stats::values::{ValueProbe, buckets, model_values, probe_positions};
 use selfplay::stats::{openings, summary};
-use selfplay::{DrawScore, PlaySearch, TacticsFilter};
 use train::{EvaluatorFactory, Source};
 
 use crate::input::{BadInput, names, play_search};

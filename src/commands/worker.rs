@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::Args;
-use store::Location;
+use location::Location;
 use train::distributed::worker::check_worker_id;
 use train::distributed::{Surplus, WorkerEvent, WorkerJob, run_worker};
 

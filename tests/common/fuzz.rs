@@ -1,6 +1,6 @@
 //! The fuzzers' proptest configuration, one for the fuzz tests of every crate
 //! (`games/tests/parse_props.rs`, `model/tests/fuzz_checkpoint.rs`,
-//! `selfplay/tests/fuzz_records.rs`, `train/tests/fuzz_config.rs`), each of which includes this
+//! `records/tests/fuzz_records.rs`, `train/tests/fuzz_config.rs`), each of which includes this
 //! file with `#[path]` and builds it with its own proptest dev-dependency.
 
 use proptest::test_runner::{Config, RngSeed};

@@ -127,11 +127,11 @@ pub fn stderr(o: &Output) -> String {
 }
 
 /// Every game recorded in the shards of `dir`, in game-id order.
-pub fn games_in(dir: &Path) -> Vec<selfplay::GameRecord> {
-    let mut games: Vec<selfplay::GameRecord> = selfplay::list_shards(dir)
+pub fn games_in(dir: &Path) -> Vec<records::GameRecord> {
+    let mut games: Vec<records::GameRecord> = records::list_shards(dir)
         .unwrap()
         .iter()
-        .flat_map(|s| selfplay::read_games(&s.games).unwrap())
+        .flat_map(|s| records::read_games(&s.games).unwrap())
         .collect();
     games.sort_by_key(|g| g.game_id);
     games

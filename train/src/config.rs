@@ -7,7 +7,8 @@ use std::path::Path;
 
 use games::{KnightCanter, Layout, RuleOptions, VariantKind};
 use model::{DeviceKind, ModelError, NetConfig, OptimizerConfig, Precision, Preset};
-use selfplay::{MctsConfig, PlaySearch, SelfPlayConfig};
+use search::{MctsConfig, PlaySearch};
+use selfplay::SelfPlayConfig;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -178,7 +179,7 @@ impl TrainConfig {
             ("probe_every", u64::from(self.probe_every), 0, MAX_GENERATIONS),
         ];
         for (key, value, min, max) in counts {
-            if let Some(problem) = selfplay::bounds::outside(value, min, max) {
+            if let Some(problem) = search::bounds::outside(value, min, max) {
                 return bad(key, &problem);
             }
         }
@@ -246,8 +247,7 @@ impl Default for TrainConfig {
 pub const MAX_BATCH: u64 = 8192;
 /// The most training steps a generation.
 pub const MAX_STEPS: u64 = 1_000_000;
-/// The most generations a run, a replay window or a schedule counts.
-pub const MAX_GENERATIONS: u64 = 1_000_000;
+pub use search::bounds::MAX_GENERATIONS;
 
 /// A config that cannot be used, naming the file and the problem.
 #[derive(Debug, Error)]
@@ -335,13 +335,12 @@ impl RunConfig {
             }
         }
         let r = &self.run;
-        if let Some(problem) =
-            selfplay::bounds::outside(u64::from(r.generations), 1, MAX_GENERATIONS)
+        if let Some(problem) = search::bounds::outside(u64::from(r.generations), 1, MAX_GENERATIONS)
         {
             return bad("run.generations", &problem);
         }
         if let Some(problem) =
-            selfplay::bounds::outside(u64::from(r.games_per_shard), 1, selfplay::MAX_GAMES)
+            search::bounds::outside(u64::from(r.games_per_shard), 1, selfplay::MAX_GAMES)
         {
             return bad("run.games_per_shard", &problem);
         }
@@ -496,8 +495,8 @@ mod tests {
         assert!(e.to_string().contains("simulations"), "{e}");
         let ok = RunConfig::parse(&format!("{MINIMAL}[play]\nforced_legs = \"pass\"\n"), "t.toml")
             .unwrap();
-        assert_eq!(ok.play.forced_legs, selfplay::ForcedLegs::Pass);
-        assert_eq!(ok.play.win_check, selfplay::WinCheck::InOne, "the rest are the defaults");
+        assert_eq!(ok.play.forced_legs, search::ForcedLegs::Pass);
+        assert_eq!(ok.play.win_check, search::WinCheck::InOne, "the rest are the defaults");
         let e = RunConfig::load(Path::new("/nonexistent/run.toml")).unwrap_err();
         assert!(e.to_string().contains("/nonexistent/run.toml"), "{e}");
     }

@@ -3,7 +3,7 @@
 //!
 //! A run keeps its self-play shards in `<run>/games/gen-NNNN/{games,positions}-NNNNNN.parquet`.
 //! [`ReplayWindow::load`] takes the newest `window_generations` generation folders present,
-//! reads the positions of every complete shard in them (`selfplay::record`), and keeps what
+//! reads the positions of every complete shard in them (`records`), and keeps what
 //! training needs of each row in memory. [`ReplayWindow::sample_batch`] then draws positions
 //! with replacement from a seeded RNG (uniformly unless [`ReplayWindow::set_draw_weights`] gave
 //! weights) and encodes them (in parallel, deterministically) with a random board symmetry.
@@ -24,7 +24,7 @@ use model::{MOVES_LEFT_CLASSES, TrainBatch, moves_left_class};
 use rand::Rng;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
-use selfplay::record::{PositionRow, RecordError, list_generation_shards, read_positions};
+use records::{PositionRow, RecordError, list_generation_shards, read_positions};
 
 use crate::generations::list_generation_dirs;
 use crate::horizon::window_later_rows;

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use games::{ENCODING_VERSION, Encode};
 use model::{DeviceKind, Net, NetConfig, Precision, Predictor};
-use selfplay::net::NetEvaluator;
-use selfplay::{CachedEvaluator, DrawScore, Evaluator, UniformEvaluator};
+use search::net::NetEvaluator;
+use search::{CachedEvaluator, DrawScore, Evaluator, UniformEvaluator};
 
 use crate::run::RunError;
 

@@ -31,7 +31,8 @@ impl Growth {
                 format!("{start} blocks is deeper than the preset's {full}: it can only grow"),
             )),
             Growth::Blocks { every_generations, .. }
-                if !(1..=1_000_000).contains(&every_generations) =>
+                if !(1..=search::bounds::MAX_GENERATIONS)
+                    .contains(&u64::from(every_generations)) =>
             {
                 Err(("every_generations".into(), "must be from 1 to 1000000".into()))
             }

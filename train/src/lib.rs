@@ -38,6 +38,7 @@ pub mod testing;
 #[cfg(test)]
 mod testutil;
 pub mod time_budget;
+pub mod train_error;
 pub mod trainer;
 pub mod value_target;
 

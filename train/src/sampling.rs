@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dataset::ReplayWindow;
 use crate::targets::TrainGame;
-use crate::trainer::TrainError;
+use crate::train_error::TrainError;
 
 /// Positions whose prior one inference call evaluates.
 const CHUNK: usize = 256;

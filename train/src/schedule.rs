@@ -43,7 +43,7 @@ impl LrSchedule {
         match *self {
             LrSchedule::Constant => Ok(()),
             LrSchedule::StepDecay { every_generations, factor } => {
-                if !(1..=1_000_000).contains(&every_generations) {
+                if !(1..=search::bounds::MAX_GENERATIONS).contains(&u64::from(every_generations)) {
                     return bad("every_generations", "must be from 1 to 1000000");
                 }
                 if !(factor > 0.0 && factor <= 1.0) {

@@ -2,7 +2,7 @@
 //! a dense policy target `[A]`, the legal mask `[A]` and the value target `[V]`, optionally
 //! under a symmetry of the board.
 //!
-//! The value classes are those of the network's value head (see `selfplay::net`):
+//! The value classes are those of the network's value head (see `search::net`):
 //! `[seat wins, for each seat in turn order starting with the mover ..., draw]`.
 
 use games::{Encode, PositionError, RuleOptions, State, Variant};
@@ -150,8 +150,8 @@ pub struct Record {
     pub moves_to_end: u32,
 }
 
-impl From<selfplay::record::PositionRow> for Record {
-    fn from(row: selfplay::record::PositionRow) -> Self {
+impl From<records::PositionRow> for Record {
+    fn from(row: records::PositionRow) -> Self {
         Record {
             position: row.position.into_boxed_str(),
             mover: row.mover,

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use selfplay::{GameRecord, PositionRow, list_shards, read_games, read_positions};
+use records::{GameRecord, PositionRow, list_shards, read_games, read_positions};
 
 /// The columns of `metrics.csv` and `generations.csv` that depend on wall time or on how a
 /// generation's self-play was split into sessions (each session's evaluation cache starts

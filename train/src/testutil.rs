@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use games::{Game, Termination};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use selfplay::record::{GameRecord, PositionRow, Shard, write_shard};
+use records::{GameRecord, PositionRow, Shard, write_shard};
 
 use crate::generations::generation_games_dir;
 use crate::targets::Record;

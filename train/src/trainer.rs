@@ -24,70 +24,17 @@ use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
 use crate::config::TrainConfig;
-use crate::dataset::{Batch, DatasetError, ReplayWindow};
+use crate::dataset::{Batch, ReplayWindow};
 use crate::material::{MaterialTarget, SWING_CLASSES};
 use crate::moves_left::MovesLeftTarget;
 use crate::ownership::OwnershipTarget;
 use crate::targets::{TrainGame, argmax, entropy};
+pub use crate::train_error::TrainError;
 
 /// The counters file of a checkpoint folder.
 pub const COUNTERS_FILE: &str = "training.toml";
 /// The file of a checkpoint folder with the [`GenerationSummary`] of the training that made it.
 pub const SUMMARY_FILE: &str = "summary.toml";
-
-/// Everything that can stop a generation's training; each names the file, folder or step.
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    #[error(transparent)]
-    Dataset(#[from] DatasetError),
-    #[error("checkpoint {}: {source}", dir.display())]
-    Checkpoint { dir: PathBuf, source: ModelError },
-    #[error("checkpoint {} holds a network for another game or encoding ({found} planes, {found_actions} actions; expected {expected} planes, {expected_actions} actions)", dir.display())]
-    WrongShape {
-        dir: PathBuf,
-        found: usize,
-        found_actions: usize,
-        expected: usize,
-        expected_actions: usize,
-    },
-    #[error("network: {0}")]
-    Net(ModelError),
-    #[error("generation {generation}, step {step}: {source}")]
-    Step { generation: u32, step: u32, source: ModelError },
-    #[error("generation {generation}, step {step}: training diverged (loss {loss})")]
-    Diverged { generation: u32, step: u32, loss: f32 },
-    #[error("generation {generation}: interrupted at step {step}; no checkpoint written")]
-    Interrupted { generation: u32, step: u32 },
-    #[error("checkpoint folder {} already exists; refusing to overwrite it", path.display())]
-    CheckpointExists { path: PathBuf },
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error("{}: {message}", path.display())]
-    Counters { path: PathBuf, message: String },
-    #[error(transparent)]
-    Storage(#[from] storage::StorageError),
-}
-
-impl TrainError {
-    /// Whether the error comes from what the run directory or the settings hold (a corrupt or
-    /// mismatched checkpoint, an unusable window: bad input) rather than a failed read, write
-    /// or computation.
-    pub fn is_bad_input(&self) -> bool {
-        match self {
-            TrainError::Dataset(e) => e.is_bad_input(),
-            TrainError::Checkpoint { source, .. } => source.is_bad_input(),
-            TrainError::Storage(e) => e.is_bad_input(),
-            TrainError::WrongShape { .. }
-            | TrainError::CheckpointExists { .. }
-            | TrainError::Counters { .. } => true,
-            TrainError::Net(_)
-            | TrainError::Step { .. }
-            | TrainError::Diverged { .. }
-            | TrainError::Interrupted { .. }
-            | TrainError::Io { .. } => false,
-        }
-    }
-}
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
     move |source| TrainError::Io { path: path.to_path_buf(), source }

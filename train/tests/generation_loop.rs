@@ -8,7 +8,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use games::CamelotRules;
-use selfplay::{GameRecord, PositionRow, SessionFigures};
+use records::{GameRecord, PositionRow};
+use selfplay::SessionFigures;
 use storage::ScratchDir;
 use train::run::{GamesSource, ProgramInfo, Stage};
 use train::testing::{self, timeless_cells};

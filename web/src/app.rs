@@ -13,7 +13,7 @@ use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
 use games::{CamelotRules, Game, TriCamelotRules, VariantKind};
-use selfplay::PlaySearch;
+use search::PlaySearch;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 

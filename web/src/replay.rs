@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use games::{State, Variant, VariantKind};
-use selfplay::record::{GameRecord, PositionRow, ShardPaths, read_games, read_shard, scan_shards};
+use records::{GameRecord, PositionRow, ShardPaths, read_games, read_shard, scan_shards};
 use serde::Serialize;
 
 use crate::error::ServeError;

@@ -2,6 +2,7 @@
 //! `permits` searches at once (the rest wait in order: tokio's semaphore is fair), each run on
 //! a blocking thread so the server keeps answering while it thinks.
 
+use classical::GuardedSearch;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -9,8 +10,8 @@ use games::{Encode, Game, State, Variant, VariantKind};
 use model::DeviceKind;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use selfplay::mcts::{Analysis, complete_move_analysed};
-use selfplay::{DrawScore, PlaySearch};
+use search::mcts::{Analysis, complete_move_analysed};
+use search::{DrawScore, PlaySearch};
 use train::{EvaluatorFactory, Source};
 
 use crate::error::ServeError;
@@ -78,7 +79,7 @@ impl Models {
         self.games[slot(kind)].1.clone()
     }
 
-    fn evaluator<V: Variant>(&self) -> Box<dyn selfplay::Evaluator<State<V>>>
+    fn evaluator<V: Variant>(&self) -> Box<dyn search::Evaluator<State<V>>>
     where
         State<V>: Encode + Game<Action = games::Action>,
     {
@@ -144,9 +145,9 @@ impl Models {
     }
 }
 
-fn search_error(e: selfplay::mcts::SearchError) -> ServeError {
+fn search_error(e: search::mcts::SearchError) -> ServeError {
     match e {
-        selfplay::mcts::SearchError::GameOver => ServeError::GameOver,
+        search::mcts::SearchError::GameOver => ServeError::GameOver,
         e => ServeError::Search(e.to_string()),
     }
 }

@@ -3,7 +3,7 @@
 //! HTTP interface"), so the page needs no rules of its own.
 
 use games::{Action, Game, Landing, PieceKind, State, Variant, VariantKind};
-use selfplay::mcts::{Analysis, SearchSummary};
+use search::mcts::{Analysis, SearchSummary};
 use serde::Serialize;
 
 use crate::error::ServeError;

@@ -378,8 +378,8 @@ async fn a_runs_games_are_listed_and_replayed() {
 async fn an_arena_folder_is_listed_beside_the_run() {
     let arena = common::scratch("arena-records");
     let (game, _) = common::recorded_game(4, 2);
-    let shard = selfplay::record::Shard { games: vec![game], positions: Vec::new() };
-    selfplay::record::write_shard(&arena, 0, "test", 1, &shard).unwrap();
+    let shard = records::Shard { games: vec![game], positions: Vec::new() };
+    records::write_shard(&arena, 0, "test", 1, &shard).unwrap();
     let mut options = common::options(None);
     options.games = vec![arena.clone()];
     let r = web::App::new(options).unwrap().router();

@@ -10,7 +10,8 @@ use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
 use crate::readback::to_vec;
 use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
-use crate::train_step::{TrainBatch, Trainer};
+use crate::train_batch::TrainBatch;
+use crate::train_step::Trainer;
 use crate::{DeviceKind, ModelError, NativeNet, NetEngine, Predictor};
 use games::Layout;
 

@@ -5,9 +5,10 @@
 
 use crate::error::Result;
 use crate::moves_left::expected_moves_left;
-use crate::native::kernels::{Taps, add_bias, fill_bias, gather_cells, gemm_acc, relu, take};
+use crate::native::kernels::{
+    Taps, add_bias, fill_bias, gather_cells, gemm_acc, relu, softmax_in_place, take,
+};
 use crate::native::weights::{Dense, FoldedConv, Weights};
-use crate::predict::softmax_in_place;
 
 /// Per-call working memory. Buffers only grow, so after the first call at the largest chunk
 /// size nothing is allocated.

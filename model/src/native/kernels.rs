@@ -152,6 +152,19 @@ impl Taps {
     }
 }
 
+/// Softmax of one row, in place (the maximum is subtracted first).
+pub(crate) fn softmax_in_place(row: &mut [f32]) {
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for x in row.iter_mut() {
+        *x = (*x - max).exp();
+        sum += *x;
+    }
+    for x in row.iter_mut() {
+        *x /= sum;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@
 #[cfg(test)]
 mod agreement;
 mod forward;
-mod kernels;
+pub(crate) mod kernels;
 pub(crate) mod train;
 mod weights;
 

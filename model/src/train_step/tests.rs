@@ -2,8 +2,10 @@
 
 use super::*;
 use crate::checkpoint;
+use crate::config::NetConfig;
 use crate::optimizer::OptimizerKind;
 use crate::testing::{pseudo_random, scratch_dir, tri_camelot_shape};
+use crate::train_batch::AuxTerm;
 
 /// A fixed batch of 8 positions with 1–10 legal moves each and one-hot targets.
 struct Fixture {

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use games::Termination;
 
-use crate::record::{
+use records::{
     GameRecord, RecordError, Shard, ShardPaths, list_shards, seated_players, write_shard,
 };
 
@@ -85,7 +85,7 @@ pub fn write_games(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::read_games;
+    use records::read_games;
 
     #[test]
     fn records_name_the_players_in_seat_order_and_round_trip() {

@@ -4,13 +4,10 @@
 //!
 //! - [`spec`]: [`PlayerSpec`], a player as written on the command line (`random`, `greedy`,
 //!   `mcts:sims=N[,cutoff=K]`, `alphabeta:depth=N`, `<checkpoint dir>:sims=N`);
-//! - [`player`]: [`ArenaPlayer`], a loaded player;
-//! - [`greedy`]: the one-ply greedy player;
-//! - [`alphabeta`]: the alpha-beta player, and [`heuristic`], the evaluation it and the cut-off
-//!   playouts share;
+//! - [`player`]: [`ArenaPlayer`], a loaded player (the classical ones from the `classical`
+//!   crate: greedy, alpha-beta, the `mcts` player's playouts);
 //! - [`seats`]: seat rotation (all `n!` orders of the players) and opening seeds;
 //! - [`play`]: [`play_match`], games in lockstep with batched network evaluations;
-//! - [`rollout`]: the `mcts` player's random playouts;
 //! - [`report`]: [`MatchReport`], tallies and the results table;
 //! - [`elo`]: Elo from a score and its confidence interval;
 //! - [`anchors`]: the absolute Elo scale (the anchors' round robin, rating a player against them);
@@ -34,17 +31,13 @@
 //! println!("{}", report.table());
 //! ```
 
-pub mod alphabeta;
 pub mod anchors;
 pub mod elo;
 pub mod game;
-pub mod greedy;
-pub mod heuristic;
 pub mod play;
 pub mod player;
 pub mod rating;
 pub mod report;
-pub mod rollout;
 pub mod seats;
 mod slot;
 pub mod spec;
@@ -56,19 +49,17 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::lockstep::EvaluationError;
-use crate::mcts::SearchError;
-use crate::record::RecordError;
+use records::RecordError;
+use search::lockstep::EvaluationError;
+use search::mcts::SearchError;
 
 pub use elo::{Elo, EloInterval, elo_interval};
 pub use game::{ARENA_RUN, ArenaGame, write_games};
 pub use games::GoalDistances;
-pub use greedy::greedy_move;
 pub use play::{DEFAULT_OPENING_MOVES, MatchConfig, MatchStats, play_match};
 pub use player::{ArenaPlayer, BoxedEvaluator, Kind, Leaves};
 pub use rating::{RatedGame, RatingError, Ratings, fit};
 pub use report::{GameResult, MatchReport, PairLine, PlayerLine, Tally, head_to_head, seat_result};
-pub use rollout::MoveRollouts;
 pub use seats::{arrangements, seating};
 pub use spec::{DEFAULT_DEPTH, DEFAULT_SIMS, LeafValues, PlayerSpec, SpecError};
 
@@ -87,7 +78,7 @@ pub enum ArenaError {
     #[error("{}", if message.contains(&dir.display().to_string()) { message.clone() } else { format!("loading checkpoint {}: {message}", dir.display()) })]
     Load { dir: PathBuf, message: String },
     #[error(transparent)]
-    Engine(#[from] crate::engine::EngineError),
+    Engine(#[from] engine::EngineError),
     /// A network player's evaluator (index = player) broke its contract, or a player without a
     /// network was asked to evaluate (a bug in the match loop).
     #[error(transparent)]

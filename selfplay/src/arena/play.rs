@@ -1,4 +1,4 @@
-//! [`play_match`]: the games of a match, in the [lockstep loop](crate::lockstep).
+//! [`play_match`]: the games of a match, in the [lockstep loop](search::lockstep).
 //!
 //! Up to `games_in_flight` games are played at once; each network player is one evaluator of the
 //! loop and evaluates the leaves of all games waiting for it in **one** `evaluate` call per step.
@@ -15,12 +15,12 @@ use games::{GoalDistances, RuleOptions, State, Variant};
 use super::ArenaError;
 use super::game::ArenaGame;
 use super::player::{ArenaPlayer, Kind};
-#[cfg(doc)]
-use super::rollout::MoveRollouts;
 use super::slot::{Slot, Table};
-use crate::evaluator::Evaluator;
-use crate::lockstep::Lockstep;
-use crate::mcts::PlaySearch;
+#[cfg(doc)]
+use classical::rollout::MoveRollouts;
+use search::evaluator::Evaluator;
+use search::lockstep::Lockstep;
+use search::mcts::PlaySearch;
 
 /// How a match is played.
 #[derive(Clone, Debug)]
@@ -38,7 +38,7 @@ pub struct MatchConfig {
     pub games_in_flight: usize,
     /// How the checkpoint players search (their simulations come from their specs). The
     /// rollout players (`mcts:sims=N[,cutoff=K]`) always search as the anchors were rated:
-    /// [`MctsConfig::analysis`](crate::mcts::MctsConfig::analysis).
+    /// [`MctsConfig::analysis`](search::mcts::MctsConfig::analysis).
     pub play: PlaySearch,
     /// Complete moves per random playout of the `mcts` players ([`MoveRollouts`]; a playout
     /// cut off is a draw).

@@ -6,12 +6,12 @@ use std::sync::Mutex;
 use games::{State, Variant};
 
 use super::ArenaError;
-use super::alphabeta::{AlphaBetaLimits, MAX_DEPTH};
 use super::spec::{LeafValues, PlayerSpec};
-use crate::DrawScore;
-use crate::engine::EngineClient;
-use crate::evaluator::Evaluator;
-use crate::leaf_heuristic::HeuristicMix;
+use classical::alphabeta::{AlphaBetaLimits, MAX_DEPTH};
+use classical::leaf_heuristic::HeuristicMix;
+use engine::EngineClient;
+use search::DrawScore;
+use search::evaluator::Evaluator;
 
 /// A network evaluator as the arena holds it (used from the match's own thread only).
 pub type BoxedEvaluator<V> = Box<dyn Evaluator<State<V>>>;
@@ -42,11 +42,11 @@ pub enum ArenaPlayer<V: Variant> {
     /// MCTS with a uniform prior and random-rollout values, `sims` simulations, playouts cut
     /// after `cutoff` moves (scored by the heuristic) when given.
     Mcts { sims: u32, cutoff: Option<u32> },
-    /// Classical alpha-beta search ([`super::alphabeta`]).
+    /// Classical alpha-beta search ([`classical::alphabeta`]).
     AlphaBeta(AlphaBetaLimits),
     /// A uniformly random legal move.
     Random,
-    /// One-ply greedy ([`super::greedy`]).
+    /// One-ply greedy ([`classical::greedy`]).
     Greedy,
     /// An external engine process (asked for one move at a time; games in flight take turns).
     Engine(Mutex<EngineClient>),
@@ -147,8 +147,8 @@ impl<V: Variant> std::fmt::Debug for ArenaPlayer<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::UniformEvaluator;
     use games::CamelotRules;
+    use search::UniformEvaluator;
 
     fn uniform(_: &Path, _: DrawScore) -> Result<BoxedEvaluator<CamelotRules>, String> {
         Ok(Box::new(UniformEvaluator))
@@ -210,7 +210,7 @@ mod tests {
 
     #[test]
     fn heuristic_leaf_values_replace_or_mix_the_network_s() {
-        use crate::arena::heuristic::Heuristic;
+        use classical::heuristic::Heuristic;
         use games::Camelot;
         let here = existing_dir();
         // White a Man up: the heuristic favours White, the uniform evaluator says a draw.

@@ -1,6 +1,7 @@
 //! One arena game in flight: the state, the search of the player to move, and the game's own
 //! random streams (so a game is the same whatever else is in flight).
 
+use classical::GuardedSearch;
 use std::sync::Mutex;
 
 use games::{Game, GameOver, Move, State, Termination, Values, Variant};
@@ -8,18 +9,18 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 
-use super::alphabeta::AlphaBeta;
 use super::game::ArenaGame;
-use super::greedy::greedy_move;
 use super::player::{Kind, Leaves};
-use super::rollout::MoveRollouts;
 use super::seats;
-use crate::engine::{EngineClient, Limits};
-use crate::evaluator::{Evaluation, draw_values};
-use crate::lockstep::{self, Step};
-use crate::mcts::choose_action;
-use crate::mcts::{Leaf, MctsConfig, PlaySearch, Search, SearchError};
+use classical::alphabeta::AlphaBeta;
+use classical::greedy::greedy_move;
+use classical::rollout::MoveRollouts;
+use engine::{EngineClient, Limits};
 use games::GoalDistances;
+use search::evaluator::{Evaluation, draw_values};
+use search::lockstep::{self, Step};
+use search::mcts::choose_action;
+use search::mcts::{Leaf, MctsConfig, PlaySearch, Search, SearchError};
 
 /// What the slots of a match share.
 pub(crate) struct Table<'a> {

@@ -3,10 +3,10 @@
 //! | text | player |
 //! |---|---|
 //! | `random` | a uniformly random legal (complete) move |
-//! | `greedy` | one ply: most captures, then closest to its goal castle ([`super::greedy`]) |
+//! | `greedy` | one ply: most captures, then closest to its goal castle ([`classical::greedy`]) |
 //! | `mcts:sims=N` | MCTS with a uniform prior and random-rollout values, `N` simulations |
-//! | `mcts:sims=N,cutoff=K` | the same, each playout cut after `K` moves and scored by the [`Heuristic`](super::heuristic::Heuristic) |
-//! | `alphabeta:depth=N` | iterative-deepening alpha-beta to `N` plies ([`super::alphabeta`]) |
+//! | `mcts:sims=N,cutoff=K` | the same, each playout cut after `K` moves and scored by the [`Heuristic`](classical::heuristic::Heuristic) |
+//! | `alphabeta:depth=N` | iterative-deepening alpha-beta to `N` plies ([`classical::alphabeta`]) |
 //! | `alphabeta:ms=T` | the same, deepening until `T` milliseconds have passed (with `depth=N`: whichever comes first; a time limit makes games depend on the machine's speed, a depth does not) |
 //! | `<dir>:sims=N` | a checkpoint directory (a path with a `/`), searched with `N` simulations |
 //! | `<dir>:sims=N,draw=X` | the same, scoring a draw `X` (in `[0, 1]`) for every seat in its search |
@@ -26,8 +26,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::DrawScore;
-use crate::leaf_heuristic::Judge;
+use classical::leaf_heuristic::Judge;
+use search::DrawScore;
 
 /// Simulations of a searching player whose spec gives no `sims=`.
 pub const DEFAULT_SIMS: u32 = 64;
@@ -40,7 +40,7 @@ pub const MAX_SIMS: u32 = 1_000_000;
 
 /// The deepest `depth=` an `alphabeta` player without `ms=` may search: each ply multiplies the
 /// time by about the branching factor (docs/results.md), so deeper fixed depths would not finish;
-/// with `ms=`, the time bounds the search and `depth=` may go to [`super::alphabeta::MAX_DEPTH`].
+/// with `ms=`, the time bounds the search and `depth=` may go to [`classical::alphabeta::MAX_DEPTH`].
 pub const MAX_FIXED_DEPTH: u32 = 8;
 
 /// The longest `ms=` a move may take: ten minutes.
@@ -82,7 +82,7 @@ pub enum LeafValues {
     /// The network's value head.
     #[default]
     Network,
-    /// `(1 - weight) x network + weight x heuristic` per seat ([`crate::HeuristicMix`]), the
+    /// `(1 - weight) x network + weight x heuristic` per seat ([`classical::HeuristicMix`]), the
     /// heuristic judging each leaf as `judge` says; `weight` in `(0, 1]`.
     Heuristic { weight: f32, judge: Judge },
 }
@@ -224,7 +224,7 @@ impl FromStr for PlayerSpec {
             "alphabeta" => {
                 let o = SearchOptions::parse("alphabeta", options, &["depth", "ms"])?;
                 let max =
-                    if o.ms.is_some() { super::alphabeta::MAX_DEPTH } else { MAX_FIXED_DEPTH };
+                    if o.ms.is_some() { classical::alphabeta::MAX_DEPTH } else { MAX_FIXED_DEPTH };
                 if let Some(depth) = o.depth.filter(|&d| d > max) {
                     let why = if o.ms.is_some() {
                         ""

@@ -6,7 +6,7 @@ use std::time::Instant;
 use games::{CamelotRules, TriCamelotRules, Variant};
 
 use super::*;
-use crate::UniformEvaluator;
+use search::UniformEvaluator;
 
 fn players<V: Variant>(specs: &[&str]) -> (Vec<ArenaPlayer<V>>, Vec<String>) {
     let specs: Vec<PlayerSpec> = specs.iter().map(|s| s.parse().unwrap()).collect();
@@ -77,10 +77,10 @@ fn the_play_search_is_the_checkpoints_and_the_rollout_players_keep_theirs() {
     // Only the checkpoint players search with `play`: the rollout players (the anchors) play
     // the same games under any play search, as they were rated; a checkpoint's games change.
     let config = MatchConfig { games: 2, seed: 4, max_moves: 30, ..MatchConfig::default() };
-    let gumbel = crate::mcts::PlaySearch {
-        selection: crate::mcts::Selection::gumbel(4),
-        forced_legs: crate::mcts::ForcedLegs::Evaluate,
-        ..crate::mcts::PlaySearch::default()
+    let gumbel = search::mcts::PlaySearch {
+        selection: search::mcts::Selection::gumbel(4),
+        forced_legs: search::mcts::ForcedLegs::Evaluate,
+        ..search::mcts::PlaySearch::default()
     };
     let other = MatchConfig { play: gumbel, ..config.clone() };
     let rollouts = ["mcts:sims=16,cutoff=4", "mcts:sims=8"];
@@ -138,7 +138,7 @@ fn mcts_beats_random() {
 /// Each move of `player` in `games` after the openings: (its legs, how far below the best move
 /// of its position alpha-beta to depth 1 and quiescence scores it).
 fn shortfalls(games: &[ArenaGame], player: usize, opening: usize) -> Vec<(usize, i32)> {
-    use super::alphabeta::{AlphaBeta, AlphaBetaLimits};
+    use classical::alphabeta::{AlphaBeta, AlphaBetaLimits};
     let mut judge = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
     let mut out = Vec::new();
     for g in games {
@@ -169,8 +169,8 @@ fn the_tactics_filter_keeps_a_network_player_out_of_losing_moves() {
     // far), and it loses far less material than unfiltered. The rollout and greedy players are
     // unaffected.
     let config = MatchConfig { games: 6, seed: 3, max_moves: 40, ..MatchConfig::default() };
-    let filter = crate::TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
-    let play = crate::mcts::PlaySearch { tactics_filter: filter, ..Default::default() };
+    let filter = search::TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
+    let play = search::mcts::PlaySearch { tactics_filter: filter, ..Default::default() };
     let guarded = MatchConfig { play, ..config.clone() };
     let net = format!("{}:sims=8", here());
     let specs = [net.as_str(), "greedy"];

@@ -5,16 +5,16 @@ use thiserror::Error;
 
 use super::move_limit::MoveLimit;
 use super::start::Start;
-use crate::draw_score::DrawScore;
-use crate::leaf_heuristic::LeafHeuristic;
-use crate::teacher::{TacticsFilter, Teacher};
+use crate::teacher::config::Teacher;
+use classical::leaf_heuristic::LeafHeuristic;
+use search::TacticsFilter;
+use search::bounds::MAX_MOVES;
+use search::draw_score::DrawScore;
 
 /// The most games one process plays at once (each holds a search tree).
 pub const MAX_GAMES_IN_FLIGHT: u64 = 65_536;
 /// The most self-play threads.
 pub const MAX_WORKERS: u64 = 1024;
-/// The longest game, in complete moves (games end in a few hundred).
-pub const MAX_MOVES: u64 = 10_000;
 /// The most cached evaluations (each a policy and values: a few hundred bytes).
 pub const MAX_EVAL_CACHE: u64 = 10_000_000;
 
@@ -114,7 +114,7 @@ impl SelfPlayConfig {
             ("eval_cache", self.eval_cache as u64, 0, MAX_EVAL_CACHE),
         ];
         for (key, value, min, max) in counts {
-            if let Some(problem) = crate::bounds::outside(value, min, max) {
+            if let Some(problem) = search::bounds::outside(value, min, max) {
                 return err(key, &problem);
             }
         }
@@ -144,13 +144,13 @@ impl SelfPlayConfig {
             if !(0.0..=1.0).contains(&full_fraction) {
                 return err("playout_cap.full_fraction", "must be between 0 and 1");
             }
-            let max = u64::from(crate::mcts::MAX_SIMULATIONS);
-            if let Some(problem) = crate::bounds::outside(u64::from(fast_simulations), 1, max) {
+            let max = u64::from(search::mcts::MAX_SIMULATIONS);
+            if let Some(problem) = search::bounds::outside(u64::from(fast_simulations), 1, max) {
                 return err("playout_cap.fast_simulations", &problem);
             }
         }
         if let Resign::Threshold { value, playthrough_fraction, min_moves } = self.resign {
-            if let Some(problem) = crate::bounds::outside(u64::from(min_moves), 0, MAX_MOVES) {
+            if let Some(problem) = search::bounds::outside(u64::from(min_moves), 0, MAX_MOVES) {
                 return err("resign.min_moves", &problem);
             }
             if num_players != 2 {

@@ -1,6 +1,6 @@
 //! The self-play driver (DESIGN.md §4).
 //!
-//! Each worker keeps `games_in_flight` games in the [lockstep loop](crate::lockstep): the leaves
+//! Each worker keeps `games_in_flight` games in the [lockstep loop](search::lockstep): the leaves
 //! of all its games go to the worker's evaluator in ONE batched call per step. Finished games are
 //! handed to the caller as their record rows ([`PlayedGame`]). Several workers, each with its own
 //! evaluator (a network copy), play disjoint sets of games on their own threads.
@@ -25,8 +25,8 @@ use games::Game;
 use thiserror::Error;
 
 pub use config::{
-    MAX_EVAL_CACHE, MAX_GAMES_IN_FLIGHT, MAX_MOVES, MAX_WORKERS, PlayoutCap, Resign,
-    SelfPlayConfig, SelfPlayConfigError,
+    MAX_EVAL_CACHE, MAX_GAMES_IN_FLIGHT, MAX_WORKERS, PlayoutCap, Resign, SelfPlayConfig,
+    SelfPlayConfigError,
 };
 pub use move_limit::MoveLimit;
 pub use played::PlayedGame;
@@ -34,9 +34,9 @@ pub use sparring::{BoxedSparrer, LegPolicy, SparMove, Sparrer, SparringFactory};
 pub use start::Start;
 pub use stats::SelfPlayStats;
 
-use crate::evaluator::Evaluator;
-use crate::lockstep::{EvaluationError, Lockstep};
-use crate::mcts::{MctsConfig, RootFilter, SearchError};
+use search::evaluator::Evaluator;
+use search::lockstep::{EvaluationError, Lockstep};
+use search::mcts::{MctsConfig, RootFilter, SearchError};
 use slot::Slot;
 pub(crate) use slot::game_seed;
 
@@ -85,7 +85,7 @@ pub type RootFilterFactory<G> = dyn Fn() -> Box<dyn RootFilter<G>> + Sync;
 
 enum Message {
     Game(Box<PlayedGame>),
-    Batch { worker: usize, evaluations: u64, seconds: f64, cache: Option<crate::CacheStats> },
+    Batch { worker: usize, evaluations: u64, seconds: f64, cache: Option<search::CacheStats> },
 }
 
 /// Plays the session's games with `workers` workers, each with an evaluator from
@@ -116,7 +116,7 @@ where
     let workers = session.config.workers.min(session.game_ids.len()).max(1);
     let started = Instant::now();
     let mut stats = SelfPlayStats::default();
-    let mut caches: Vec<Option<crate::CacheStats>> = vec![None; workers];
+    let mut caches: Vec<Option<search::CacheStats>> = vec![None; workers];
     let (tx, rx) = mpsc::channel::<Message>();
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)

@@ -4,8 +4,8 @@
 use games::{Game, GameOver, Outcome, Player, Termination, Values};
 
 use super::config::SelfPlayConfig;
-use crate::evaluator::draw_values;
-use crate::record::{GameRecord, PositionRow};
+use records::{GameRecord, PositionRow};
+use search::evaluator::draw_values;
 
 /// How a game ended: the score share per seat, the termination, and the outcome (None for a
 /// draw, adjudicated or not).

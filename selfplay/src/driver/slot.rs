@@ -8,10 +8,10 @@ use rand::{Rng, SeedableRng};
 use super::config::{PlayoutCap, Resign, SelfPlayConfig};
 use super::played::{Ending, PlayedGame};
 use super::sparring::{BoxedSparrer, SparMove};
-use crate::evaluator::Evaluation;
-use crate::lockstep::{self, Step};
-use crate::mcts::{Leaf, MctsConfig, RootFilter, Search, SearchError, SearchKind, choose_action};
-use crate::record::PositionRow;
+use records::PositionRow;
+use search::evaluator::Evaluation;
+use search::lockstep::{self, Step};
+use search::mcts::{Leaf, MctsConfig, RootFilter, Search, SearchError, SearchKind, choose_action};
 
 pub(crate) struct Slot<G: Game> {
     search: Search<G>,

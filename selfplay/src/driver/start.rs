@@ -69,7 +69,7 @@ impl Start {
             Start::Openings { max_moves: 0 } => {
                 Some(("start.openings.max_moves", "must be at least 1 (or start = \"standard\")"))
             }
-            Start::Openings { max_moves } if u64::from(max_moves) > super::MAX_MOVES => {
+            Start::Openings { max_moves } if u64::from(max_moves) > search::bounds::MAX_MOVES => {
                 Some(("start.openings.max_moves", "must be at most 10000"))
             }
             Start::Openings { .. } => None,

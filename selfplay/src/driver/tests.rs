@@ -6,11 +6,11 @@ use games::toy::TicTacToe;
 use games::{Camelot, CamelotPosition, Game, Position, State, TriCamelot, Values, Variant};
 
 use super::*;
-use crate::evaluator::{Evaluation, UniformEvaluator};
-use crate::mcts::{MctsConfig, RootFilter, RootNoise, Selection, TemperatureSchedule};
-use crate::record::PositionRow;
-use crate::teacher::TacticsFilter;
-use crate::testing::{ClearAction, FnEvaluator};
+use records::PositionRow;
+use search::TacticsFilter;
+use search::evaluator::{Evaluation, UniformEvaluator};
+use search::mcts::{MctsConfig, RootFilter, RootNoise, Selection, TemperatureSchedule};
+use search::testing::{ClearAction, FnEvaluator};
 
 fn mcts(simulations: u32) -> MctsConfig {
     MctsConfig {
@@ -223,10 +223,10 @@ fn material_adjudication_scores_capped_games_by_pieces() {
         } else if b >= w + margin {
             Values([0.0, 1.0, 0.0])
         } else {
-            crate::draw_values(2)
+            search::draw_values(2)
         };
         assert_eq!(g.game.result, expected.0[..2], "{} vs {} pieces", w, b);
-        decisive += (expected != crate::draw_values(2)) as u64;
+        decisive += (expected != search::draw_values(2)) as u64;
     }
     assert!(decisive > 0, "captures are compulsory: some game must be {margin} pieces apart");
     assert_eq!(stats.wins.iter().sum::<u64>(), decisive);
@@ -243,7 +243,7 @@ fn move_limit_is_a_draw_and_stop_starts_no_new_games() {
     for g in &games {
         assert_eq!(g.game.termination, games::Termination::MoveLimit);
         assert_eq!(g.game.moves.len(), 3);
-        assert_eq!(g.game.result, crate::draw_values(3).0[..3]);
+        assert_eq!(g.game.result, search::draw_values(3).0[..3]);
     }
     assert_eq!(stats.draws, 2);
 
@@ -288,7 +288,7 @@ fn a_failing_game_handler_stops_the_session_with_its_message() {
 #[cfg(feature = "net")]
 #[test]
 fn games_with_a_random_network_replay_through_the_rules() {
-    use crate::net::NetEvaluator;
+    use search::net::NetEvaluator;
     let config = SelfPlayConfig { games_in_flight: 2, max_moves: 20, ..SelfPlayConfig::default() };
     let net =
         |_: usize| NetEvaluator::<Camelot>::random("b4c32", model::DeviceKind::Cpu, 3).unwrap();
@@ -308,7 +308,7 @@ fn games_with_a_random_network_replay_through_the_rules() {
 
 #[cfg(feature = "net")]
 fn draw_values_for(n: usize) -> Values {
-    crate::draw_values(n)
+    search::draw_values(n)
 }
 
 #[test]

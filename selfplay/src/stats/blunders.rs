@@ -10,6 +10,8 @@
 //! not: the *tactical positions*. Every model measured on one set is judged on the same
 //! positions, so generations of a run compare side by side.
 
+use classical::GuardedSearch;
+use classical::Guards;
 use games::{Game, State, Variant};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -17,9 +19,9 @@ use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
 use super::replay::{replayed_move, start_position, under_either_rule};
-use super::source::{SourcedGame, StatsError};
-use crate::mcts::{PlaySearch, SearchError, choose_action};
-use crate::{Evaluator, TacticsFilter};
+use records::collection::{SourcedGame, StatsError};
+use search::mcts::{PlaySearch, SearchError, choose_action};
+use search::{Evaluator, TacticsFilter};
 
 /// Candidates judged per parallel round while looking for tactical positions: enough for both
 /// cores, few enough that little is judged past the limit.
@@ -123,10 +125,10 @@ pub fn tactical_positions<V: Variant>(
 }
 
 /// Whether `player` plays seat `seat` in a game whose record names its players `model` (one
-/// name for every seat, or one per seat joined by ` vs `, [`crate::record::model_players`]): a
+/// name for every seat, or one per seat joined by ` vs `, [`records::model_players`]): a
 /// name matches as written or without its options (`gen-0044` matches `gen-0044:sims=64`).
 pub fn plays_seat(model: &str, seat: usize, player: &str) -> bool {
-    let names: Vec<&str> = crate::record::model_players(model).collect();
+    let names: Vec<&str> = records::model_players(model).collect();
     let name = if names.len() == 1 { names[0] } else { names.get(seat).copied().unwrap_or("") };
     name == player || name.split(':').next() == Some(player)
 }
@@ -241,8 +243,8 @@ mod tests {
     use games::{Camelot, CamelotRules, Termination, Values};
 
     use super::*;
-    use crate::Evaluation;
-    use crate::record::GameRecord;
+    use records::GameRecord;
+    use search::Evaluation;
 
     const FILTER: TacticsFilter = TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
 
@@ -354,7 +356,7 @@ mod tests {
             prior_blunders(&set, &mut Pointing("F7>E7")),
             PriorBlunders { mass: 0.0, top: 0.0 }
         );
-        let uniform = prior_blunders(&set, &mut crate::UniformEvaluator);
+        let uniform = prior_blunders(&set, &mut search::UniformEvaluator);
         assert!((uniform.mass - set.uniform_mass()).abs() < 1e-6, "{uniform:?}");
     }
 

@@ -1,13 +1,12 @@
 //! Statistics over recorded games: the opening tree with outcomes and scores ([`openings`]) and
 //! a per-generation summary ([`summary`]), the models' blunders ([`blunders`]) and value probe
 //! ([`values`]), read from the parquet `games` records
-//! ([`source`]) by replaying their moves ([`replay`]), with Wilson intervals ([`tally`]). How
+//! ([`records::collection`]) by replaying their moves ([`replay`]), with Wilson intervals ([`tally`]). How
 //! they are shown (text, CSV, JSON, charts) is the front end's business.
 
 pub mod blunders;
 pub mod openings;
 pub mod replay;
-pub mod source;
 pub mod summary;
 pub mod tally;
 pub mod values;

@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use games::Variant;
 
 use super::replay::{is_standard_start, replay};
-use super::source::{SourcedGame, StatsError};
 use super::tally::{Outcomes, Z95, wilson};
+use records::collection::{SourcedGame, StatsError};
 
 /// One line of the opening tree.
 #[derive(Clone, Debug, PartialEq)]

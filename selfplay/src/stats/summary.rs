@@ -13,8 +13,8 @@ use games::{Termination, Variant};
 use rayon::prelude::*;
 
 use super::replay::{Replay, replay};
-use super::source::{SourcedGame, StatsError};
 use super::tally::{Lengths, Outcomes};
+use records::collection::{SourcedGame, StatsError};
 
 /// The figures of one set of games: a generation, or its games of one termination.
 #[derive(Clone, Debug, PartialEq)]

@@ -13,8 +13,8 @@
 use games::{Game, Player, State, Variant};
 
 use super::blunders::states_before_moves;
-use super::source::{SourcedGame, StatsError};
-use crate::Evaluator;
+use records::collection::{SourcedGame, StatsError};
+use search::Evaluator;
 
 /// A Knight's worth in Men, for the balance (alpha-beta's material weights, rounded).
 pub const KNIGHT: f32 = 1.4;
@@ -199,8 +199,8 @@ mod tests {
     use games::{Camelot, CamelotRules, Termination, Values};
 
     use super::*;
-    use crate::Evaluation;
-    use crate::record::GameRecord;
+    use records::GameRecord;
+    use search::Evaluation;
 
     /// White: a Knight and two Men; Black: a Knight and a Man. White to move.
     const WHITE_UP: &str = "camelot W W:KA4,ME4,MF4 B:KA13,ML13 cm=0,0";

@@ -11,9 +11,9 @@
 use games::{RuleOptions, State, Variant};
 
 use super::{Teacher, leg_target};
-use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
 use crate::driver::PlayedGame;
 use crate::teacher::TeacherTargets;
+use classical::alphabeta::{AlphaBeta, AlphaBetaLimits};
 
 /// The teacher of a self-play session labelling its searches' games: one alpha-beta searcher
 /// for all of them, so that its tables carry over.
@@ -86,7 +86,7 @@ mod tests {
     use games::{Camelot, CamelotRules, Game};
 
     use super::*;
-    use crate::record::PositionRow;
+    use records::PositionRow;
 
     const LABEL: Teacher = Teacher::AlphaBeta {
         depth: 2,

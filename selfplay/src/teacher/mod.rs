@@ -18,107 +18,13 @@ use games::{Game, State, Variant};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
-use serde::{Deserialize, Serialize};
 
-use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
-use crate::arena::heuristic::Heuristic;
-use crate::arena::spec::PlayerSpec;
 use crate::driver::{PlayedGame, SelfPlayConfig, SelfPlayStats};
-use crate::leaf_heuristic::linear_fade;
-use crate::record::PositionRow;
+use classical::alphabeta::{AlphaBeta, AlphaBetaLimits};
+use classical::heuristic::Heuristic;
+use records::PositionRow;
 
-/// Salt of the draw that gives a game to the teacher (not the game's own seed, so the share can
-/// change without changing the games).
-const TEACHER_SALT: u64 = 0x7EAC_4E12;
-
-/// Who plays a share of the self-play games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum Teacher {
-    /// The searches play every game.
-    #[default]
-    Off,
-    /// `alphabeta:depth=depth` plays every seat of a share of the games: `fraction` of them in
-    /// generation 0, falling linearly to none in generation `fade_generations`. Each of its
-    /// moves is, with probability `explore`, replaced by a uniformly random legal move (the row
-    /// still holds the teacher's targets), so that its games, deterministic otherwise, differ.
-    /// `targets`: its move one-hot (the default) or every move weighted by its score.
-    /// `label`: the share of every full-search row's policy target in the searches' own games
-    /// that the teacher's targets for that position take, in every generation (0, the default:
-    /// none; see [`TeacherLabels`]).
-    /// `spar`: the share of the searches' own games in which the teacher plays one seat (drawn
-    /// per game, as is the seat), its moves recorded as in its own games, in every generation
-    /// (0, the default: none; see [`TeacherSparrer`]).
-    AlphaBeta {
-        depth: u32,
-        fraction: f32,
-        fade_generations: u32,
-        explore: f32,
-        #[serde(default)]
-        targets: TeacherTargets,
-        #[serde(default)]
-        label: f32,
-        #[serde(default)]
-        spar: f32,
-    },
-}
-
-impl Teacher {
-    /// The share of generation `generation`'s games the teacher plays, in `[0, 1]`.
-    pub fn fraction_at(self, generation: u32) -> f32 {
-        match self {
-            Teacher::Off => 0.0,
-            Teacher::AlphaBeta { fraction, fade_generations, .. } => {
-                linear_fade(fraction, generation, fade_generations)
-            }
-        }
-    }
-
-    /// Whether the teacher plays game `id` of generation `generation`'s session seeded `seed`:
-    /// a draw of its own per game, so the same ids are the teacher's when a session resumes.
-    pub fn plays(self, generation: u32, seed: u64, id: u64) -> bool {
-        let share = self.fraction_at(generation);
-        let draw = games::seed::mix(seed ^ TEACHER_SALT, id) >> 11;
-        (draw as f64 / (1u64 << 53) as f64) < f64::from(share)
-    }
-
-    /// The player's name in game records, as the arena writes it (`alphabeta:depth=2`); empty
-    /// when off.
-    pub fn name(self) -> String {
-        match self {
-            Teacher::Off => String::new(),
-            Teacher::AlphaBeta { depth, .. } => alpha_beta(depth).to_string(),
-        }
-    }
-
-    /// Checks the values (None when the setting is valid).
-    pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
-        let Teacher::AlphaBeta { depth, fraction, fade_generations, explore, targets, label, spar } =
-            self
-        else {
-            return None;
-        };
-        if !(1..=8).contains(&depth) {
-            return Some(("teacher.alpha_beta.depth", "must be between 1 and 8"));
-        }
-        if !(0.0..=1.0).contains(&fraction) {
-            return Some(("teacher.alpha_beta.fraction", "must be between 0 and 1"));
-        }
-        if !(1..=1_000_000).contains(&fade_generations) {
-            return Some(("teacher.alpha_beta.fade_generations", "must be from 1 to 1000000"));
-        }
-        if !(0.0..1.0).contains(&explore) {
-            return Some(("teacher.alpha_beta.explore", "must be at least 0 and below 1"));
-        }
-        if !(0.0..=1.0).contains(&label) {
-            return Some(("teacher.alpha_beta.label", "must be between 0 and 1"));
-        }
-        if !(0.0..=1.0).contains(&spar) {
-            return Some(("teacher.alpha_beta.spar", "must be between 0 and 1"));
-        }
-        targets.problem()
-    }
-}
+use self::config::alpha_beta;
 
 /// Plays game `game_id` (its random choices seeded from `seed` and the id, as a search's game
 /// would be) from `start` with `alphabeta:depth=depth` at every seat, under `config`'s start,
@@ -235,19 +141,16 @@ pub fn play_teacher_games<V: Variant>(
     failed.map_or(Ok(stats), Err)
 }
 
-/// The arena player the teacher is.
-fn alpha_beta(depth: u32) -> PlayerSpec {
-    PlayerSpec::AlphaBeta { depth: Some(depth), ms: None }
-}
-
+pub mod config;
+mod filter;
 mod label;
 mod spar;
-mod tactics;
 mod targets;
 #[cfg(test)]
 mod tests;
 
+pub use config::{Teacher, TeacherTargets};
+pub use filter::filter_targets;
 pub use label::TeacherLabels;
 pub use spar::TeacherSparrer;
-pub use tactics::{TacticsFilter, TacticsGuard};
-pub use targets::{TeacherTargets, leg_target, move_legs};
+pub use targets::{leg_target, move_legs};

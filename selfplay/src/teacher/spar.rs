@@ -14,9 +14,9 @@
 use games::{Game, Player, State, Variant};
 
 use super::{Teacher, TeacherTargets, move_legs};
-use crate::arena::alphabeta::{AlphaBeta, AlphaBetaLimits};
-use crate::arena::heuristic::Heuristic;
 use crate::driver::{BoxedSparrer, SparMove, Sparrer};
+use classical::alphabeta::{AlphaBeta, AlphaBetaLimits};
+use classical::heuristic::Heuristic;
 
 /// Salt of the draw that gives a game a sparring partner, and of the one that seats it.
 const SPAR_SALT: u64 = 0x5BA2_2E11;

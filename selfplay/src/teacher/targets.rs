@@ -1,75 +1,14 @@
-//! [`TeacherTargets`]: what the rows of the classical teacher's games teach: the move it chose,
-//! every move weighted by its score, or the move it chose beside every move that does not lose.
+//! The targets of the classical teacher's rows ([`TeacherTargets`]): the move it chose, every
+//! move weighted by its score, or the move it chose beside every move that does not lose.
 
 use games::{Action, Game, Move, State, Variant};
-use serde::{Deserialize, Serialize};
 
-use super::tactics::loses;
-use crate::arena::alphabeta::{AlphaBeta, SearchResult};
+use super::config::{SMALLEST_SHARE, TeacherTargets};
 use crate::driver::LegPolicy;
-
-/// Targets below this share of a row are dropped (and the rest renormalised): a move scored a
-/// Man below the best at temperature 30 keeps ~3.6% of the best's weight, one scored three Men
-/// below ~0.005%, which only fills the records.
-const SMALLEST_SHARE: f64 = 1e-4;
-
-/// The policy targets of the teacher's rows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum TeacherTargets {
-    /// The teacher's move, one-hot. Among moves it scores alike, that is whichever its move
-    /// ordering tried first.
-    #[default]
-    Best,
-    /// Every legal move, weighted `exp((score - best) / temperature)`: its exact alpha-beta
-    /// score at the teacher's depth (hundredths of a Man: a Man is 100) from a search of each
-    /// move in the window of [`TeacherTargets::margin`] (moves below it weigh 0). The network
-    /// learns which moves lose material, not only the one the teacher picked among equals.
-    /// Costs a search of every root move: ~5-7 times the teacher's game at depth 2.
-    Soft { temperature: f32 },
-    /// The teacher's move with weight `1 - share`, and `share` spread evenly over the legal
-    /// moves that do not lose: those a search of each move to `depth` plies and quiescence
-    /// scores less than `margin` (hundredths of a Man) below the best move's (the tactics
-    /// filter's judge, [`TacticsFilter`](super::TacticsFilter)). Every losing move gets
-    /// target 0 and every safe one some, a label on every move of the position, as the soft
-    /// targets give, at the cost of a one-ply search of each move instead of a two-ply one.
-    Safe { share: f32, depth: u32, margin: i32 },
-}
+use classical::alphabeta::{AlphaBeta, SearchResult};
+use classical::tactics::loses;
 
 impl TeacherTargets {
-    /// Checks the values (None when the setting is valid).
-    pub(crate) fn problem(self) -> Option<(&'static str, &'static str)> {
-        match self {
-            TeacherTargets::Soft { temperature }
-                if !(temperature.is_finite() && temperature > 0.0) =>
-            {
-                Some(("teacher.alpha_beta.targets.soft.temperature", "must be above 0"))
-            }
-            TeacherTargets::Safe { share, .. } if !(0.0..=1.0).contains(&share) => {
-                Some(("teacher.alpha_beta.targets.safe.share", "must be between 0 and 1"))
-            }
-            TeacherTargets::Safe { depth, margin, .. } => {
-                super::TacticsFilter::AlphaBeta { depth, margin }.problem_at([
-                    "teacher.alpha_beta.targets.safe.depth",
-                    "teacher.alpha_beta.targets.safe.margin",
-                ])
-            }
-            _ => None,
-        }
-    }
-
-    /// How far below the best a move's score still matters (hundredths of a Man): below it a
-    /// move's weight is under [`SMALLEST_SHARE`] of the best's. `None` for one-hot targets,
-    /// and for safe ones, which score every move.
-    pub fn margin(self) -> Option<i32> {
-        match self {
-            TeacherTargets::Best | TeacherTargets::Safe { .. } => None,
-            TeacherTargets::Soft { temperature } => {
-                Some((f64::from(temperature) * (1.0 / SMALLEST_SHARE).ln()).ceil() as i32)
-            }
-        }
-    }
-
     /// The teacher's search of `state`'s turn (from the start of the move, legs in progress or
     /// not) and the weight of each of its moves (aligned with `state.moves()`, summing to 1):
     /// what [`leg_target`] turns into a row's target. `None` when the game is over.

@@ -3,9 +3,11 @@ use std::sync::atomic::AtomicBool;
 use games::{Camelot, CamelotRules, Game, Outcome, Player, State, Termination, TriCamelotRules};
 
 use super::*;
-use crate::arena::alphabeta::AlphaBetaLimits;
 use crate::driver::{Sparrer, Start};
-use crate::record::{Shard, read_shard, write_shard};
+use classical::Guards;
+use classical::alphabeta::AlphaBetaLimits;
+use records::{Shard, read_shard, write_shard};
+use search::TacticsFilter;
 
 const ALPHA_BETA: Teacher = Teacher::AlphaBeta {
     depth: 2,
@@ -454,7 +456,7 @@ fn a_sparring_game_is_recorded_under_both_players_in_seat_order() {
     let teacher = sparring(1, 0.5);
     let make = teacher.sparrers::<CamelotRules>(7).unwrap();
     let config = SelfPlayConfig { games_in_flight: 4, max_moves: 4, ..config() };
-    let mcts = crate::MctsConfig { simulations: 4, ..crate::MctsConfig::default() };
+    let mcts = search::MctsConfig { simulations: 4, ..search::MctsConfig::default() };
     let start = |_: u64| Camelot::initial();
     let session = crate::driver::Session {
         config: &config,
@@ -473,11 +475,11 @@ fn a_sparring_game_is_recorded_under_both_players_in_seat_order() {
         writer.push(&g, s).map_err(|e| e.to_string())?;
         Ok(())
     };
-    crate::driver::play(&session, &|_| crate::UniformEvaluator, on_game, |_| {}).unwrap();
+    crate::driver::play(&session, &|_| search::UniformEvaluator, on_game, |_| {}).unwrap();
     writer.flush().unwrap();
-    let shards = crate::list_shards(&dir).unwrap();
+    let shards = records::list_shards(&dir).unwrap();
     let records: Vec<_> =
-        shards.iter().flat_map(|s| crate::read_games(&s.games).unwrap()).collect();
+        shards.iter().flat_map(|s| records::read_games(&s.games).unwrap()).collect();
     assert_eq!(records.len(), 12);
     let mut seen = std::collections::BTreeSet::new();
     for game in &records {

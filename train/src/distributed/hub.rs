@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use selfplay::read_games;
-use store::{Location, Store};
+use location::{Location, Store};
+use records::read_games;
 
 use super::pointer::LatestModel;
 use super::shard_key::WorkerShard;
@@ -300,7 +300,7 @@ fn check(
     wanted: &WantedGames<'_>,
 ) -> Result<u64, String> {
     let records = read_games(games).map_err(|e| e.to_string())?;
-    selfplay::read_positions(positions).map_err(|e| e.to_string())?;
+    records::read_positions(positions).map_err(|e| e.to_string())?;
     for game in &records {
         if game.run != wanted.run {
             return Err(format!("a game of run {:?}, not {:?}", game.run, wanted.run));
@@ -327,7 +327,7 @@ fn check(
 /// played by `model` and the run's `teacher` (empty when it has none) alone: the model's
 /// games, the teacher's, and those where it sparred with the model.
 fn played_by(players: &str, model: &str, teacher: &str) -> bool {
-    selfplay::model_players(players).all(|p| p == model || (!teacher.is_empty() && p == teacher))
+    records::model_players(players).all(|p| p == model || (!teacher.is_empty() && p == teacher))
 }
 
 #[cfg(test)]

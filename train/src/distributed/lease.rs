@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use location::{Location, Store};
 use serde::{Deserialize, Serialize};
-use store::{Location, Store};
 
 use crate::run::RunError;
 

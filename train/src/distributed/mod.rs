@@ -1,5 +1,5 @@
 //! Many self-play workers and one learner sharing a run through its location — a folder on a
-//! local or shared filesystem, or an S3-compatible bucket ([`store::Location`]) — as KataGo's and
+//! local or shared filesystem, or an S3-compatible bucket ([`location::Location`]) — as KataGo's and
 //! minigo's loops share theirs: the run's files are the protocol, and no server runs.
 //!
 //! ```text

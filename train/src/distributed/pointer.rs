@@ -1,8 +1,8 @@
 //! `models/latest.toml`: the model workers play with, moved by the learner after the model's
 //! files are in place.
 
+use location::Store;
 use serde::{Deserialize, Serialize};
-use store::Store;
 
 use crate::run::RunError;
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use selfplay::{ShardPaths, WORKER_DIR_PREFIX};
+use records::{ShardPaths, WORKER_DIR_PREFIX};
 
 use crate::generations::{generation_dir_name, parse_generation_dir_name};
 

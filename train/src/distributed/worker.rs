@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use games::{Encode, State, Variant};
-use selfplay::{SelfPlayStats, ShardPaths, ShardWriter, WORKER_DIR_PREFIX};
-use store::{Location, Store};
+use location::{Location, Store};
+use records::{ShardPaths, WORKER_DIR_PREFIX};
+use selfplay::{SelfPlayStats, ShardWriter};
 
 use super::pointer::LatestModel;
 use super::shard_key::WorkerShard;

@@ -108,18 +108,18 @@ impl LadderConfig {
                 "simulations",
                 u64::from(self.simulations),
                 1,
-                u64::from(selfplay::mcts::MAX_SIMULATIONS),
+                u64::from(search::mcts::MAX_SIMULATIONS),
             ),
             (
                 "every_generations",
                 u64::from(self.every_generations),
                 1,
-                crate::config::MAX_GENERATIONS,
+                search::bounds::MAX_GENERATIONS,
             ),
-            ("max_moves", u64::from(self.max_moves), 1, selfplay::driver::MAX_MOVES),
+            ("max_moves", u64::from(self.max_moves), 1, search::bounds::MAX_MOVES),
         ];
         for (key, value, min, max) in counts {
-            if let Some(problem) = selfplay::bounds::outside(value, min, max) {
+            if let Some(problem) = search::bounds::outside(value, min, max) {
                 return bad(key, &problem);
             }
         }

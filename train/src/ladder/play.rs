@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use games::{Encode, State, Variant, VariantKind};
-use selfplay::DrawScore;
+use search::DrawScore;
 use selfplay::arena::anchors::{AnchorTable, rated_games};
 use selfplay::arena::{
     ArenaGame, ArenaPlayer, Elo, LeafValues, MatchConfig, MatchReport, PlayerSpec, fit, play_match,

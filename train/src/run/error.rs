@@ -3,8 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use model::ModelError;
+use records::RecordError;
+use selfplay::DriverError;
 use selfplay::arena::ArenaError;
-use selfplay::{DriverError, RecordError};
 
 use crate::{DatasetError, MetricsError, TrainError};
 
@@ -97,7 +98,7 @@ pub enum RunError {
     Storage(#[from] storage::StorageError),
     /// A run's location (a folder or a bucket) could not be read or written.
     #[error(transparent)]
-    Store(#[from] store::StoreError),
+    Store(#[from] location::StoreError),
     /// An object of a run's location that does not hold what its name says.
     #[error("{location}/{key}: {message}")]
     BadObject { location: String, key: String, message: String },

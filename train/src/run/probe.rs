@@ -12,8 +12,8 @@ use std::path::Path;
 
 use games::{Encode, State, Variant};
 use model::DeviceKind;
-use selfplay::DrawScore;
-use selfplay::stats::source::SourcedGame;
+use records::collection::SourcedGame;
+use search::DrawScore;
 use selfplay::stats::values::{MAX_BALANCE, ProbePosition, buckets, model_values, probe_positions};
 use serde::{Deserialize, Serialize};
 
@@ -59,7 +59,7 @@ impl<V: Variant> ProbeSet<V> {
             std::fs::create_dir_all(&dir).map_err(io("creating", &dir))?;
             model::write_atomic(&path, bytes)?;
         }
-        let games: Vec<SourcedGame> = selfplay::read_games(&path)?
+        let games: Vec<SourcedGame> = records::read_games(&path)?
             .into_iter()
             .map(|record| SourcedGame { file: path.clone(), record })
             .collect();

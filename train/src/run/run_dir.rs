@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use games::Termination;
-use selfplay::{SessionFigures, list_generation_shards, read_games};
+use records::{list_generation_shards, read_games};
+use selfplay::SessionFigures;
 
 use super::error::{RunError, io};
 use super::probe::ProbeResult;

@@ -1,13 +1,16 @@
 //! Self-play into shards: the stage of the generation loop, also the `selfplay` and `bench`
 //! commands' work.
 
+use classical::Guards;
 use std::sync::atomic::AtomicBool;
 
+use classical::HeuristicMix;
 use games::{Encode, State, Variant};
+use records::ShardPaths;
+use search::mcts::RootFilter;
 use selfplay::driver::{DriverError, RootFilterFactory, Session, SparringFactory, play};
-use selfplay::mcts::RootFilter;
 use selfplay::teacher::play_teacher_games;
-use selfplay::{HeuristicMix, PlayedGame, SelfPlayStats, ShardPaths, ShardWriter};
+use selfplay::{PlayedGame, SelfPlayStats, ShardWriter};
 
 use super::error::RunError;
 use crate::RunConfig;
@@ -120,7 +123,7 @@ where
                 if let Some(labels) = labels.as_mut() {
                     labels.apply(&mut g);
                 }
-                filter.apply::<V>(&mut g, options);
+                selfplay::filter_targets::<V>(filter, &mut g, options);
                 push(&g, &with_taught(stats))
             },
             |stats| on_progress(&with_taught(stats)),

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use games::Termination;
-use selfplay::{GameRecord, list_generation_shards, read_games};
+use records::{GameRecord, list_generation_shards, read_games};
 
 use crate::run_data::RunDataError;
 

@@ -4,7 +4,7 @@ use games::{Camelot, Encode, Game, RuleOptions, TriCamelot};
 use model::{OptimizerConfig, Predictor};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use selfplay::PositionRow;
+use records::PositionRow;
 
 use super::*;
 use crate::dataset::Batch;

@@ -20,7 +20,8 @@ use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
 use crate::readback::to_vec;
 use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
-use crate::train_step::{AuxTerm, TrainBatch, Trainer, loss_tensors};
+use crate::train_batch::{AuxTerm, TrainBatch};
+use crate::train_step::{Trainer, loss_tensors};
 use games::Layout;
 
 /// A batch of `n` positions with 1-12 legal moves each, soft policy targets on some of them

@@ -21,7 +21,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use crate::error::{ModelError, Result};
 use crate::net::Net;
 use crate::readback::to_vec;
-use crate::train_step::{LossStats, TrainBatch};
+use crate::train_batch::{LossStats, TrainBatch};
 use params::{Params, for_each_norm};
 use pass::{Grids, train_pass};
 use pool::Pool;

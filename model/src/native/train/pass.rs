@@ -18,7 +18,7 @@ use crate::native::train::layers::{
 use crate::native::train::params::{NormConv, Params};
 use crate::native::train::pool::Pool;
 use crate::native::weights::Dense;
-use crate::train_step::{AuxTerm, LossStats, TrainBatch};
+use crate::train_batch::{AuxTerm, LossStats, TrainBatch};
 
 /// The convolution taps of one board shape: 3×3, 3×3 mirrored, and 1×1.
 #[derive(Debug)]

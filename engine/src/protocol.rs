@@ -1,0 +1,254 @@
+//! The engine protocol's commands as text: one command per line from the client, parsed here
+//! into a [`Command`] (a malformed line is an error message, answered `error <message>`). The
+//! protocol is described with an example session in `docs/engine-protocol.md`.
+
+use games::{KnightCanter, VariantKind};
+use serde::Deserialize;
+
+/// The most simulations a `go` or an analysis may ask for.
+pub const MAX_SIMS: u32 = search::mcts::MAX_SIMULATIONS;
+/// The longest think a `go time_ms` may ask for (one day).
+pub const MAX_TIME_MS: u64 = 86_400_000;
+
+/// A budget for a search: simulations per leg, time for the whole move, or both (whichever
+/// runs out first); neither means the engine's `sims` option.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub sims: Option<u32>,
+    pub time_ms: Option<u64>,
+}
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The start position of the game's variant.
+    StartPos,
+    /// A position string (it names its variant; it may end in `move=<legs>`).
+    Text(String),
+}
+
+/// One line from the client.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `czp`: the handshake (name, version, options, then `czpok`).
+    Hello,
+    /// `isready`: answered `readyok` (also while searching).
+    IsReady,
+    /// `setoption name <name> value <value>`.
+    SetOption { name: String, value: String },
+    /// `newgame camelot|tricamelot [knight_canter=strict|final-square]`.
+    NewGame { variant: VariantKind, knight_canter: KnightCanter },
+    /// `position startpos|<position string> [moves <move> ...]`.
+    Position { start: Start, moves: Vec<String> },
+    /// `go [sims N] [time_ms T]`: search, `info` lines, then `bestmove <move>`.
+    Go(Limits),
+    /// `stop`: end the search in progress now (its `bestmove` follows).
+    Stop,
+    /// `legal`: the legal moves of the current position, in official notation.
+    Legal,
+    /// `result`: whether the game is over, and how.
+    Result,
+    /// `getposition`: the current position as a position string.
+    GetPosition,
+    /// `analyze <json>`: a JSON analysis request, answered with one JSON line.
+    Analyze(Box<AnalysisRequest>),
+    /// `quit` (or the end of the input).
+    Quit,
+}
+
+/// A JSON analysis request (KataGo's analysis engine is the model).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    /// Echoed in the answer, so answers can be matched to requests.
+    pub id: String,
+    /// `"startpos"` or a position string.
+    pub position: String,
+    /// The variant of `"startpos"` (a position string names its own; default: the current
+    /// game's, else camelot).
+    #[serde(default)]
+    pub variant: Option<VariantKind>,
+    /// Complete moves played from `position` first.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// Simulations (default: the engine's `sims` option).
+    #[serde(default)]
+    pub sims: Option<u32>,
+    /// Rule option of the position (default: strict).
+    #[serde(default)]
+    pub knight_canter: Option<KnightCanter>,
+    /// Root actions reported, most visited first (default 20).
+    #[serde(default)]
+    pub top: Option<usize>,
+}
+
+/// Parses one line; `Ok(None)` for an empty line.
+pub fn parse(line: &str) -> Result<Option<Command>, String> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    let no_args = |c: Command| {
+        if rest.is_empty() { Ok(Some(c)) } else { Err(format!("`{word}` takes no arguments")) }
+    };
+    match word {
+        "" => Ok(None),
+        "czp" => no_args(Command::Hello),
+        "isready" => no_args(Command::IsReady),
+        "stop" => no_args(Command::Stop),
+        "legal" => no_args(Command::Legal),
+        "result" => no_args(Command::Result),
+        "getposition" => no_args(Command::GetPosition),
+        "quit" => no_args(Command::Quit),
+        "setoption" => set_option(rest).map(Some),
+        "newgame" => new_game(rest).map(Some),
+        "position" => position(rest).map(Some),
+        "go" => go(rest).map(|l| Some(Command::Go(l))),
+        "analyze" => serde_json::from_str::<AnalysisRequest>(rest)
+            .map(|r| Some(Command::Analyze(Box::new(r))))
+            .map_err(|e| format!("bad analysis request: {e}")),
+        other => Err(format!("unknown command `{other}`")),
+    }
+}
+
+fn set_option(rest: &str) -> Result<Command, String> {
+    let usage = || "usage: setoption name <name> value <value>".to_string();
+    let rest = rest.strip_prefix("name").ok_or_else(usage)?.trim_start();
+    let (name, value) = rest.split_once(" value").ok_or_else(usage)?;
+    let (name, value) = (name.trim(), value.trim());
+    if name.is_empty() || value.is_empty() {
+        return Err(usage());
+    }
+    Ok(Command::SetOption { name: name.to_string(), value: value.to_string() })
+}
+
+fn new_game(rest: &str) -> Result<Command, String> {
+    let mut words = rest.split_whitespace();
+    let variant = words
+        .next()
+        .ok_or("usage: newgame camelot|tricamelot [knight_canter=strict|final-square]")?
+        .parse::<VariantKind>()
+        .map_err(|e| e.to_string())?;
+    let mut knight_canter = KnightCanter::default();
+    for word in words {
+        match word.split_once('=') {
+            Some(("knight_canter", v)) => {
+                knight_canter = v.parse().map_err(|e: games::UnknownName| e.to_string())?
+            }
+            _ => {
+                return Err(format!(
+                    "unknown newgame option `{word}` (expected knight_canter=...)"
+                ));
+            }
+        }
+    }
+    Ok(Command::NewGame { variant, knight_canter })
+}
+
+fn position(rest: &str) -> Result<Command, String> {
+    // `moves` is never part of a position string, so the first ` moves` word splits the two.
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+    let (start, moves) = (words[..at].join(" "), &words[(at + 1).min(words.len())..]);
+    let start = match start.as_str() {
+        "" => return Err("usage: position startpos|<position string> [moves <move> ...]".into()),
+        "startpos" => Start::StartPos,
+        _ => Start::Text(start),
+    };
+    if at < words.len() && moves.is_empty() {
+        return Err("`moves` without any move".into());
+    }
+    Ok(Command::Position { start, moves: moves.iter().map(|m| m.to_string()).collect() })
+}
+
+fn go(rest: &str) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    let mut words = rest.split_whitespace();
+    while let Some(key) = words.next() {
+        if key != "sims" && key != "time_ms" {
+            return Err(format!("unknown go option `{key}` (expected sims N, time_ms T)"));
+        }
+        let value = words.next().ok_or_else(|| format!("`{key}` needs a value"))?;
+        match key {
+            "sims" => match value.parse::<u32>() {
+                Ok(n) if (1..=MAX_SIMS).contains(&n) => limits.sims = Some(n),
+                _ => return Err(format!("sims must be a whole number from 1 to {MAX_SIMS}")),
+            },
+            "time_ms" => match value.parse::<u64>() {
+                Ok(t) if (1..=MAX_TIME_MS).contains(&t) => limits.time_ms = Some(t),
+                _ => return Err(format!("time_ms must be a whole number from 1 to {MAX_TIME_MS}")),
+            },
+            _ => return Err(format!("unknown go option `{key}` (expected sims N, time_ms T)")),
+        }
+    }
+    Ok(limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(parse("  czp ").unwrap(), Some(Command::Hello));
+        assert_eq!(parse("").unwrap(), None);
+        assert_eq!(
+            parse("position startpos moves C6-B5 J11-J10").unwrap(),
+            Some(Command::Position {
+                start: Start::StartPos,
+                moves: vec!["C6-B5".into(), "J11-J10".into()]
+            })
+        );
+        assert_eq!(
+            parse("position camelot W W:KC6 B:KC11 cm=0,0 move=C6-C7").unwrap(),
+            Some(Command::Position {
+                start: Start::Text("camelot W W:KC6 B:KC11 cm=0,0 move=C6-C7".into()),
+                moves: vec![]
+            })
+        );
+        assert_eq!(
+            parse("go sims 50 time_ms 1000").unwrap(),
+            Some(Command::Go(Limits { sims: Some(50), time_ms: Some(1000) }))
+        );
+        assert_eq!(
+            parse("setoption name sims value 400").unwrap(),
+            Some(Command::SetOption { name: "sims".into(), value: "400".into() })
+        );
+        assert_eq!(
+            parse("newgame tricamelot knight_canter=final-square").unwrap(),
+            Some(Command::NewGame {
+                variant: VariantKind::Tricamelot,
+                knight_canter: KnightCanter::FinalSquare
+            })
+        );
+        let Some(Command::Analyze(r)) =
+            parse(r#"analyze {"id":"a","position":"startpos","moves":["C6-B5"],"sims":8}"#)
+                .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((r.id.as_str(), r.sims, r.moves.len()), ("a", Some(8), 1));
+    }
+
+    #[test]
+    fn malformed_commands_are_messages() {
+        for bad in [
+            "fly",
+            "go sims",
+            "go sims 0",
+            "go sims x",
+            "go depth 3",
+            "go time_ms 999999999999",
+            "position",
+            "position startpos moves",
+            "newgame chess",
+            "newgame camelot knight_canter=loose",
+            "setoption sims 3",
+            "analyze {",
+            r#"analyze {"id":"a"}"#,
+            r#"analyze {"id":"a","position":"startpos","extra":1}"#,
+            "isready now",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! One game of one variant as the engine holds it: the position the client set, and the
+//! searches the engine runs on it (`go`: a complete move under a budget; analyses: many
+//! positions searched together, their leaves evaluated in one batch per round).
+
+use classical::GuardedSearch;
+use std::time::{Duration, Instant};
+
+use games::{Game, Outcome, Player, RuleOptions, State, Values, Variant};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde_json::{Value, json};
+
+use super::protocol::{AnalysisRequest, Limits, Start};
+use search::evaluator::Evaluator;
+use search::mcts::analysis::principal_line;
+use search::mcts::{Analysis, NodeId, PlaySearch, Search, choose_action};
+
+/// Simulations a leg gets at least when a `go` is stopped or out of time (so the move played is
+/// a searched one, not the first legal leg).
+pub const MIN_SIMS: u32 = 8;
+
+/// A game of variant `V`: the start the client gave, the moves after it, the current state,
+/// and how it is searched.
+pub struct Session<V: Variant> {
+    options: RuleOptions,
+    current: State<V>,
+    rng: StdRng,
+    play: PlaySearch,
+}
+
+/// How a search in progress asks whether to stop (the client sent `stop`).
+pub type StopPoll<'a> = dyn FnMut() -> bool + 'a;
+
+impl<V: Variant> Session<V> {
+    /// A new game from the start position, searched with `play`.
+    pub fn new(options: RuleOptions, play: PlaySearch) -> Self {
+        let current = State::start_with(options);
+        Session { options, current, rng: StdRng::seed_from_u64(0), play }
+    }
+
+    /// Sets the position: `start` then the complete `moves`, each checked by the rules.
+    pub fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), String> {
+        self.current = state_of(start, moves, self.options)?;
+        Ok(())
+    }
+
+    /// The legal moves (the continuations of a move in progress), sorted.
+    pub fn legal(&self) -> Vec<String> {
+        let pos = self.current.position();
+        let mut list: Vec<String> = self.current.continuations().map(|m| pos.notation(m)).collect();
+        list.sort();
+        list
+    }
+
+    /// `none`, or the per-seat result and how the game ended.
+    pub fn result(&self) -> String {
+        match self.current.outcome() {
+            None => "none".into(),
+            Some(over) => {
+                let values = over.outcome.values(V::NUM_PLAYERS);
+                let winner = match over.outcome {
+                    Outcome::Win(p) => format!(" winner {}", V::PLAYER_LETTERS[p.index()]),
+                    Outcome::Draw => " draw".into(),
+                };
+                format!("{}{winner} {}", seats::<V>(&values), over.termination)
+            }
+        }
+    }
+
+    /// The current position string.
+    pub fn position(&self) -> String {
+        self.current.to_string()
+    }
+
+    /// Searches the mover's complete move: per leg, `limits.sims` simulations (or `default_sims`),
+    /// within `limits.time_ms` for the whole move; `stop` is polled between simulations. Each
+    /// searched leg is reported to `info` as an `info ...` line. Returns the move in official
+    /// notation (also played on no board: the position stays for the client to set).
+    pub fn think(
+        &mut self,
+        evaluator: &mut (impl Evaluator<State<V>> + ?Sized),
+        limits: Limits,
+        default_sims: u32,
+        stop: &mut StopPoll<'_>,
+        info: &mut dyn FnMut(String),
+    ) -> Result<String, String> {
+        if self.current.outcome().is_some() {
+            return Err("the game is over: no move to search".into());
+        }
+        let started = Instant::now();
+        let deadline = limits.time_ms.map(|t| started + Duration::from_millis(t));
+        let sims = match limits {
+            Limits { sims: Some(n), .. } => n,
+            Limits { time_ms: Some(_), .. } => super::protocol::MAX_SIMS,
+            _ => default_sims,
+        };
+        let mut state = self.current.clone();
+        let mut search = self.play.search(state.clone(), sims).map_err(|e| e.to_string())?;
+        let mut stopped = false;
+        for leg in 1.. {
+            let action = match search.forced_action() {
+                Some(a) => a,
+                None => {
+                    while !search.is_done() {
+                        let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+                        if (stopped || out_of_time) && search.simulations_done() >= MIN_SIMS {
+                            break;
+                        }
+                        if let Some(leaf) = search.gather(&mut self.rng) {
+                            let eval =
+                                evaluator.evaluate(std::slice::from_ref(&leaf.state)).remove(0);
+                            search.apply(leaf, eval).map_err(|e| e.to_string())?;
+                        }
+                        if search.simulations_done() % 16 == 0 && !stopped {
+                            stopped = stop();
+                        }
+                    }
+                    let summary = search.summary().map_err(|e| e.to_string())?;
+                    let mover = state.to_move();
+                    let line = principal_line(search.root_state(), search.tree(), None);
+                    info(format!(
+                        "info leg {leg} sims {} time_ms {} seat {} values {} pv {}",
+                        summary.simulations,
+                        started.elapsed().as_millis(),
+                        V::PLAYER_LETTERS[mover.index()],
+                        seats::<V>(&summary.root_values),
+                        pv::<V>(&line)
+                    ));
+                    choose_action(&summary, 0.0, &mut self.rng).ok_or("no legal action")?
+                }
+            };
+            state.play(action);
+            if let Some(m) = state.last_move() {
+                return Ok(m);
+            }
+            search.advance(action).map_err(|e| e.to_string())?;
+        }
+        unreachable!("a move ends after finitely many legs")
+    }
+}
+
+/// The state of `start` after `moves` (checked by the rules).
+pub fn state_of<V: Variant>(
+    start: &Start,
+    moves: &[String],
+    options: RuleOptions,
+) -> Result<State<V>, String> {
+    let mut state = match start {
+        Start::StartPos => State::start_with(options),
+        Start::Text(s) => {
+            State::parse_with(s, options).map_err(|e| format!("bad position: {e}"))?
+        }
+    };
+    for (i, m) in moves.iter().enumerate() {
+        state = state.after_move(m).map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+    }
+    Ok(state)
+}
+
+/// Per-seat values as `W=0.612 B=0.388`.
+pub fn seats<V: Variant>(values: &Values) -> String {
+    (0..V::NUM_PLAYERS)
+        .map(|p| format!("{}={:.3}", V::PLAYER_LETTERS[p], values.0[p]))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A principal line as `W:C6-B5 B:J11-J10`.
+fn pv<V: Variant>(line: &[(Player, String)]) -> String {
+    line.iter()
+        .map(|(p, m)| format!("{}:{m}", V::PLAYER_LETTERS[p.index()]))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn seat_map<V: Variant>(values: &Values) -> Value {
+    let map: serde_json::Map<String, Value> = (0..V::NUM_PLAYERS)
+        .map(|p| (V::PLAYER_LETTERS[p].to_string(), json!(round(values.0[p]))))
+        .collect();
+    Value::Object(map)
+}
+
+fn round(x: f32) -> f64 {
+    (f64::from(x) * 1e6).round() / 1e6
+}
+
+/// Analyses positions of variant `V` together, each searched with `play`: every search gathers
+/// a leaf, the leaves go to `evaluator` in one call, and so on until every search has its
+/// simulations. Returns one JSON answer per request, in order (an answer with an `error` field
+/// for a request that cannot be searched).
+pub fn analyze_batch<V: Variant>(
+    requests: &[&AnalysisRequest],
+    evaluator: &mut (impl Evaluator<State<V>> + ?Sized),
+    default_sims: u32,
+    play: &PlaySearch,
+) -> Vec<Value> {
+    struct Job<V: Variant> {
+        search: Search<State<V>>,
+        rng: StdRng,
+    }
+    let mut jobs: Vec<Result<Job<V>, String>> = requests
+        .iter()
+        .map(|r| {
+            let options = RuleOptions { knight_canter: r.knight_canter.unwrap_or_default() };
+            let start = if r.position == "startpos" {
+                Start::StartPos
+            } else {
+                Start::Text(r.position.clone())
+            };
+            let state = state_of::<V>(&start, &r.moves, options)?;
+            if state.outcome().is_some() {
+                return Err("the game is over at this position".into());
+            }
+            let sims = r.sims.unwrap_or(default_sims).clamp(1, super::protocol::MAX_SIMS);
+            let search = play.search(state, sims).map_err(|e| e.to_string())?;
+            Ok(Job { search, rng: StdRng::seed_from_u64(0) })
+        })
+        .collect();
+    loop {
+        let mut leaves = Vec::new();
+        for (i, job) in jobs.iter_mut().enumerate() {
+            if let Ok(job) = job
+                && !job.search.is_done()
+                && let Some(leaf) = job.search.gather(&mut job.rng)
+            {
+                leaves.push((i, leaf));
+            }
+        }
+        let busy = jobs.iter().any(|j| j.as_ref().is_ok_and(|j| !j.search.is_done()));
+        if leaves.is_empty() {
+            if busy {
+                continue; // searches whose simulations all ended in finished games
+            }
+            break;
+        }
+        let states: Vec<State<V>> = leaves.iter().map(|(_, l)| l.state.clone()).collect();
+        let evals = evaluator.evaluate(&states);
+        for ((i, leaf), eval) in leaves.into_iter().zip(evals) {
+            if let Ok(job) = &mut jobs[i]
+                && let Err(e) = job.search.apply(leaf, eval)
+            {
+                jobs[i] = Err(e.to_string());
+            }
+        }
+    }
+    requests
+        .iter()
+        .zip(jobs)
+        .map(|(r, job)| match job {
+            Err(e) => json!({ "id": r.id, "error": e }),
+            Ok(job) => answer::<V>(r, &job.search),
+        })
+        .collect()
+}
+
+fn answer<V: Variant>(request: &AnalysisRequest, search: &Search<State<V>>) -> Value {
+    let summary = match search.summary() {
+        Ok(s) => s,
+        Err(e) => return json!({ "id": request.id, "error": e.to_string() }),
+    };
+    let analysis = Analysis::new(search, &summary);
+    let root = search.root_state();
+    let tree = search.tree();
+    let top = request.top.unwrap_or(20);
+    let moves: Vec<Value> = analysis
+        .actions
+        .iter()
+        .take(top)
+        .map(|line| {
+            let i = summary.actions.iter().position(|a| *a == line.action).expect("a root action");
+            let child = tree.child(NodeId::ROOT, i);
+            let through = principal_line(root, tree, Some(child));
+            json!({
+                "leg": root.action_to_string(line.action),
+                "move": through.first().map(|(_, m)| m.clone()),
+                "visits": line.visits,
+                "prior": round(line.prior),
+                "values": line.values.as_ref().map(seat_map::<V>),
+            })
+        })
+        .collect();
+    let line = principal_line(root, tree, None);
+    json!({
+        "id": request.id,
+        "variant": V::NAME,
+        "position": root.to_string(),
+        "turn": V::PLAYER_LETTERS[root.to_move().index()].to_string(),
+        "simulations": summary.simulations,
+        "rootValues": seat_map::<V>(&summary.root_values),
+        "networkValues": seat_map::<V>(&summary.net_values),
+        "moves": moves,
+        "pv": line.iter().map(|(p, m)| format!("{}:{m}", V::PLAYER_LETTERS[p.index()])).collect::<Vec<_>>(),
+    })
+}
