@@ -165,7 +165,7 @@ impl Crate {
                 }
             }
         }
-        let under_tests = |m: &Vec<String>| (1..=m.len()).any(|n| tests.contains(&m[..n].to_vec()));
+        let under_tests = |m: &[String]| (1..=m.len()).any(|n| tests.contains(&m[..n]));
         let all: Vec<_> = files.keys().filter(|m| under_tests(m)).cloned().collect();
         tests.extend(all);
         let mut krate = Crate { files, tests, reexports: BTreeMap::new() };

@@ -7,7 +7,7 @@ use games::{Game, Player, Values};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::search_tests::{best, puct, search, ttt};
+use super::search_tests::{best, puct, ttt};
 use super::*;
 use crate::evaluator::{Evaluation, Evaluator};
 use crate::testing::FnEvaluator;

@@ -18,7 +18,7 @@ fn gumbel(simulations: u32) -> MctsConfig {
     MctsConfig { simulations, selection: Selection::gumbel(16), ..MctsConfig::default() }
 }
 
-pub(super) fn search<G: Game>(
+fn search<G: Game>(
     state: G,
     config: MctsConfig,
     evaluator: &mut (impl Evaluator<G> + ?Sized),
