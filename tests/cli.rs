@@ -130,7 +130,7 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
         "growing",
         &[(
             "preset = \"b4c32\"",
-            "growth = { kind = \"blocks\", start = 1, every_generations = 1 }\npreset = \"b4c32\"",
+            "growth = { blocks = { start = 1, every_generations = 1 } }\npreset = \"b4c32\"",
         )],
     );
     let (grown, _) = play_with(growing.to_str().unwrap(), "grown", "6", &["--random"]);

@@ -4,6 +4,8 @@
 //! first (1 upwards), then file (A rightwards), as RULES.md fixes for canonical canter paths. A step
 //! goes one cell in a direction, a leap two; a leap needs both cells it touches to exist.
 
+use crate::action::LegKind;
+
 /// Index of a cell in square-index order.
 pub type Cell = u8;
 
@@ -128,6 +130,16 @@ impl Geometry {
     #[inline]
     pub fn leap(&self, c: Cell, d: u8) -> Cell {
         self.leap[c as usize][d as usize]
+    }
+
+    /// Where a leg from `c` in direction `d` lands: one step on, or two for a leap; [`NO_CELL`]
+    /// off the board.
+    #[inline]
+    pub fn leg_to(&self, c: Cell, d: u8, kind: LegKind) -> Cell {
+        match kind {
+            LegKind::Step => self.step(c, d),
+            LegKind::Leap => self.leap(c, d),
+        }
     }
 
     /// Directions in the order whose leap targets have increasing cell index.

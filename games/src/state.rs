@@ -226,10 +226,7 @@ impl<V: Variant> Game for State<V> {
             return;
         };
         let geo = &V::tables().geometry;
-        let to = match kind {
-            LegKind::Step => geo.step(from, dir),
-            LegKind::Leap => geo.leap(from, dir),
-        };
+        let to = geo.leg_to(from, dir, kind);
         if self.landed.is_empty() {
             self.landed.push(from);
         }
@@ -373,10 +370,7 @@ impl<V: Variant> Game for State<V> {
         match a {
             Action::EndMove => "end".to_string(),
             Action::Leg { from, dir, kind } => {
-                let to = match kind {
-                    LegKind::Step => geo.step(from, dir),
-                    LegKind::Leap => geo.leap(from, dir),
-                };
+                let to = geo.leg_to(from, dir, kind);
                 if to == crate::geometry::NO_CELL {
                     format!("{}>?", geo.name(from))
                 } else {

@@ -58,7 +58,7 @@ pub use files::{FileDigest, write_atomic};
 pub use moves_left::{MOVES_LEFT_CLASSES, expected_moves_left, moves_left_class};
 pub use native::NativeNet;
 pub use net::{Net, TrainOutputs};
-pub use optimizer::{OptimizerConfig, OptimizerKind};
+pub use optimizer::OptimizerConfig;
 pub use precision::Precision;
 pub use predict::{Prediction, Predictor, masked_softmax};
 pub use train_batch::{AuxTerm, LossStats, TrainBatch};

@@ -21,46 +21,48 @@ pub const OPTIMIZER_FILE: &str = "optimizer.bpk";
 /// The optimizer-state digest file's name.
 pub const OPTIMIZER_META_FILE: &str = "optimizer.json";
 
-/// Which optimizer to train with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OptimizerKind {
+/// Which optimizer to train with, and its settings. The learning rate is not here: it is passed
+/// to every step, so a schedule lives in the training loop.
+///
+/// In TOML: `optimizer = { adamw = { weight_decay = 0.0001 } }` (the default) or
+/// `optimizer = { sgd = { weight_decay = 0.0001, momentum = 0.9 } }`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum OptimizerConfig {
     /// Adam with decoupled weight decay.
-    #[default]
-    AdamW,
+    #[serde(rename = "adamw")]
+    AdamW { weight_decay: f32 },
     /// SGD with (non-Nesterov, undampened) momentum and L2 weight decay.
-    Sgd,
-}
-
-/// Optimizer settings. The learning rate is not here: it is passed to every step, so a
-/// schedule lives in the training loop.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OptimizerConfig {
-    /// Adam(W) or SGD.
-    pub kind: OptimizerKind,
-    /// Weight decay (decoupled for AdamW, L2 penalty for SGD).
-    pub weight_decay: f32,
-    /// SGD momentum (ignored by AdamW).
-    pub momentum: f64,
+    Sgd { weight_decay: f32, momentum: f64 },
 }
 
 impl Default for OptimizerConfig {
     fn default() -> Self {
-        OptimizerConfig { kind: OptimizerKind::AdamW, weight_decay: 1e-4, momentum: 0.9 }
+        OptimizerConfig::AdamW { weight_decay: 1e-4 }
     }
 }
 
 impl OptimizerConfig {
+    /// The weight decay (decoupled for AdamW, an L2 penalty for SGD).
+    pub fn weight_decay(&self) -> f32 {
+        match *self {
+            OptimizerConfig::AdamW { weight_decay } | OptimizerConfig::Sgd { weight_decay, .. } => {
+                weight_decay
+            }
+        }
+    }
+
     /// A fresh optimizer (no state yet).
     pub fn build(&self) -> ModuleOptimizer {
-        match self.kind {
-            OptimizerKind::AdamW => AdamWConfig::new().with_weight_decay(self.weight_decay).init(),
-            OptimizerKind::Sgd => {
-                let momentum =
-                    MomentumConfig::new().with_momentum(self.momentum).with_dampening(0.0);
+        match *self {
+            OptimizerConfig::AdamW { weight_decay } => {
+                AdamWConfig::new().with_weight_decay(weight_decay).init()
+            }
+            OptimizerConfig::Sgd { weight_decay, momentum } => {
+                let momentum = MomentumConfig::new().with_momentum(momentum).with_dampening(0.0);
                 SgdConfig::new()
                     .with_momentum(Some(momentum))
-                    .with_weight_decay(Some(WeightDecayConfig::new(self.weight_decay)))
+                    .with_weight_decay(Some(WeightDecayConfig::new(weight_decay)))
                     .init()
             }
         }

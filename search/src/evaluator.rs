@@ -80,6 +80,9 @@ pub trait Evaluator<G: Game> {
     }
 }
 
+/// An evaluator behind a box: what a worker, a player or a search gets from a factory.
+pub type BoxedEvaluator<G> = Box<dyn Evaluator<G>>;
+
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &mut E {
     fn evaluate(&mut self, states: &[G]) -> Vec<Evaluation> {
         (**self).evaluate(states)

@@ -34,7 +34,8 @@ pub mod testing;
 pub use cache::CachedEvaluator;
 pub use draw_score::DrawScore;
 pub use evaluator::{
-    CacheStats, Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator, draw_values,
+    BoxedEvaluator, CacheStats, Evaluation, Evaluator, RolloutEvaluator, UniformEvaluator,
+    draw_values,
 };
 pub use lockstep::EvaluationError;
 pub use mcts::{

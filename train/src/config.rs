@@ -67,8 +67,8 @@ pub struct NetSection {
     pub preset: String,
     #[serde(default)]
     pub device: DeviceKind,
-    /// The tower's depth over the run: `{ kind = "off" }` (default, the preset's throughout)
-    /// or `{ kind = "blocks", start = 2, every_generations = 16 }` (see [`crate::growth`]).
+    /// The tower's depth over the run: `"off"` (default, the preset's throughout)
+    /// or `{ blocks = { start = 2, every_generations = 16 } }` (see [`crate::growth`]).
     #[serde(default)]
     pub growth: Growth,
     /// The float type of self-play's forward passes on the GPU: `"f32"` (default) or `"f16"`
@@ -135,30 +135,30 @@ pub struct TrainConfig {
     /// Base learning rate (see `lr_schedule`).
     pub learning_rate: f64,
     /// How the learning rate moves from `learning_rate` (default constant): e.g.
-    /// `{ kind = "step-decay", every_generations = 10, factor = 0.5 }` or
-    /// `{ kind = "cosine", final_fraction = 0.1 }` (within each generation).
+    /// `{ step_decay = { every_generations = 10, factor = 0.5 } }` or
+    /// `{ cosine = { final_fraction = 0.1 } }` (within each generation).
     pub lr_schedule: LrSchedule,
     /// Weight of the value loss against the policy loss.
     pub value_weight: f32,
-    /// What the value head learns: `{ kind = "outcome" }` (default) or
-    /// `{ kind = "discounted", per_move = 0.98 }` (see [`crate::value_target`]).
+    /// What the value head learns: `"outcome"` (default) or
+    /// `{ discounted = { per_move = 0.98 } }` (see [`crate::value_target`]).
     pub value_target: ValueTarget,
     /// The weight of the search's root value in the value target, the rest from the game's
     /// result (`value_target`): 0 (the default) trains on results alone (see
     /// [`crate::targets::search_value_target`]).
     pub search_value_weight: f32,
-    /// The auxiliary material head's target: `{ kind = "off" }` (default) or
-    /// `{ kind = "swing", moves = 4, weight = 0.5 }` (see [`crate::material`]).
+    /// The auxiliary material head's target: `"off"` (default) or
+    /// `{ swing = { moves = 4, weight = 0.5 } }` (see [`crate::material`]).
     pub material_target: MaterialTarget,
-    /// The auxiliary ownership head's target: `{ kind = "off" }` (default) or
-    /// `{ kind = "future", moves = 8, weight = 0.5 }` (see [`crate::ownership`]).
+    /// The auxiliary ownership head's target: `"off"` (default) or
+    /// `{ future = { moves = 8, weight = 0.5 } }` (see [`crate::ownership`]).
     pub ownership_target: OwnershipTarget,
-    /// The moves-left head's target: `{ kind = "off" }` (default) or
-    /// `{ kind = "moves", weight = 0.5 }` (see [`crate::moves_left`]); the searches read the
+    /// The moves-left head's target: `"off"` (default) or
+    /// `{ moves = { weight = 0.5 } }` (see [`crate::moves_left`]); the searches read the
     /// head with `[mcts] moves_left`.
     pub moves_left_target: MovesLeftTarget,
-    /// How batches draw rows from the window: `{ kind = "uniform" }` (default) or
-    /// `{ kind = "policy-surprise", share = 0.5 }` (see [`crate::sampling`]).
+    /// How batches draw rows from the window: `"uniform"` (default) or
+    /// `{ policy_surprise = { share = 0.5 } }` (see [`crate::sampling`]).
     pub sampling: Sampling,
     /// Apply a random board symmetry to each sample (Camelot's mirror; Tri-Camelot has none).
     pub augment: bool,
@@ -190,11 +190,17 @@ impl TrainConfig {
             return bad("value_weight", "must be from 0 to 100");
         }
         // Decay of more than the weights themselves, or momentum of 1 or more, diverges.
-        if !(0.0..=1.0).contains(&self.optimizer.weight_decay) {
-            return bad("optimizer.weight_decay", "must be from 0 to 1");
+        let optimizer = match self.optimizer {
+            OptimizerConfig::AdamW { .. } => "adamw",
+            OptimizerConfig::Sgd { .. } => "sgd",
+        };
+        if !(0.0..=1.0).contains(&self.optimizer.weight_decay()) {
+            return bad(&format!("optimizer.{optimizer}.weight_decay"), "must be from 0 to 1");
         }
-        if !(0.0..1.0).contains(&self.optimizer.momentum) {
-            return bad("optimizer.momentum", "must be at least 0 and below 1");
+        if let OptimizerConfig::Sgd { momentum, .. } = self.optimizer
+            && !(0.0..1.0).contains(&momentum)
+        {
+            return bad("optimizer.sgd.momentum", "must be at least 0 and below 1");
         }
         if !(0.0..=1.0).contains(&self.search_value_weight) {
             return bad("search_value_weight", "must be between 0 and 1");
@@ -279,9 +285,22 @@ impl RunConfig {
         Self::parse(&text, &shown)
     }
 
+    /// Reads config text without checking its values: as written, or, when that fails and the
+    /// file writes options in the form of before the one TOML style, with those rewritten
+    /// ([`crate::legacy_config`]); the error is then the rewritten file's.
+    pub fn from_toml(text: &str) -> Result<RunConfig, toml::de::Error> {
+        toml::from_str(text).or_else(|as_written| {
+            let Ok(mut doc) = text.parse::<toml::Table>() else { return Err(as_written) };
+            if !crate::legacy_config::upgrade(&mut doc) {
+                return Err(as_written);
+            }
+            toml::Value::Table(doc).try_into()
+        })
+    }
+
     /// Parses and validates config text; `path` only labels errors.
     pub fn parse(text: &str, path: &str) -> Result<RunConfig, ConfigError> {
-        let config: RunConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
+        let config: RunConfig = Self::from_toml(text).map_err(|e| ConfigError::Parse {
             path: path.to_string(),
             message: e.to_string().trim_end().replace('\n', " "),
         })?;
@@ -330,7 +349,7 @@ impl RunConfig {
             if on.is_on() && !head {
                 return bad(
                     &format!("{key}.moves_left"),
-                    "reads the moves-left head: set train.moves_left_target = { kind = \"moves\", weight = ... } too",
+                    "reads the moves-left head: set train.moves_left_target = { moves = { weight = ... } } too",
                 );
             }
         }
@@ -365,15 +384,14 @@ mod tests {
 
     #[test]
     fn the_moves_left_utility_needs_the_head_it_reads() {
-        let utility = "moves_left = { kind = \"utility\", slope = 0.01, cap = 0.1 }";
+        let utility = "moves_left = { utility = { slope = 0.01, cap = 0.1 } }";
         for section in ["mcts", "play"] {
             let text = format!("{MINIMAL}[{section}]\n{utility}\n");
             let error = RunConfig::parse(&text, "t.toml").unwrap_err().to_string();
             assert!(error.contains(&format!("{section}.moves_left")), "{error}");
             assert!(error.contains("train.moves_left_target"), "{error}");
-            let trained = format!(
-                "{text}[train]\nmoves_left_target = {{ kind = \"moves\", weight = 0.5 }}\n"
-            );
+            let trained =
+                format!("{text}[train]\nmoves_left_target = {{ moves = {{ weight = 0.5 }} }}\n");
             RunConfig::parse(&trained, "t.toml").unwrap();
         }
     }
@@ -463,9 +481,7 @@ mod tests {
                 .unwrap_err();
         assert!(e.to_string().contains("train.search_value_weight"), "{e}");
         let surprise = |share| {
-            format!(
-                "{MINIMAL}[train]\nsampling = {{ kind = \"policy-surprise\", share = {share} }}\n"
-            )
+            format!("{MINIMAL}[train]\nsampling = {{ policy_surprise = {{ share = {share} }} }}\n")
         };
         let ok = RunConfig::parse(&surprise("0.5"), "t.toml").unwrap();
         assert_eq!(ok.train.sampling, Sampling::PolicySurprise { share: 0.5 });
@@ -475,7 +491,7 @@ mod tests {
             MINIMAL.replace(
                 "\"b4c32\"\n",
                 &format!(
-                    "\"b4c32\"\ngrowth = {{ kind = \"blocks\", start = {start}, every_generations = 4 }}\n"
+                    "\"b4c32\"\ngrowth = {{ blocks = {{ start = {start}, every_generations = 4 }} }}\n"
                 ),
             )
         };

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use games::{ENCODING_VERSION, Encode};
 use model::{DeviceKind, Net, NetConfig, Precision, Predictor};
 use search::net::NetEvaluator;
-use search::{CachedEvaluator, DrawScore, Evaluator, UniformEvaluator};
+use search::{BoxedEvaluator, CachedEvaluator, DrawScore, UniformEvaluator};
 
 use crate::run::RunError;
 
@@ -40,9 +40,6 @@ pub struct EvaluatorFactory {
     predictor: Option<Predictor>,
     cache: usize,
 }
-
-/// A worker's evaluator.
-pub type BoxedEvaluator<G> = Box<dyn Evaluator<G>>;
 
 impl EvaluatorFactory {
     /// Loads (or creates) the network of `source` for game `G` on `device`.
@@ -104,7 +101,7 @@ pub fn load_predictor<G: Encode>(dir: &Path, device: DeviceKind) -> Result<Predi
 pub fn arena_loader<V: games::Variant>(
     device: DeviceKind,
     cache: usize,
-) -> impl FnMut(&Path, DrawScore) -> Result<selfplay::arena::BoxedEvaluator<V>, String>
+) -> impl FnMut(&Path, DrawScore) -> Result<BoxedEvaluator<games::State<V>>, String>
 where
     games::State<V>: Encode,
 {

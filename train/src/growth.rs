@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 
 /// How the tower's depth changes over a run (`net.growth`).
 ///
-/// In TOML: `growth = { kind = "off" }` (the default: the preset's depth throughout) or
-/// `growth = { kind = "blocks", start = 2, every_generations = 16 }`.
+/// In TOML: `growth = "off"` (the default: the preset's depth throughout) or
+/// `growth = { blocks = { start = 2, every_generations = 16 } }`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Growth {
     /// The preset's depth from generation 0.
     #[default]
@@ -86,11 +86,10 @@ mod tests {
             growth: Growth,
         }
         let w: Wrap =
-            toml::from_str("growth = { kind = \"blocks\", start = 1, every_generations = 8 }")
-                .unwrap();
+            toml::from_str("growth = { blocks = { start = 1, every_generations = 8 } }").unwrap();
         assert_eq!(w.growth, Growth::Blocks { start: 1, every_generations: 8 });
-        let w: Wrap = toml::from_str("growth = { kind = \"off\" }").unwrap();
+        let w: Wrap = toml::from_str("growth = \"off\"").unwrap();
         assert_eq!(w.growth, Growth::Off);
-        assert!(toml::from_str::<Wrap>("growth = { kind = \"blocks\", start = 1 }").is_err());
+        assert!(toml::from_str::<Wrap>("growth = { blocks = { start = 1 } }").is_err());
     }
 }

@@ -25,6 +25,7 @@ pub mod generations;
 pub mod growth;
 pub mod horizon;
 pub mod ladder;
+pub mod legacy_config;
 pub mod material;
 pub mod metrics;
 pub mod moves_left;

@@ -28,10 +28,10 @@ pub const SWING_CLASSES: usize = 2 * SWING_LIMIT as usize + 1;
 
 /// Whether and how the material head is trained.
 ///
-/// In TOML: `material_target = { kind = "off" }` (the default) or
-/// `material_target = { kind = "swing", moves = 4, weight = 0.5 }`.
+/// In TOML: `material_target = "off"` (the default) or
+/// `material_target = { swing = { moves = 4, weight = 0.5 } }`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum MaterialTarget {
     /// No material head is trained (a network that has one keeps it untouched).
     #[default]
@@ -174,15 +174,13 @@ mod tests {
             material_target: MaterialTarget,
         }
         let parse = |s: &str| toml::from_str::<T>(s).map(|t| t.material_target);
-        assert_eq!(parse("material_target = { kind = \"off\" }").unwrap(), MaterialTarget::Off);
-        let on = parse("material_target = { kind = \"swing\", moves = 4, weight = 0.5 }").unwrap();
+        assert_eq!(parse("material_target = \"off\"").unwrap(), MaterialTarget::Off);
+        let on = parse("material_target = { swing = { moves = 4, weight = 0.5 } }").unwrap();
         assert_eq!(on, MaterialTarget::Swing(Lookahead { moves: 4, weight: 0.5 }));
         assert_eq!((on.moves(), on.weight()), (Some(4), 0.5));
         assert!(on.validate().is_ok());
-        assert!(parse("material_target = { kind = \"swing\", moves = 4 }").is_err());
-        assert!(
-            parse("material_target = { kind = \"swing\", moves = 4, weight = 1, x = 1 }").is_err()
-        );
+        assert!(parse("material_target = { swing = { moves = 4 } }").is_err());
+        assert!(parse("material_target = { swing = { moves = 4, weight = 1, x = 1 } }").is_err());
         let bad = |t: MaterialTarget| t.validate().unwrap_err().0;
         let swing = |moves, weight| MaterialTarget::Swing(Lookahead { moves, weight });
         assert_eq!(bad(swing(0, 1.0)), "moves");

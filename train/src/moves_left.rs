@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 
 /// Whether the moves-left head is trained.
 ///
-/// In TOML: `moves_left_target = { kind = "off" }` (the default) or
-/// `moves_left_target = { kind = "moves", weight = 0.5 }`.
+/// In TOML: `moves_left_target = "off"` (the default) or
+/// `moves_left_target = { moves = { weight = 0.5 } }`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum MovesLeftTarget {
     /// No moves-left head is trained (a network that has one keeps it untouched).
     #[default]
@@ -55,13 +55,13 @@ mod tests {
             moves_left_target: MovesLeftTarget,
         }
         let parse = |s: &str| toml::from_str::<T>(s).map(|t| t.moves_left_target);
-        assert_eq!(parse("moves_left_target = { kind = \"off\" }").unwrap(), MovesLeftTarget::Off);
-        let on = parse("moves_left_target = { kind = \"moves\", weight = 0.5 }").unwrap();
+        assert_eq!(parse("moves_left_target = \"off\"").unwrap(), MovesLeftTarget::Off);
+        let on = parse("moves_left_target = { moves = { weight = 0.5 } }").unwrap();
         assert_eq!(on, MovesLeftTarget::Moves { weight: 0.5 });
         assert_eq!(on.weight(), Some(0.5));
         assert!(on.validate().is_ok());
-        assert!(parse("moves_left_target = { kind = \"moves\" }").is_err());
-        assert!(parse("moves_left_target = { kind = \"moves\", weight = 1, x = 1 }").is_err());
+        assert!(parse("moves_left_target = \"moves\"").is_err());
+        assert!(parse("moves_left_target = { moves = { weight = 1, x = 1 } }").is_err());
         for bad in [-1.0, f32::NAN, f32::INFINITY] {
             let e = MovesLeftTarget::Moves { weight: bad }.validate().unwrap_err();
             assert_eq!(e.0, "weight");

@@ -17,10 +17,10 @@ use crate::horizon::Lookahead;
 
 /// Whether and how the ownership head is trained.
 ///
-/// In TOML: `ownership_target = { kind = "off" }` (the default) or
-/// `ownership_target = { kind = "future", moves = 8, weight = 0.5 }`.
+/// In TOML: `ownership_target = "off"` (the default) or
+/// `ownership_target = { future = { moves = 8, weight = 0.5 } }`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum OwnershipTarget {
     /// No ownership head is trained (a network that has one keeps it untouched).
     #[default]
@@ -56,17 +56,13 @@ mod tests {
             ownership_target: OwnershipTarget,
         }
         let parse = |s: &str| toml::from_str::<T>(s).map(|t| t.ownership_target);
-        assert_eq!(parse("ownership_target = { kind = \"off\" }").unwrap(), OwnershipTarget::Off);
-        let on =
-            parse("ownership_target = { kind = \"future\", moves = 8, weight = 0.5 }").unwrap();
+        assert_eq!(parse("ownership_target = \"off\"").unwrap(), OwnershipTarget::Off);
+        let on = parse("ownership_target = { future = { moves = 8, weight = 0.5 } }").unwrap();
         assert_eq!(on, OwnershipTarget::Future(Lookahead { moves: 8, weight: 0.5 }));
         assert!(on.validate().is_ok());
-        assert!(parse("ownership_target = { kind = \"future\", moves = 8 }").is_err());
-        assert!(
-            parse("ownership_target = { kind = \"future\", moves = 8, weight = 1, x = 1 }")
-                .is_err()
-        );
-        assert!(parse("ownership_target = { kind = \"swing\", moves = 8, weight = 1 }").is_err());
+        assert!(parse("ownership_target = { future = { moves = 8 } }").is_err());
+        assert!(parse("ownership_target = { future = { moves = 8, weight = 1, x = 1 } }").is_err());
+        assert!(parse("ownership_target = { swing = { moves = 8, weight = 1 } }").is_err());
         let bad = |moves, weight| {
             OwnershipTarget::Future(Lookahead { moves, weight }).validate().unwrap_err().0
         };

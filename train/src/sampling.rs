@@ -20,10 +20,10 @@ const CHUNK: usize = 256;
 
 /// How the rows of a batch are drawn from the window (`train.sampling`).
 ///
-/// In TOML: `sampling = { kind = "uniform" }` (the default) or
-/// `sampling = { kind = "policy-surprise", share = 0.5 }`.
+/// In TOML: `sampling = "uniform"` (the default) or
+/// `sampling = { policy_surprise = { share = 0.5 } }`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Sampling {
     /// Every row equally likely.
     #[default]

@@ -4,11 +4,11 @@ use serde::{Deserialize, Serialize};
 
 /// How the learning rate moves from `train.learning_rate`.
 ///
-/// In TOML: `lr_schedule = { kind = "constant" }` (the default),
-/// `lr_schedule = { kind = "step-decay", every_generations = 10, factor = 0.5 }`, or
-/// `lr_schedule = { kind = "cosine", final_fraction = 0.1 }`.
+/// In TOML: `lr_schedule = "constant"` (the default),
+/// `lr_schedule = { step_decay = { every_generations = 10, factor = 0.5 } }`, or
+/// `lr_schedule = { cosine = { final_fraction = 0.1 } }`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum LrSchedule {
     /// `learning_rate` throughout.
     #[default]
@@ -85,17 +85,17 @@ mod tests {
             s: LrSchedule,
         }
         let parse = |text: &str| toml::from_str::<T>(text).map(|t| t.s);
-        assert_eq!(parse("s = { kind = \"constant\" }").unwrap(), LrSchedule::Constant);
+        assert_eq!(parse("s = \"constant\"").unwrap(), LrSchedule::Constant);
         assert_eq!(
-            parse("s = { kind = \"step-decay\", every_generations = 3, factor = 0.5 }").unwrap(),
+            parse("s = { step_decay = { every_generations = 3, factor = 0.5 } }").unwrap(),
             LrSchedule::StepDecay { every_generations: 3, factor: 0.5 }
         );
         assert_eq!(
-            parse("s = { kind = \"cosine\", final_fraction = 0.0 }").unwrap(),
+            parse("s = { cosine = { final_fraction = 0.0 } }").unwrap(),
             LrSchedule::Cosine { final_fraction: 0.0 }
         );
-        assert!(parse("s = { kind = \"cosine\", final_fraction = 0.1, typo = 1 }").is_err());
-        assert!(parse("s = { kind = \"linear\" }").is_err());
+        assert!(parse("s = { cosine = { final_fraction = 0.1, typo = 1 } }").is_err());
+        assert!(parse("s = \"linear\"").is_err());
         assert!(LrSchedule::StepDecay { every_generations: 0, factor: 0.5 }.validate().is_err());
         assert!(LrSchedule::Cosine { final_fraction: 2.0 }.validate().is_err());
     }

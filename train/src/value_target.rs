@@ -20,10 +20,10 @@ use serde::{Deserialize, Serialize};
 
 /// How the value target of a position depends on the game's end.
 ///
-/// In TOML: `value_target = { kind = "outcome" }` (the default) or
-/// `value_target = { kind = "discounted", per_move = 0.98 }`.
+/// In TOML: `value_target = "outcome"` (the default) or
+/// `value_target = { discounted = { per_move = 0.98 } }`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ValueTarget {
     /// The game's result, one-hot on the winner's class (or the draw class).
     #[default]
@@ -148,13 +148,13 @@ mod tests {
             v: ValueTarget,
         }
         let parse = |s: &str| toml::from_str::<T>(s).map(|t| t.v);
-        assert_eq!(parse("v = { kind = \"outcome\" }").unwrap(), ValueTarget::Outcome);
+        assert_eq!(parse("v = \"outcome\"").unwrap(), ValueTarget::Outcome);
         assert_eq!(
-            parse("v = { kind = \"discounted\", per_move = 0.98 }").unwrap(),
+            parse("v = { discounted = { per_move = 0.98 } }").unwrap(),
             ValueTarget::Discounted { per_move: 0.98 }
         );
-        assert!(parse("v = { kind = \"discounted\" }").is_err());
-        assert!(parse("v = { kind = \"discounted\", per_move = 0.9, x = 1 }").is_err());
+        assert!(parse("v = \"discounted\"").is_err());
+        assert!(parse("v = { discounted = { per_move = 0.9, x = 1 } }").is_err());
         for bad in [0.0, -0.5, 1.01, f32::NAN] {
             let e = ValueTarget::Discounted { per_move: bad }.validate().unwrap_err();
             assert_eq!(e.0, "per_move");

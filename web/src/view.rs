@@ -162,13 +162,7 @@ impl StateView {
 fn leg_cells<V: Variant>(action: Action) -> Option<(u8, u8)> {
     let geo = &V::tables().geometry;
     match action {
-        Action::Leg { from, dir, kind } => {
-            let to = match kind {
-                games::LegKind::Step => geo.step(from, dir),
-                games::LegKind::Leap => geo.leap(from, dir),
-            };
-            Some((from, to))
-        }
+        Action::Leg { from, dir, kind } => Some((from, geo.leg_to(from, dir, kind))),
         Action::EndMove => None,
     }
 }

@@ -3,7 +3,6 @@
 use super::*;
 use crate::checkpoint;
 use crate::config::NetConfig;
-use crate::optimizer::OptimizerKind;
 use crate::testing::{pseudo_random, scratch_dir, tri_camelot_shape};
 use crate::train_batch::AuxTerm;
 
@@ -57,16 +56,18 @@ impl Fixture {
     }
 }
 
-fn trainer(f: &Fixture, kind: OptimizerKind) -> Trainer {
+/// SGD with the default weight decay and momentum 0.9.
+const SGD: OptimizerConfig = OptimizerConfig::Sgd { weight_decay: 1e-4, momentum: 0.9 };
+
+fn trainer(f: &Fixture, optim: OptimizerConfig) -> Trainer {
     let net = Net::new(&f.config, &Device::flex()).unwrap();
-    let optim = OptimizerConfig { kind, ..OptimizerConfig::default() };
     Trainer::new(net, DeviceKind::Cpu, &optim).unwrap()
 }
 
 #[test]
 fn overfitting_one_batch_lowers_the_loss() {
     let f = fixture();
-    let mut t = trainer(&f, OptimizerKind::AdamW);
+    let mut t = trainer(&f, OptimizerConfig::default());
     let first = t.step(&f.batch(), 3e-3).unwrap();
     let mut last = first;
     for _ in 0..40 {
@@ -89,11 +90,11 @@ fn both_engines_take_the_same_steps() {
     // SIMD kernels. SGD's step is proportional to the gradient, so rounding stays rounding.
     let f = fixture();
     let dir = scratch_dir("engines");
-    let mut t = trainer(&f, OptimizerKind::AdamW);
+    let mut t = trainer(&f, OptimizerConfig::default());
     t.step(&f.batch(), 1e-3).unwrap();
     checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
     let device = DeviceKind::Cpu.device().unwrap();
-    let optim = OptimizerConfig { kind: OptimizerKind::Sgd, ..OptimizerConfig::default() };
+    let optim = SGD;
     let mut trainers = [NetEngine::Native, NetEngine::Burn].map(|engine| {
         let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
         Trainer::with_engine(net, DeviceKind::Cpu, &optim, engine).unwrap()
@@ -114,7 +115,7 @@ fn both_engines_take_the_same_steps() {
 #[test]
 fn sgd_with_momentum_also_learns() {
     let f = fixture();
-    let mut t = trainer(&f, OptimizerKind::Sgd);
+    let mut t = trainer(&f, SGD);
     let first = t.step(&f.batch(), 0.05).unwrap();
     let mut last = first;
     for _ in 0..30 {
@@ -128,7 +129,7 @@ fn illegal_moves_do_not_count() {
     // Position 0 of the fixture has exactly one legal move, the target: whatever the
     // network says about the other 876 actions, its policy loss is 0.
     let f = fixture();
-    let t = trainer(&f, OptimizerKind::AdamW);
+    let t = trainer(&f, OptimizerConfig::default());
     let s = &f.config.shape;
     let (a, n, v) = (s.num_actions(), s.input_len(), s.value_classes);
     let single = TrainBatch {
@@ -147,7 +148,7 @@ fn illegal_moves_do_not_count() {
 #[test]
 fn bad_batches_are_errors_not_panics() {
     let f = fixture();
-    let mut t = trainer(&f, OptimizerKind::AdamW);
+    let mut t = trainer(&f, OptimizerConfig::default());
     let short = TrainBatch { value_target: &f.value_target[1..], ..f.batch() };
     assert!(matches!(
         t.step(&short, 1e-3),
@@ -302,7 +303,7 @@ fn checkpoint_keeps_trained_batch_norm_statistics() {
     // the latest update on the side: a checkpoint must still capture it.
     let f = fixture();
     let dir = scratch_dir("trained-roundtrip");
-    let mut t = trainer(&f, OptimizerKind::AdamW);
+    let mut t = trainer(&f, OptimizerConfig::default());
     for _ in 0..3 {
         t.step(&f.batch(), 1e-3).unwrap();
     }
@@ -322,7 +323,7 @@ fn checkpoint_keeps_trained_batch_norm_statistics() {
 fn optimizer_state_survives_a_checkpoint() {
     let f = fixture();
     let dir = scratch_dir("optimizer");
-    let mut t = trainer(&f, OptimizerKind::AdamW);
+    let mut t = trainer(&f, OptimizerConfig::default());
     for _ in 0..3 {
         t.step(&f.batch(), 1e-3).unwrap();
     }

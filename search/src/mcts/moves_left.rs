@@ -14,8 +14,8 @@
 //! when it is losing, and nothing changes near an even position. PUCT adds it to the Q it
 //! compares; Gumbel search to the completed Q of its halving and its improved policy.
 //!
-//! In TOML (`[mcts]` and `[play]`): `moves_left = { kind = "off" }` (the default) or
-//! `moves_left = { kind = "utility", slope = 0.004, cap = 0.04 }` (Q is a score share in
+//! In TOML (`[mcts]` and `[play]`): `moves_left = "off"` (the default) or
+//! `moves_left = { utility = { slope = 0.004, cap = 0.04 } }` (Q is a score share in
 //! `[0, 1]`, so these are half of Leela's figures per move on its `[-1, 1]` scale).
 
 use games::{Game, Player};
@@ -25,7 +25,7 @@ use super::tree::Node;
 
 /// Whether the search reads the network's moves left.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum MovesLeft {
     /// Moves left are ignored (and not backed up).
     #[default]
@@ -174,11 +174,11 @@ mod tests {
             moves_left: MovesLeft,
         }
         let parse = |s: &str| toml::from_str::<T>(s).map(|t| t.moves_left);
-        assert_eq!(parse("moves_left = { kind = \"off\" }").unwrap(), MovesLeft::Off);
-        let on = parse("moves_left = { kind = \"utility\", slope = 0.004, cap = 0.04 }").unwrap();
+        assert_eq!(parse("moves_left = \"off\"").unwrap(), MovesLeft::Off);
+        let on = parse("moves_left = { utility = { slope = 0.004, cap = 0.04 } }").unwrap();
         assert_eq!(on, MovesLeft::Utility { slope: 0.004, cap: 0.04 });
         assert!(on.is_on() && on.problem().is_none());
-        assert!(parse("moves_left = { kind = \"utility\", slope = 0.004 }").is_err());
+        assert!(parse("moves_left = { utility = { slope = 0.004 } }").is_err());
         let bad = MovesLeft::Utility { slope: -1.0, cap: 0.1 };
         assert!(bad.problem().is_some());
         assert!(MovesLeft::Utility { slope: 0.1, cap: f32::NAN }.problem().is_some());

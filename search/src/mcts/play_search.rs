@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(guarded.tactics_filter, TacticsFilter::AlphaBeta { depth: 2, margin: 150 });
         assert_eq!(PlaySearch::default().tactics_filter, TacticsFilter::Off);
         let mlh: PlaySearch =
-            toml::from_str("moves_left = { kind = \"utility\", slope = 0.01, cap = 0.1 }").unwrap();
+            toml::from_str("moves_left = { utility = { slope = 0.01, cap = 0.1 } }").unwrap();
         assert_eq!(mlh.mcts(8).moves_left, MovesLeft::Utility { slope: 0.01, cap: 0.1 });
         assert_eq!(PlaySearch::default().mcts(8).moves_left, MovesLeft::Off);
         let bad = PlaySearch {

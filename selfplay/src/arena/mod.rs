@@ -57,7 +57,7 @@ pub use elo::{Elo, EloInterval, elo_interval};
 pub use game::{ARENA_RUN, ArenaGame, write_games};
 pub use games::GoalDistances;
 pub use play::{DEFAULT_OPENING_MOVES, MatchConfig, MatchStats, play_match};
-pub use player::{ArenaPlayer, BoxedEvaluator, Kind, Leaves};
+pub use player::{ArenaPlayer, Kind, Leaves};
 pub use rating::{RatedGame, RatingError, Ratings, fit};
 pub use report::{GameResult, MatchReport, PairLine, PlayerLine, Tally, head_to_head, seat_result};
 pub use seats::{arrangements, seating};

@@ -10,21 +10,17 @@ use super::spec::{LeafValues, PlayerSpec};
 use classical::alphabeta::{AlphaBetaLimits, MAX_DEPTH};
 use classical::leaf_heuristic::HeuristicMix;
 use engine::EngineClient;
-use search::DrawScore;
-use search::evaluator::Evaluator;
-
-/// A network evaluator as the arena holds it (used from the match's own thread only).
-pub type BoxedEvaluator<V> = Box<dyn Evaluator<State<V>>>;
+use search::{BoxedEvaluator, DrawScore};
 
 /// Reads a checkpoint directory into an evaluator that scores the network's draw probability
 /// with the given draw score; the error is a message saying why it could not.
 pub type LoadCheckpoint<'a, V> =
-    dyn FnMut(&Path, DrawScore) -> Result<BoxedEvaluator<V>, String> + 'a;
+    dyn FnMut(&Path, DrawScore) -> Result<BoxedEvaluator<State<V>>, String> + 'a;
 
 impl LeafValues {
     /// A checkpoint's `network` evaluator with its leaf values taken as these say: as it is,
     /// or wrapped in a [`HeuristicMix`].
-    pub fn apply<V: Variant>(self, network: BoxedEvaluator<V>) -> BoxedEvaluator<V> {
+    pub fn apply<V: Variant>(self, network: BoxedEvaluator<State<V>>) -> BoxedEvaluator<State<V>> {
         match self {
             LeafValues::Network => network,
             LeafValues::Heuristic { weight, judge } => {
@@ -38,7 +34,7 @@ impl LeafValues {
 pub enum ArenaPlayer<V: Variant> {
     /// MCTS guided by a network, `sims` simulations per searched decision, draws worth `draw`
     /// (the evaluator scores the network's draw probability the same way).
-    Network { evaluator: BoxedEvaluator<V>, sims: u32, draw: DrawScore },
+    Network { evaluator: BoxedEvaluator<State<V>>, sims: u32, draw: DrawScore },
     /// MCTS with a uniform prior and random-rollout values, `sims` simulations, playouts cut
     /// after `cutoff` moves (scored by the heuristic) when given.
     Mcts { sims: u32, cutoff: Option<u32> },
@@ -129,7 +125,9 @@ impl<V: Variant> ArenaPlayer<V> {
     }
 
     /// The network evaluator of a network player, and the process of an engine player.
-    pub fn parts(&mut self) -> (Option<&mut BoxedEvaluator<V>>, Option<&Mutex<EngineClient>>) {
+    pub fn parts(
+        &mut self,
+    ) -> (Option<&mut BoxedEvaluator<State<V>>>, Option<&Mutex<EngineClient>>) {
         match self {
             ArenaPlayer::Network { evaluator, .. } => (Some(evaluator), None),
             ArenaPlayer::Engine(client) => (None, Some(client)),
@@ -150,7 +148,7 @@ mod tests {
     use games::CamelotRules;
     use search::UniformEvaluator;
 
-    fn uniform(_: &Path, _: DrawScore) -> Result<BoxedEvaluator<CamelotRules>, String> {
+    fn uniform(_: &Path, _: DrawScore) -> Result<BoxedEvaluator<State<CamelotRules>>, String> {
         Ok(Box::new(UniformEvaluator))
     }
 

@@ -6,7 +6,8 @@ use std::time::Instant;
 use games::{CamelotRules, TriCamelotRules, Variant};
 
 use super::*;
-use search::UniformEvaluator;
+use games::State;
+use search::{BoxedEvaluator, UniformEvaluator};
 
 fn players<V: Variant>(specs: &[&str]) -> (Vec<ArenaPlayer<V>>, Vec<String>) {
     let specs: Vec<PlayerSpec> = specs.iter().map(|s| s.parse().unwrap()).collect();
@@ -14,7 +15,7 @@ fn players<V: Variant>(specs: &[&str]) -> (Vec<ArenaPlayer<V>>, Vec<String>) {
         .iter()
         .map(|s| {
             ArenaPlayer::from_spec(s, &mut |_, _| {
-                Ok(Box::new(UniformEvaluator) as BoxedEvaluator<V>)
+                Ok(Box::new(UniformEvaluator) as BoxedEvaluator<State<V>>)
             })
             .unwrap()
         })

@@ -86,7 +86,7 @@ pub fn prepare(
     normalised.run.time_budget = None;
     if config_path.exists() {
         let text = std::fs::read_to_string(&config_path).map_err(io("reading", &config_path))?;
-        let mut saved: RunConfig = toml::from_str(&text).map_err(|source| RunError::BadFile {
+        let mut saved = RunConfig::from_toml(&text).map_err(|source| RunError::BadFile {
             path: config_path.clone(),
             what: "a valid run configuration",
             source: Box::new(source),
