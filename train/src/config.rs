@@ -486,7 +486,7 @@ mod tests {
         let ok = RunConfig::parse(&surprise("0.5"), "t.toml").unwrap();
         assert_eq!(ok.train.sampling, Sampling::PolicySurprise { share: 0.5 });
         let e = RunConfig::parse(&surprise("1.5"), "t.toml").unwrap_err();
-        assert!(e.to_string().contains("train.sampling.share"), "{e}");
+        assert!(e.to_string().contains("train.sampling.policy_surprise.share"), "{e}");
         let growth = |start| {
             MINIMAL.replace(
                 "\"b4c32\"\n",
@@ -502,7 +502,7 @@ mod tests {
         assert_eq!(ok.net.config_at(camelot.clone(), 100).unwrap().blocks, 4);
         assert_eq!(ok.net.config_at(camelot, 100).unwrap().channels, 32);
         let e = RunConfig::parse(&growth(5), "t.toml").unwrap_err();
-        assert!(e.to_string().contains("net.growth.start"), "{e}");
+        assert!(e.to_string().contains("net.growth.blocks.start"), "{e}");
         let e = RunConfig::parse(&format!("{MINIMAL}[play]\nc_puct_init = -1.0\n"), "t.toml")
             .unwrap_err();
         assert!(e.to_string().contains("play"), "{e}");

@@ -27,14 +27,14 @@ impl Growth {
         match *self {
             Growth::Off => Ok(()),
             Growth::Blocks { start, .. } if start > full => Err((
-                "start".into(),
+                "blocks.start".into(),
                 format!("{start} blocks is deeper than the preset's {full}: it can only grow"),
             )),
             Growth::Blocks { every_generations, .. }
                 if !(1..=search::bounds::MAX_GENERATIONS)
                     .contains(&u64::from(every_generations)) =>
             {
-                Err(("every_generations".into(), "must be from 1 to 1000000".into()))
+                Err(("blocks.every_generations".into(), "must be from 1 to 1000000".into()))
             }
             Growth::Blocks { .. } => Ok(()),
         }
@@ -73,10 +73,10 @@ mod tests {
         Growth::Blocks { start: 4, every_generations: 1 }.validate(4).unwrap();
         let (key, problem) =
             Growth::Blocks { start: 5, every_generations: 8 }.validate(4).unwrap_err();
-        assert_eq!(key, "start");
+        assert_eq!(key, "blocks.start");
         assert!(problem.contains("preset's 4"), "{problem}");
         let (key, _) = Growth::Blocks { start: 2, every_generations: 0 }.validate(4).unwrap_err();
-        assert_eq!(key, "every_generations");
+        assert_eq!(key, "blocks.every_generations");
     }
 
     #[test]

@@ -62,7 +62,8 @@ impl MaterialTarget {
 
     /// Range checks; the error is (key under `train.material_target`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
-        self.lookahead().map_or(Ok(()), |l| l.validate())
+        let named = |(key, problem)| (format!("swing.{key}"), problem);
+        self.lookahead().map_or(Ok(()), |l| l.validate().map_err(named))
     }
 }
 
@@ -183,8 +184,8 @@ mod tests {
         assert!(parse("material_target = { swing = { moves = 4, weight = 1, x = 1 } }").is_err());
         let bad = |t: MaterialTarget| t.validate().unwrap_err().0;
         let swing = |moves, weight| MaterialTarget::Swing(Lookahead { moves, weight });
-        assert_eq!(bad(swing(0, 1.0)), "moves");
-        assert_eq!(bad(swing(4, -1.0)), "weight");
-        assert_eq!(bad(swing(4, f32::NAN)), "weight");
+        assert_eq!(bad(swing(0, 1.0)), "swing.moves");
+        assert_eq!(bad(swing(4, -1.0)), "swing.weight");
+        assert_eq!(bad(swing(4, f32::NAN)), "swing.weight");
     }
 }

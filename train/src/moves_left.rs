@@ -37,7 +37,7 @@ impl MovesLeftTarget {
     pub fn validate(&self) -> Result<(), (String, String)> {
         match self.weight() {
             Some(w) if !(0.0..=100.0).contains(&w) => {
-                Err(("weight".into(), "must be from 0 to 100".into()))
+                Err(("moves.weight".into(), "must be from 0 to 100".into()))
             }
             _ => Ok(()),
         }
@@ -64,7 +64,7 @@ mod tests {
         assert!(parse("moves_left_target = { moves = { weight = 1, x = 1 } }").is_err());
         for bad in [-1.0, f32::NAN, f32::INFINITY] {
             let e = MovesLeftTarget::Moves { weight: bad }.validate().unwrap_err();
-            assert_eq!(e.0, "weight");
+            assert_eq!(e.0, "moves.weight");
         }
     }
 }

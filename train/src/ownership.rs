@@ -41,7 +41,8 @@ impl OwnershipTarget {
 
     /// Range checks; the error is (key under `train.ownership_target`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
-        self.lookahead().map_or(Ok(()), |l| l.validate())
+        let named = |(key, problem)| (format!("future.{key}"), problem);
+        self.lookahead().map_or(Ok(()), |l| l.validate().map_err(named))
     }
 }
 
@@ -66,7 +67,7 @@ mod tests {
         let bad = |moves, weight| {
             OwnershipTarget::Future(Lookahead { moves, weight }).validate().unwrap_err().0
         };
-        assert_eq!(bad(0, 1.0), "moves");
-        assert_eq!(bad(8, -1.0), "weight");
+        assert_eq!(bad(0, 1.0), "future.moves");
+        assert_eq!(bad(8, -1.0), "future.weight");
     }
 }

@@ -41,7 +41,7 @@ impl Sampling {
             Sampling::Uniform => Ok(()),
             Sampling::PolicySurprise { share } if (0.0..=1.0).contains(&share) => Ok(()),
             Sampling::PolicySurprise { .. } => {
-                Err(("share".into(), "must be between 0 and 1".into()))
+                Err(("policy_surprise.share".into(), "must be between 0 and 1".into()))
             }
         }
     }

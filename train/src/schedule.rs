@@ -44,16 +44,16 @@ impl LrSchedule {
             LrSchedule::Constant => Ok(()),
             LrSchedule::StepDecay { every_generations, factor } => {
                 if !(1..=search::bounds::MAX_GENERATIONS).contains(&u64::from(every_generations)) {
-                    return bad("every_generations", "must be from 1 to 1000000");
+                    return bad("step_decay.every_generations", "must be from 1 to 1000000");
                 }
                 if !(factor > 0.0 && factor <= 1.0) {
-                    return bad("factor", "must be above 0 and at most 1");
+                    return bad("step_decay.factor", "must be above 0 and at most 1");
                 }
                 Ok(())
             }
             LrSchedule::Cosine { final_fraction } => {
                 if !(0.0..=1.0).contains(&final_fraction) {
-                    return bad("final_fraction", "must be between 0 and 1");
+                    return bad("cosine.final_fraction", "must be between 0 and 1");
                 }
                 Ok(())
             }

@@ -55,7 +55,7 @@ impl ValueTarget {
                 if per_move > 0.0 && per_move <= 1.0 {
                     Ok(())
                 } else {
-                    Err(("per_move".into(), "must be above 0 and at most 1".into()))
+                    Err(("discounted.per_move".into(), "must be above 0 and at most 1".into()))
                 }
             }
         }
@@ -157,7 +157,7 @@ mod tests {
         assert!(parse("v = { discounted = { per_move = 0.9, x = 1 } }").is_err());
         for bad in [0.0, -0.5, 1.01, f32::NAN] {
             let e = ValueTarget::Discounted { per_move: bad }.validate().unwrap_err();
-            assert_eq!(e.0, "per_move");
+            assert_eq!(e.0, "discounted.per_move");
         }
         assert!(ValueTarget::Discounted { per_move: 0.98 }.validate().is_ok());
     }
