@@ -29,6 +29,7 @@ mod tests {
 
     use super::*;
     use crate::driver::SelfPlayConfig;
+    use crate::teacher::tests::even_row;
     use crate::teacher::{TeacherTargets, teacher_game};
 
     const FILTER: TacticsFilter = TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
@@ -36,30 +37,6 @@ mod tests {
     /// White's Man on F7 faces Black's Man on F9 across an empty F8: F7-F8 is jumped (F9xF7),
     /// F7-E7 and F7-G7 are safe.
     const JUMPABLE: &str = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
-
-    /// A full-search row of `position` with every legal action, the target uniform.
-    fn uniform_row(position: &str) -> (PositionRow, Camelot) {
-        let s: Camelot = State::parse_with(position, RuleOptions::default()).unwrap();
-        let mut legal = Vec::new();
-        s.legal_actions(&mut legal);
-        let mut actions: Vec<u16> = legal.iter().map(|&a| s.action_index(a) as u16).collect();
-        actions.sort();
-        let n = actions.len();
-        let row = PositionRow {
-            game_id: 0,
-            ply: 0,
-            move_number: 0,
-            position: position.to_string(),
-            mover: s.to_move().0,
-            policy_actions: actions,
-            policy_target: vec![1.0 / n as f32; n],
-            root_values: vec![0.5, 0.5],
-            net_values: vec![0.5, 0.5],
-            result: Vec::new(),
-            full_search: true,
-        };
-        (row, s)
-    }
 
     fn index(s: &Camelot, leg: &str) -> u16 {
         s.action_index(s.parse_action(leg).unwrap()) as u16
@@ -72,10 +49,10 @@ mod tests {
 
     #[test]
     fn a_game_s_full_search_rows_are_filtered_and_its_fast_ones_are_not() {
-        let (row, s) = uniform_row(JUMPABLE);
+        let (row, fast) = (even_row(JUMPABLE, true), even_row(JUMPABLE, false));
+        let s: Camelot = State::parse_with(JUMPABLE, RuleOptions::default()).unwrap();
         let config = SelfPlayConfig { max_moves: 1, ..SelfPlayConfig::default() };
         let mut game = teacher_game(s.clone(), 0, 1, 1, 0.0, TeacherTargets::Best, &config);
-        let fast = PositionRow { full_search: false, ..row.clone() };
         game.positions = vec![row.clone(), fast.clone()];
         filter_targets::<CamelotRules>(FILTER, &mut game, RuleOptions::default());
         assert_eq!(target(&game.positions[0], index(&s, "F7>F8")), 0.0);

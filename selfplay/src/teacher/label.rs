@@ -86,6 +86,7 @@ mod tests {
     use games::{Camelot, CamelotRules, Game};
 
     use super::*;
+    use crate::teacher::tests::even_row;
     use records::PositionRow;
 
     const LABEL: Teacher = Teacher::AlphaBeta {
@@ -109,28 +110,6 @@ mod tests {
     fn action(position: &str, leg: &str) -> u16 {
         let s = state(position);
         s.action_index(s.parse_action(leg).unwrap()) as u16
-    }
-
-    /// A row of `position` whose search spread its target evenly over every legal action.
-    fn even_row(position: &str, full_search: bool) -> PositionRow {
-        let s = state(position);
-        let mut legal = Vec::new();
-        s.legal_actions(&mut legal);
-        let actions: Vec<u16> = legal.iter().map(|&a| s.action_index(a) as u16).collect();
-        let n = actions.len();
-        PositionRow {
-            game_id: 0,
-            ply: 0,
-            move_number: 0,
-            position: position.to_string(),
-            mover: 0,
-            policy_actions: actions,
-            policy_target: vec![1.0 / n as f32; n],
-            root_values: vec![0.5, 0.5],
-            net_values: vec![0.5, 0.5],
-            result: vec![0.5, 0.5],
-            full_search,
-        }
     }
 
     fn game(rows: Vec<PositionRow>) -> PlayedGame {

@@ -1,13 +1,38 @@
 use std::sync::atomic::AtomicBool;
 
-use games::{Camelot, CamelotRules, Game, Outcome, Player, State, Termination, TriCamelotRules};
+use games::{
+    Camelot, CamelotRules, Game, Outcome, Player, RuleOptions, State, Termination, TriCamelotRules,
+};
 
 use super::*;
 use crate::driver::{Sparrer, Start};
 use classical::Guards;
 use classical::alphabeta::AlphaBetaLimits;
-use records::{Shard, read_shard, write_shard};
+use records::{PositionRow, Shard, read_shard, write_shard};
 use search::TacticsFilter;
+
+/// A row of `position` whose search spread its target evenly over every legal action (seat 0
+/// to move), for the teacher's tests of what it does to a search's rows.
+pub(super) fn even_row(position: &str, full_search: bool) -> PositionRow {
+    let s: Camelot = State::parse_with(position, RuleOptions::default()).unwrap();
+    let mut legal = Vec::new();
+    s.legal_actions(&mut legal);
+    let actions: Vec<u16> = legal.iter().map(|&a| s.action_index(a) as u16).collect();
+    let n = actions.len();
+    PositionRow {
+        game_id: 0,
+        ply: 0,
+        move_number: 0,
+        position: position.to_string(),
+        mover: 0,
+        policy_actions: actions,
+        policy_target: vec![1.0 / n as f32; n],
+        root_values: vec![0.5, 0.5],
+        net_values: vec![0.5, 0.5],
+        result: vec![0.5, 0.5],
+        full_search,
+    }
+}
 
 const ALPHA_BETA: Teacher = Teacher::AlphaBeta {
     depth: 2,
