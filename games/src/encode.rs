@@ -36,9 +36,6 @@ use crate::variant::Landing;
 /// either changes.
 pub const ENCODING_VERSION: u32 = 1;
 
-/// Classes of [`Encode::encode_owners`]: an empty cell, the seat's piece, another seat's.
-pub const OWNER_CLASSES: usize = 3;
-
 /// A game the network can see: planes, policy layout and symmetries.
 pub trait Encode: Game {
     /// The tensor layout of this game.
@@ -47,14 +44,6 @@ pub trait Encode: Game {
     /// Writes the planes of this state, `[planes, height, width]` row-major, into `out`
     /// (`out.len() == layout().input_len()`; it is overwritten entirely).
     fn encode(&self, out: &mut [f32]);
-
-    /// Writes who holds each board cell as `seat` sees the board (its frame, as when `seat` is
-    /// to move): [`OWNER_CLASSES`] planes `[3, height, width]`, one-hot on the board's cells
-    /// (class 0 empty, 1 a piece of `seat`, 2 a piece of another seat) and 0 off the board
-    /// (`out.len() == 3 × height × width`; overwritten entirely). The ownership head's target:
-    /// a later board in the frame of an earlier position's mover, so that its cells are where
-    /// that position's planes and policy have them. [`Encode::transform_planes`] applies.
-    fn encode_owners(&self, seat: Player, out: &mut [f32]);
 
     /// The planes as an array `[planes, height, width]`.
     fn encode_array(&self) -> Array3<f32> {
@@ -147,28 +136,6 @@ fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) 
     }
 }
 
-fn encode_owners_state<V: Variant>(
-    state: &State<V>,
-    layout: &Layout,
-    seat: Player,
-    out: &mut [f32],
-) {
-    let area = layout.height * layout.width;
-    assert_eq!(out.len(), OWNER_CLASSES * area, "encode_owners: output slice has the wrong length");
-    out.fill(0.0);
-    let t = V::tables();
-    let frame = &t.frame_cell[seat.index()];
-    let at = |c: u8| layout.cells[frame[c as usize] as usize] as usize;
-    for c in 0..t.geometry.num_cells() as u8 {
-        out[at(c)] = 1.0; // empty until a piece is found there
-    }
-    for (c, p) in state.board().pieces(t.geometry.num_cells()) {
-        let class = if p.owner == seat { 1 } else { 2 };
-        out[at(c)] = 0.0;
-        out[class * area + at(c)] = 1.0;
-    }
-}
-
 impl Encode for State<CamelotRules> {
     fn layout() -> &'static Layout {
         &CAMELOT_LAYOUT
@@ -176,10 +143,6 @@ impl Encode for State<CamelotRules> {
 
     fn encode(&self, out: &mut [f32]) {
         encode_state(self, &CAMELOT_LAYOUT, out);
-    }
-
-    fn encode_owners(&self, seat: Player, out: &mut [f32]) {
-        encode_owners_state(self, &CAMELOT_LAYOUT, seat, out);
     }
 
     /// Identity and the left-right mirror (file A <-> L), a symmetry of Camelot's rules.
@@ -215,10 +178,6 @@ impl Encode for State<TriCamelotRules> {
 
     fn encode(&self, out: &mut [f32]) {
         encode_state(self, &TRI_LAYOUT, out);
-    }
-
-    fn encode_owners(&self, seat: Player, out: &mut [f32]) {
-        encode_owners_state(self, &TRI_LAYOUT, seat, out);
     }
 
     /// None: the mirror swaps the left and right opponents, which play different roles.

@@ -55,7 +55,7 @@ mod zobrist;
 pub use action::{Action, LegKind};
 pub use board::{Board, Piece, PieceKind};
 pub use camelot::{BLACK, CamelotRules, MIRROR, Mirror, WHITE};
-pub use encode::{ENCODING_VERSION, Encode, OWNER_CLASSES};
+pub use encode::{ENCODING_VERSION, Encode};
 pub use encode_spec::{PlaneFill, PlaneSpec, direction_name, plane_specs, relative_seat_name};
 pub use error::{ActionError, MoveError, PositionError, UnknownName};
 pub use game::{Game, GameOver, MAX_PLAYERS, Outcome, Player, Termination, Values};

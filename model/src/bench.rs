@@ -16,8 +16,7 @@ use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
 use crate::precision::Precision;
 use crate::predict::Predictor;
-use crate::testing::pseudo_random;
-use crate::train_batch::TrainBatch;
+use crate::testing::{SyntheticBatch, pseudo_random};
 use crate::train_step::Trainer;
 
 /// One forward-pass measurement.
@@ -101,22 +100,8 @@ pub fn bench_train_with(
     let budget = budget(seconds)?;
     let net = Net::new(config, &kind.device()?)?;
     let mut trainer = Trainer::with_engine(net, kind, &OptimizerConfig::default(), engine)?;
-    let s = &config.shape;
-    let (a, v) = (s.num_actions(), s.value_classes);
-    let planes = pseudo_random(batch * s.input_len(), 7);
-    let policy_target = vec![1.0 / a as f32; batch * a];
-    let legal = vec![true; batch * a];
-    let value_target: Vec<f32> = (0..batch * v).map(|i| f32::from(u8::from(i % v == 0))).collect();
-    let data = TrainBatch {
-        batch,
-        planes: &planes,
-        policy_target: &policy_target,
-        legal: &legal,
-        value_target: &value_target,
-        material: None,
-        ownership: None,
-        moves_left: None,
-    };
+    let synthetic = SyntheticBatch::new(&config.shape, batch, 7, 0);
+    let data = synthetic.as_batch();
     trainer.step(&data, 1e-4)?; // warm-up
     let (steps, elapsed) = repeat_for(budget, || trainer.step(&data, 1e-4).map(drop))?;
     Ok((steps * batch) as f64 / elapsed)

@@ -112,7 +112,7 @@ pub fn load_on(
     expected_encoding_version: u32,
     device: &Device,
 ) -> Result<Checkpoint> {
-    let meta = read_meta(dir)?;
+    let (meta, retired_heads) = read_meta_noting_retired_heads(dir)?;
     let meta_path = dir.join(META_FILE);
     if meta.variant != expected_variant {
         return Err(ModelError::WrongVariant {
@@ -131,7 +131,11 @@ pub fn load_on(
     let weights_path = dir.join(&meta.weights.file);
     let bytes = files::read(&weights_path)?;
     meta.weights.verify(&weights_path, &bytes)?;
-    let record = decode(&weights_path, bytes)?;
+    let mut record = decode(&weights_path, bytes)?;
+    if retired_heads {
+        // Weights this version has no place for, and play never read: left behind.
+        record = record.allow_unused(true);
+    }
     let net = Net::new(&meta.config, device)
         .map_err(|e| bad_json(&meta_path, e.to_string()))?
         .try_load_record(record)
@@ -146,6 +150,12 @@ pub fn load_on(
 
 /// Reads and parses `net.json` without checking variant or version.
 pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
+    read_meta_noting_retired_heads(dir).map(|(meta, _)| meta)
+}
+
+/// [`read_meta`], and whether the same file names a retired head ([`has_retired_heads`]),
+/// from one read of it.
+fn read_meta_noting_retired_heads(dir: &Path) -> Result<(CheckpointMeta, bool)> {
     let dir = files::require_dir(dir)?;
     let path = dir.join(META_FILE);
     let text = files::read(&path)?;
@@ -161,7 +171,28 @@ pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
     if meta.weights.file.contains(['/', '\\']) || meta.weights.file.starts_with('.') {
         return Err(bad_json(&path, format!("bad weights file name {:?}", meta.weights.file)));
     }
-    Ok(meta)
+    let retired = has_retired_heads(&path, &text)?;
+    Ok((meta, retired))
+}
+
+/// Whether `text`, the `net.json` at `path`, names a head of an earlier version that this one no longer
+/// builds: the auxiliary material and ownership heads (`material_classes`, `ownership_classes`
+/// above 0; levers AU and AV, measured level and removed). Their weights are training targets
+/// that play never read, so such a checkpoint loads without them and plays as it did.
+fn has_retired_heads(path: &Path, text: &[u8]) -> Result<bool> {
+    #[derive(Deserialize)]
+    struct Meta {
+        config: Retired,
+    }
+    #[derive(Deserialize)]
+    struct Retired {
+        #[serde(default)]
+        material_classes: usize,
+        #[serde(default)]
+        ownership_classes: usize,
+    }
+    let meta: Meta = serde_json::from_slice(text).map_err(|e| bad_json(path, e.to_string()))?;
+    Ok(meta.config.material_classes > 0 || meta.config.ownership_classes > 0)
 }
 
 fn bad_json(path: &Path, message: String) -> ModelError {
@@ -323,6 +354,32 @@ mod tests {
         assert!(matches!(&err, ModelError::BadJson { path: p, .. } if *p == path), "{err}");
         fs::write(&path, b"{\"format\": 1}").unwrap();
         assert!(matches!(load(&dir, VARIANT, ENCODING), Err(ModelError::BadJson { .. })));
+    }
+
+    /// A checkpoint of an earlier version with a retired head (material or ownership) loads
+    /// without it and gives the outputs it gave; the same extra weights without such a head
+    /// named in `net.json` are refused. The extra weights here are a moves-left head's that
+    /// `net.json` is edited to forget: the file then holds tensors the network has no place for,
+    /// as a retired head's are.
+    #[test]
+    fn a_retired_heads_weights_are_left_behind_and_only_then() {
+        let scratch = scratch_dir("retired-head");
+        let dir = scratch.join("ckpt");
+        let config = NetConfig::preset("b4c32", tri_camelot_shape(18)).unwrap();
+        let net = Net::seeded(&config, &Device::flex(), 3).unwrap();
+        let with = net.clone().with_moves_left_head(crate::MOVES_LEFT_CLASSES, 4).unwrap();
+        save(&dir, &with, VARIANT, ENCODING).unwrap();
+        edit_meta(&dir, |json| json["config"]["moves_left_classes"] = 0.into());
+        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        assert!(matches!(err, ModelError::ShapeMismatch { .. }), "{err}");
+        for head in ["material_classes", "ownership_classes"] {
+            edit_meta(&dir, |json| json["config"][head] = 5.into());
+            let loaded = load(&dir, VARIANT, ENCODING).unwrap();
+            assert_eq!(loaded.net.config().moves_left_classes, 0);
+            let (a, b) = (outputs(&loaded.net), outputs(&net));
+            assert_eq!((a.policy_logits, a.values), (b.policy_logits, b.values), "{head}");
+            edit_meta(&dir, |json| json["config"][head] = 0.into());
+        }
     }
 
     #[test]

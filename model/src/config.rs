@@ -64,8 +64,6 @@ impl Preset {
             policy_head_channels: policy_head,
             value_head_channels: value_head,
             value_hidden,
-            material_classes: 0,
-            ownership_classes: 0,
             moves_left_classes: 0,
         }
     }
@@ -107,25 +105,15 @@ pub struct NetConfig {
     pub value_head_channels: usize,
     /// Width of the value head's hidden linear layer.
     pub value_hidden: usize,
-    /// Classes of the auxiliary material head (0: none): logits from the value head's hidden
-    /// layer for how much material the mover wins or loses over the next moves, trained
-    /// beside the value and never used in play ([`crate::heads::ValueHead`]). Absent from the
-    /// JSON of a network without one, so older checkpoints read as before.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub material_classes: usize,
-    /// Classes of the auxiliary ownership head (0: none): per board cell, logits from the
-    /// tower's features at the cell for what stands on it some moves later (empty, the mover's
-    /// piece, another seat's: `games::OWNER_CLASSES`), trained beside the policy and value and
-    /// never used in play ([`crate::heads::OwnershipHead`]). Absent from the JSON of a network
-    /// without one.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub ownership_classes: usize,
     /// Classes of the moves-left head (0: none): logits from the value head's hidden layer for
     /// how many moves the game has left ([`crate::moves_left`]), trained beside the value; the
     /// native engine and the [`Predictor`](crate::Predictor) give the search its expectation.
     /// Absent from the JSON of a network without one.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub moves_left_classes: usize,
+    // The material (`material_classes`) and ownership (`ownership_classes`) heads of earlier
+    // versions are gone (levers AU and AV, level; docs/experiments.md): a checkpoint's JSON that
+    // names them still reads, and the network loads without them (neither was read in play).
 }
 
 fn is_zero(n: &usize) -> bool {

@@ -1,5 +1,5 @@
-//! The policy and value heads (with the value's auxiliary material and moves-left heads), the
-//! auxiliary ownership head, and the conv + batch-norm unit everything is built from.
+//! The policy and value heads (with the value's auxiliary moves-left head) and the conv +
+//! batch-norm unit everything is built from.
 //!
 //! Both heads read only the board's cells: the grid is a rectangle padded around a board that
 //! is not (Camelot's short end ranks, Tri-Camelot's hexagon), so off-board positions are
@@ -82,56 +82,22 @@ impl PolicyHead {
     }
 }
 
-/// The auxiliary ownership head: per board cell, logits from the tower's features at that cell
-/// for what stands there some moves later (see
-/// [`NetConfig::ownership_classes`](crate::NetConfig::ownership_classes)). A training target
-/// only: play, export and the native inference engine do not read it.
-#[derive(Module, Debug)]
-pub struct OwnershipHead {
-    /// `[C] → [classes]`, the same at every cell (a 1×1 convolution).
-    pub(crate) out: Linear,
-}
-
-impl OwnershipHead {
-    pub fn new(trunk: usize, classes: usize, device: &Device) -> Self {
-        OwnershipHead { out: LinearConfig::new(trunk, classes).init(device) }
-    }
-
-    /// trunk: [B, C, H, W], cells: [N] → logits [B, N, K] (cells in cell order)
-    pub fn forward(&self, trunk: Tensor<4>, cells: Tensor<1, Int>) -> Tensor<3> {
-        self.out.forward(gather_cells(trunk, cells).swap_dims(1, 2))
-    }
-}
-
-/// The classes of the auxiliary heads on the value head's hidden layer (0: no head).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AuxClasses {
-    pub material: usize,
-    pub moves_left: usize,
-}
-
 /// What [`ValueHead::forward_aux`] computes, none of it softmaxed.
 #[derive(Debug)]
 pub struct ValueOutputs {
     /// [B, value_classes]
     pub value: Tensor<2>,
-    /// [B, material classes], with the head.
-    pub material: Option<Tensor<2>>,
     /// [B, moves-left classes], with the head.
     pub moves_left: Option<Tensor<2>>,
 }
 
-/// The value head: outcome-class logits from the board's cells, and optionally the auxiliary
-/// material head's and the moves-left head's logits from the same hidden layer.
+/// The value head: outcome-class logits from the board's cells, and optionally the moves-left
+/// head's logits from the same hidden layer.
 #[derive(Module, Debug)]
 pub struct ValueHead {
     pub(crate) reduce: ConvBn,
     pub(crate) hidden: Linear,
     pub(crate) out: Linear,
-    /// `[hidden] → [material classes]`: a training target only (see
-    /// [`NetConfig::material_classes`](crate::NetConfig::material_classes)); play, export and
-    /// the native inference engine read the value alone.
-    pub(crate) material: Option<Linear>,
     /// `[hidden] → [moves-left classes]` (see
     /// [`NetConfig::moves_left_classes`](crate::NetConfig::moves_left_classes)): read by the
     /// native engine and the [`Predictor`](crate::Predictor) for the search; not exported.
@@ -140,28 +106,26 @@ pub struct ValueHead {
 
 impl ValueHead {
     /// `reduce` 1×1 channels flattened over `cells` positions, a `hidden`-wide ReLU layer, then
-    /// `classes` logits (and `aux.material` and `aux.moves_left` logits when not 0).
+    /// `classes` logits (and `moves_left_classes` moves-left logits when not 0).
     pub fn new(
         trunk: usize,
         reduce: usize,
         cells: usize,
         hidden: usize,
         classes: usize,
-        aux: AuxClasses,
+        moves_left_classes: usize,
         device: &Device,
     ) -> Self {
-        let layer = |k: usize| (k > 0).then(|| Self::aux_layer(hidden, k, device));
         ValueHead {
             reduce: ConvBn::new(trunk, reduce, 1, device),
             hidden: LinearConfig::new(reduce * cells, hidden).init(device),
             out: LinearConfig::new(hidden, classes).init(device),
-            material: layer(aux.material),
-            moves_left: layer(aux.moves_left),
+            moves_left: (moves_left_classes > 0)
+                .then(|| Self::aux_layer(hidden, moves_left_classes, device)),
         }
     }
 
-    /// An auxiliary head's layer on the hidden features (material, moves left),
-    /// `hidden → classes`.
+    /// The moves-left head's layer on the hidden features, `hidden → classes`.
     pub(crate) fn aux_layer(hidden: usize, classes: usize, device: &Device) -> Linear {
         LinearConfig::new(hidden, classes).init(device)
     }
@@ -171,13 +135,12 @@ impl ValueHead {
         self.out.forward(self.hidden_features(trunk, cells))
     }
 
-    /// [`forward`](Self::forward)'s logits and the auxiliary heads' (each [B, K], when there
-    /// is one), from one pass through the shared layers.
+    /// [`forward`](Self::forward)'s logits and the moves-left head's ([B, K], when there is
+    /// one), from one pass through the shared layers.
     pub fn forward_aux(&self, trunk: Tensor<4>, cells: Tensor<1, Int>) -> ValueOutputs {
         let x = self.hidden_features(trunk, cells);
-        let material = self.material.as_ref().map(|m| m.forward(x.clone()));
         let moves_left = self.moves_left.as_ref().map(|m| m.forward(x.clone()));
-        ValueOutputs { value: self.out.forward(x), material, moves_left }
+        ValueOutputs { value: self.out.forward(x), moves_left }
     }
 
     /// trunk: [B, C, H, W] → the hidden layer's activations [B, hidden]

@@ -1,13 +1,12 @@
 //! The network: input convolution, residual tower, policy and value heads.
 
 use burn::module::{Module, ModuleVisitor, Param};
-use burn::nn::Linear;
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use crate::config::NetConfig;
 use crate::error::{ModelError, Result};
-use crate::heads::{AuxClasses, ConvBn, OwnershipHead, PolicyHead, ValueHead, ValueOutputs};
+use crate::heads::{ConvBn, PolicyHead, ValueHead, ValueOutputs};
 
 /// Two 3×3 conv + batch-norm layers with an identity skip: `relu(x + bn(conv(relu(bn(conv(x))))))`.
 #[derive(Module, Debug)]
@@ -55,8 +54,6 @@ pub struct Net {
     pub(crate) tower: Vec<ResidualBlock>,
     pub(crate) policy: PolicyHead,
     pub(crate) value: ValueHead,
-    /// The auxiliary ownership head, when the network has one.
-    pub(crate) ownership: Option<OwnershipHead>,
     /// The board cells' flat grid indices, [N]. A constant: moved with the net, never saved
     /// (it is rebuilt from the config).
     pub(crate) cells: Tensor<1, Int>,
@@ -88,14 +85,9 @@ impl Net {
                 n,
                 config.value_hidden,
                 shape.value_classes,
-                AuxClasses {
-                    material: config.material_classes,
-                    moves_left: config.moves_left_classes,
-                },
+                config.moves_left_classes,
                 device,
             ),
-            ownership: (config.ownership_classes > 0)
-                .then(|| OwnershipHead::new(c, config.ownership_classes, device)),
             cells: Tensor::from_data(TensorData::new(cells, [n]), device),
             config: config.clone(),
         })
@@ -146,15 +138,13 @@ impl Net {
         (policy, value)
     }
 
-    /// [`forward`](Self::forward)'s outputs and the auxiliary heads' logits when the network
-    /// has them: what training reads.
+    /// [`forward`](Self::forward)'s outputs and the moves-left head's logits when the network
+    /// has it: what training reads.
     pub fn forward_train(&self, x: Tensor<4>) -> TrainOutputs {
         let x = self.trunk(x);
-        let ownership = self.ownership.as_ref().map(|h| h.forward(x.clone(), self.cells.clone()));
         let policy = self.policy.forward(x.clone(), self.cells.clone());
-        let ValueOutputs { value, material, moves_left } =
-            self.value.forward_aux(x, self.cells.clone());
-        TrainOutputs { policy, value, material, ownership, moves_left }
+        let ValueOutputs { value, moves_left } = self.value.forward_aux(x, self.cells.clone());
+        TrainOutputs { policy, value, moves_left }
     }
 
     /// [`forward`](Self::forward)'s outputs and the moves-left head's logits ([B, K], when
@@ -175,61 +165,20 @@ impl Net {
         x
     }
 
-    /// This network with a material head of `classes` logits, its weights drawn from `seed`
-    /// (the rest unchanged, keeping its parameter ids): how a run that turns the material
-    /// target on gives an older network the head. A network that has one keeps it; one of
-    /// another width is [`ModelError::InvalidArgument`].
-    pub fn with_material_head(mut self, classes: usize, seed: u64) -> Result<Self> {
-        let have = self.config.material_classes;
-        if let Some(layer) = self.fresh_value_layer("material", have, classes, seed)? {
-            self.value.material = Some(layer);
-            self.config.material_classes = classes;
-        }
-        Ok(self)
-    }
-
-    /// [`with_material_head`](Self::with_material_head) for the moves-left head: `classes`
-    /// logits on the value head's hidden layer.
+    /// This network with a moves-left head of `classes` logits on the value head's hidden
+    /// layer, its weights drawn from `seed` (the rest unchanged, keeping its parameter ids): how
+    /// a run that turns the moves-left target on gives an older network the head. A network
+    /// that has one keeps it; one of another width is [`ModelError::InvalidArgument`].
     pub fn with_moves_left_head(mut self, classes: usize, seed: u64) -> Result<Self> {
-        let have = self.config.moves_left_classes;
-        if let Some(layer) = self.fresh_value_layer("moves-left", have, classes, seed)? {
-            self.value.moves_left = Some(layer);
-            self.config.moves_left_classes = classes;
-        }
-        Ok(self)
-    }
-
-    /// A new `classes`-wide layer on the value head's hidden features, its weights drawn from
-    /// `seed`, when the `what` head of `have` classes needs one ([`needs_head`]).
-    fn fresh_value_layer(
-        &self,
-        what: &str,
-        have: usize,
-        classes: usize,
-        seed: u64,
-    ) -> Result<Option<Linear>> {
-        if !needs_head(what, have, classes)? {
-            return Ok(None);
-        }
-        let device = self.cells.device();
-        let hidden = self.config.value_hidden;
-        Ok(Some(with_generator(&device, Some(seed), || {
-            materialized(ValueHead::aux_layer(hidden, classes, &device))
-        })))
-    }
-
-    /// [`with_material_head`](Self::with_material_head) for the ownership head: `classes`
-    /// logits per cell on the tower's features.
-    pub fn with_ownership_head(mut self, classes: usize, seed: u64) -> Result<Self> {
-        if !needs_head("ownership", self.config.ownership_classes, classes)? {
+        if !needs_head("moves-left", self.config.moves_left_classes, classes)? {
             return Ok(self);
         }
         let device = self.cells.device();
-        let channels = self.config.channels;
-        self.ownership = Some(with_generator(&device, Some(seed), || {
-            materialized(OwnershipHead::new(channels, classes, &device))
+        let hidden = self.config.value_hidden;
+        self.value.moves_left = Some(with_generator(&device, Some(seed), || {
+            materialized(ValueHead::aux_layer(hidden, classes, &device))
         }));
-        self.config.ownership_classes = classes;
+        self.config.moves_left_classes = classes;
         Ok(self)
     }
 }
@@ -241,10 +190,6 @@ pub struct TrainOutputs {
     pub policy: Tensor<2>,
     /// [B, value_classes]
     pub value: Tensor<2>,
-    /// [B, material_classes], when the network has the material head.
-    pub material: Option<Tensor<2>>,
-    /// [B, N, ownership_classes] (cells in cell order), when the network has the ownership head.
-    pub ownership: Option<Tensor<3>>,
     /// [B, moves_left_classes], when the network has the moves-left head.
     pub moves_left: Option<Tensor<2>>,
 }
@@ -396,82 +341,6 @@ mod tests {
         let err = deeper.deepen(2, 0).unwrap_err();
         assert!(matches!(err, ModelError::InvalidArgument(_)));
         assert!(err.to_string().contains("3 residual blocks"), "{err}");
-    }
-
-    #[test]
-    fn a_material_head_changes_no_output_and_survives_a_checkpoint() {
-        let config = NetConfig::preset("b4c32", camelot_shape(18)).unwrap();
-        let device = Device::flex();
-        let net = Net::seeded(&config, &device, 5).unwrap();
-        let planes = pseudo_random(2 * config.shape.input_len(), 4);
-        let predict = |net: &Net| Predictor::new(net, DeviceKind::Cpu).unwrap().predict(&planes, 2);
-        let before = predict(&net).unwrap();
-        let with = net.clone().with_material_head(5, 9).unwrap();
-        assert_eq!(with.config().material_classes, 5);
-        let after = predict(&with).unwrap();
-        assert_eq!((before.policy_logits, before.values), (after.policy_logits, after.values));
-        let x = Tensor::<4>::from_data(
-            TensorData::new(
-                planes.clone(),
-                [2, config.shape.planes, config.shape.height, config.shape.width],
-            ),
-            &device,
-        );
-        let material = with.forward_train(x.clone()).material;
-        assert_eq!(material.expect("the head").dims(), [2, 5]);
-        assert!(net.forward_train(x).material.is_none());
-        // Asking again keeps the head; another width is refused; the same seed, the same head.
-        let hash = crate::checkpoint::tensors_hash;
-        let again = with.clone().with_material_head(5, 1).unwrap();
-        assert_eq!(hash(&again).unwrap(), hash(&with).unwrap());
-        assert_eq!(
-            hash(&net.clone().with_material_head(5, 9).unwrap()).unwrap(),
-            hash(&with).unwrap()
-        );
-        let err = with.clone().with_material_head(3, 1).unwrap_err();
-        assert!(err.to_string().contains("5 classes, not 3"), "{err}");
-        // A checkpoint keeps the head and its width; one without it reads as before.
-        let dir = crate::testing::scratch_dir("material-head-checkpoint");
-        crate::checkpoint::save(&dir, &with, "test", 1).unwrap();
-        let loaded = crate::checkpoint::load_on(&dir, "test", 1, &device).unwrap().net;
-        assert_eq!(loaded.config().material_classes, 5);
-        assert_eq!(hash(&loaded).unwrap(), hash(&with).unwrap());
-        let json = serde_json::to_string(net.config()).unwrap();
-        assert!(!json.contains("material"), "no head, no key: {json}");
-    }
-
-    #[test]
-    fn an_ownership_head_changes_no_output_and_survives_a_checkpoint() {
-        let config = NetConfig::preset("b4c32", tri_camelot_shape(18)).unwrap();
-        let device = Device::flex();
-        let net = Net::seeded(&config, &device, 5).unwrap();
-        let planes = pseudo_random(2 * config.shape.input_len(), 4);
-        let predict = |net: &Net| Predictor::new(net, DeviceKind::Cpu).unwrap().predict(&planes, 2);
-        let before = predict(&net).unwrap();
-        let with = net.clone().with_ownership_head(3, 9).unwrap();
-        assert_eq!(with.config().ownership_classes, 3);
-        let after = predict(&with).unwrap();
-        assert_eq!((before.policy_logits, before.values), (after.policy_logits, after.values));
-        let s = &config.shape;
-        let x = Tensor::<4>::from_data(
-            TensorData::new(planes.clone(), [2, s.planes, s.height, s.width]),
-            &device,
-        );
-        let ownership = with.forward_train(x.clone()).ownership;
-        assert_eq!(ownership.expect("the head").dims(), [2, s.cells.len(), 3]);
-        assert!(net.forward_train(x).ownership.is_none());
-        let hash = crate::checkpoint::tensors_hash;
-        let again = with.clone().with_ownership_head(3, 1).unwrap();
-        assert_eq!(hash(&again).unwrap(), hash(&with).unwrap());
-        let err = with.clone().with_ownership_head(4, 1).unwrap_err();
-        assert!(err.to_string().contains("ownership head has 3 classes, not 4"), "{err}");
-        let dir = crate::testing::scratch_dir("ownership-head-checkpoint");
-        crate::checkpoint::save(&dir, &with, "test", 1).unwrap();
-        let loaded = crate::checkpoint::load_on(&dir, "test", 1, &device).unwrap().net;
-        assert_eq!(loaded.config().ownership_classes, 3);
-        assert_eq!(hash(&loaded).unwrap(), hash(&with).unwrap());
-        let json = serde_json::to_string(net.config()).unwrap();
-        assert!(!json.contains("ownership"), "no head, no key: {json}");
     }
 
     #[test]

@@ -11,6 +11,8 @@
 use games::Layout;
 use games::seed::GOLDEN_GAMMA;
 
+use crate::train_batch::TrainBatch;
+
 /// Camelot-sized stand-in: 16 rows × 12 columns, 160 cells, 16 policy channels
 /// (8 directions × step/leap), so 2561 actions; 3 value classes (win / draw / loss).
 pub fn camelot_shape(planes: usize) -> Layout {
@@ -50,6 +52,45 @@ pub fn pseudo_random(len: usize, seed: u64) -> Vec<f32> {
             ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
         })
         .collect()
+}
+
+/// A training batch of `batch` pseudo-random positions of `shape` (inputs from
+/// [`pseudo_random`] of `seed`), every action legal, a uniform policy target, and a one-hot
+/// value target on class `value_class`: what benchmarks and tests train on when the data do not
+/// matter.
+pub struct SyntheticBatch {
+    pub batch: usize,
+    pub planes: Vec<f32>,
+    pub policy_target: Vec<f32>,
+    pub legal: Vec<bool>,
+    pub value_target: Vec<f32>,
+}
+
+impl SyntheticBatch {
+    pub fn new(shape: &Layout, batch: usize, seed: u64, value_class: usize) -> Self {
+        let (a, v) = (shape.num_actions(), shape.value_classes);
+        SyntheticBatch {
+            batch,
+            planes: pseudo_random(batch * shape.input_len(), seed),
+            policy_target: vec![1.0 / a as f32; batch * a],
+            legal: vec![true; batch * a],
+            value_target: (0..batch * v)
+                .map(|i| f32::from(u8::from(i % v == value_class)))
+                .collect(),
+        }
+    }
+
+    /// The batch as the training step reads it (no moves-left target).
+    pub fn as_batch(&self) -> TrainBatch<'_> {
+        TrainBatch {
+            batch: self.batch,
+            planes: &self.planes,
+            policy_target: &self.policy_target,
+            legal: &self.legal,
+            value_target: &self.value_target,
+            moves_left: None,
+        }
+    }
 }
 
 /// A fresh, empty scratch folder under the system temp dir for test `name`, removed when the

@@ -1,5 +1,5 @@
 //! What one training step reads and reports: the batch ([`TrainBatch`], plain row-major slices
-//! with the auxiliary heads' parts, [`AuxTerm`]) and its batch-mean losses ([`LossStats`]),
+//! with the moves-left head's part, [`AuxTerm`]) and its batch-mean losses ([`LossStats`]),
 //! shared by burn's step (`train_step`) and the native one (`native::train`).
 
 use crate::config::NetConfig;
@@ -19,19 +19,12 @@ pub struct TrainBatch<'a> {
     pub legal: &'a [bool],
     /// Target outcome distribution, [B, value_classes] (one-hot or soft).
     pub value_target: &'a [f32],
-    /// The material head's target, [B, material_classes] (one-hot), and weight, when it is
-    /// trained (the network must have the head, of as many classes).
-    pub material: Option<AuxTerm<'a>>,
-    /// The ownership head's target, [B, ownership_classes, H, W] (one-hot on each board cell,
-    /// 0 off the board: planes in the input's grid), and weight, when it is trained (the network
-    /// must have the head, of as many classes).
-    pub ownership: Option<AuxTerm<'a>>,
     /// The moves-left head's target, [B, moves_left_classes] (one-hot), and weight, when it is
     /// trained (the network must have the head, of as many classes).
     pub moves_left: Option<AuxTerm<'a>>,
 }
 
-/// An auxiliary head's part of a batch.
+/// The moves-left head's part of a batch.
 #[derive(Debug, Clone, Copy)]
 pub struct AuxTerm<'a> {
     /// Target class distributions, laid out as [`TrainBatch`] says for the head.
@@ -59,27 +52,19 @@ impl TrainBatch<'_> {
         check("policy target", self.policy_target.len(), s.num_actions())?;
         check("legal mask", self.legal.len(), s.num_actions())?;
         check("value target", self.value_target.len(), s.value_classes)?;
-        let heads = [
-            ("material", "material target", &self.material, config.material_classes, 1),
-            (
-                "ownership",
-                "ownership target",
-                &self.ownership,
-                config.ownership_classes,
-                s.height * s.width,
-            ),
-            ("moves-left", "moves-left target", &self.moves_left, config.moves_left_classes, 1),
-        ];
-        for (what, name, term, classes, per_class) in heads {
-            let Some(term) = term else { continue };
+        if let Some(term) = &self.moves_left {
+            let classes = config.moves_left_classes;
             if classes == 0 {
-                return Err(ModelError::InvalidArgument(format!(
-                    "the batch has a {what} target but the network no {what} head"
-                )));
+                return Err(ModelError::InvalidArgument(
+                    "the batch has a moves-left target but the network no moves-left head".into(),
+                ));
             }
-            check(name, term.target.len(), classes * per_class)?;
+            check("moves-left target", term.target.len(), classes)?;
             if !(term.weight >= 0.0 && term.weight.is_finite()) {
-                return Err(ModelError::InvalidArgument(format!("{what} weight {}", term.weight)));
+                return Err(ModelError::InvalidArgument(format!(
+                    "moves-left weight {}",
+                    term.weight
+                )));
             }
         }
         let a = s.num_actions();
@@ -104,33 +89,28 @@ impl TrainBatch<'_> {
 /// Batch-mean losses, as read back after a step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LossStats {
-    /// `policy + value_weight * value (+ each auxiliary weight * its loss)`: what was minimised.
+    /// `policy + value_weight * value (+ moves-left weight * its loss)`: what was minimised.
     pub total: f32,
     /// Policy cross-entropy (nats).
     pub policy: f32,
     /// Value cross-entropy (nats).
     pub value: f32,
-    /// The material head's cross-entropy (nats); 0 when the batch has no material target.
-    pub material: f32,
-    /// The ownership head's cross-entropy per cell (nats); 0 when the batch has no ownership
-    /// target.
-    pub ownership: f32,
     /// The moves-left head's cross-entropy (nats); 0 when the batch has no moves-left target.
     pub moves_left: f32,
 }
 
 impl LossStats {
     /// How many losses there are.
-    pub const PARTS: usize = 6;
+    pub const PARTS: usize = 4;
 
-    /// The losses in field order: total, policy, value, material, ownership, moves left.
+    /// The losses in field order: total, policy, value, moves left.
     pub fn parts(&self) -> [f32; Self::PARTS] {
-        [self.total, self.policy, self.value, self.material, self.ownership, self.moves_left]
+        [self.total, self.policy, self.value, self.moves_left]
     }
 
     /// [`parts`](Self::parts) back into a `LossStats`.
     pub fn from_parts(parts: [f32; Self::PARTS]) -> Self {
-        let [total, policy, value, material, ownership, moves_left] = parts;
-        LossStats { total, policy, value, material, ownership, moves_left }
+        let [total, policy, value, moves_left] = parts;
+        LossStats { total, policy, value, moves_left }
     }
 }

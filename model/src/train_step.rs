@@ -1,9 +1,7 @@
 //! The loss and one optimizer step: what the training loop (another crate) calls per batch.
 //!
-//! Loss = policy cross-entropy + `value_weight` × value cross-entropy (+ each auxiliary head's
-//! weight × its cross-entropy, when the batch has its target: the material and moves-left
-//! heads' over the batch, the ownership head's over the batch's cells), each averaged over the
-//! batch. The policy part only sees legal moves: illegal logits are pushed to a large negative
+//! Loss = policy cross-entropy + `value_weight` × value cross-entropy (+ the moves-left head's
+//! weight × its cross-entropy, when the batch has its target), each averaged over the batch. The policy part only sees legal moves: illegal logits are pushed to a large negative
 //! number before the log-softmax, so the target distribution is compared with the network's
 //! distribution over legal moves (and illegal moves get no gradient).
 
@@ -17,7 +15,6 @@ use burn::tensor::{Bool, Device, Tensor, TensorData};
 use crate::device::DeviceKind;
 use crate::engine::NetEngine;
 use crate::error::{ModelError, Result};
-use crate::heads::gather_cells;
 use crate::native::train::NativeGradients;
 use crate::net::Net;
 use crate::optimizer::{self, OptimizerConfig};
@@ -29,23 +26,20 @@ use crate::train_batch::{LossStats, TrainBatch};
 /// real logit, small enough that `0 × it` stays 0 (no infinities in the loss).
 const ILLEGAL_LOGIT: f32 = -1.0e9;
 
-/// [`LossStats`] as tensors, each [1] (an auxiliary loss 0 without its target).
+/// [`LossStats`] as tensors, each [1] (the moves-left loss 0 without its target).
 #[derive(Debug, Clone)]
 pub struct LossTensors {
     /// On an autodiff device it can be back-propagated.
     pub total: Tensor<1>,
     pub policy: Tensor<1>,
     pub value: Tensor<1>,
-    pub material: Tensor<1>,
-    pub ownership: Tensor<1>,
     pub moves_left: Tensor<1>,
 }
 
 impl LossTensors {
-    /// The six losses in [`LossStats`]' order, detached: [6].
+    /// The four losses in [`LossStats`]' order, detached: [4].
     fn stats(self) -> Tensor<1> {
-        let parts =
-            [self.total, self.policy, self.value, self.material, self.ownership, self.moves_left];
+        let parts = [self.total, self.policy, self.value, self.moves_left];
         Tensor::cat(parts.map(Tensor::detach).into(), 0)
     }
 }
@@ -71,30 +65,16 @@ pub fn loss_tensors(
     let policy = cross_entropy(masked, policy_target);
     let value = cross_entropy(out.value, value_target);
     let mut total = policy.clone() + value.clone().mul_scalar(value_weight);
-    // An auxiliary head's (weight, loss) when the batch trains it: added to the total.
-    let mut auxiliary = |weighted: Option<(f32, Tensor<1>)>| match weighted {
-        Some((weight, loss)) => {
-            total = total.clone() + loss.clone().mul_scalar(weight);
+    let moves_left = match batch.moves_left.zip(out.moves_left) {
+        Some((m, logits)) => {
+            let target = float_tensor(m.target, [b, cfg.moves_left_classes], device);
+            let loss = cross_entropy(logits, target);
+            total = total + loss.clone().mul_scalar(m.weight);
             loss
         }
         None => Tensor::zeros([1], device),
     };
-    let material = auxiliary(batch.material.zip(out.material).map(|(m, logits)| {
-        let target = float_tensor(m.target, [b, cfg.material_classes], device);
-        (m.weight, cross_entropy(logits, target))
-    }));
-    let ownership = auxiliary(batch.ownership.zip(out.ownership).map(|(o, logits)| {
-        let [_, n, k] = logits.dims();
-        // [B, K, H, W] → [B, K, N] → [B, N, K], as the logits: one distribution per cell.
-        let grid = float_tensor(o.target, [b, k, s.height, s.width], device);
-        let target = gather_cells(grid, net.cells.clone()).swap_dims(1, 2);
-        (o.weight, cross_entropy(logits.reshape([b * n, k]), target.reshape([b * n, k])))
-    }));
-    let moves_left = auxiliary(batch.moves_left.zip(out.moves_left).map(|(m, logits)| {
-        let target = float_tensor(m.target, [b, cfg.moves_left_classes], device);
-        (m.weight, cross_entropy(logits, target))
-    }));
-    Ok(LossTensors { total, policy, value, material, ownership, moves_left })
+    Ok(LossTensors { total, policy, value, moves_left })
 }
 
 /// A float tensor from a row-major slice whose length the caller has checked.

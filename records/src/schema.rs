@@ -48,14 +48,26 @@ fn field(name: &str, data_type: DataType) -> Field {
     Field::new(name, data_type, false)
 }
 
-/// Schema of `games-NNNNNN.parquet`: one row per game.
-pub fn games_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
+/// The columns both files begin with: the schema version, then which game of which
+/// generation of which run.
+fn game_key_fields() -> Vec<Field> {
+    vec![
         field(col::SCHEMA_VERSION, DataType::UInt16),
         field(col::RUN, DataType::Utf8),
         field(col::GENERATION, DataType::UInt32),
         field(col::GAME_ID, DataType::UInt64),
         field(col::VARIANT, DataType::Utf8),
+    ]
+}
+
+/// `game_key_fields` and then `rest`.
+fn schema_of(rest: Vec<Field>) -> SchemaRef {
+    Arc::new(Schema::new([game_key_fields(), rest].concat()))
+}
+
+/// Schema of `games-NNNNNN.parquet`: one row per game.
+pub fn games_schema() -> SchemaRef {
+    schema_of(vec![
         field(col::SEED, DataType::UInt64),
         field(col::START_POSITION, DataType::Utf8),
         field(col::MOVES, list_of(DataType::Utf8)),
@@ -63,17 +75,12 @@ pub fn games_schema() -> SchemaRef {
         field(col::TERMINATION, DataType::Utf8),
         field(col::PLIES, DataType::UInt32),
         field(col::MODEL, DataType::Utf8),
-    ]))
+    ])
 }
 
 /// Schema of `positions-NNNNNN.parquet`: one row per searched decision.
 pub fn positions_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        field(col::SCHEMA_VERSION, DataType::UInt16),
-        field(col::RUN, DataType::Utf8),
-        field(col::GENERATION, DataType::UInt32),
-        field(col::GAME_ID, DataType::UInt64),
-        field(col::VARIANT, DataType::Utf8),
+    schema_of(vec![
         field(col::PLY, DataType::UInt32),
         field(col::MOVE_NUMBER, DataType::UInt32),
         field(col::POSITION, DataType::Utf8),
@@ -84,7 +91,7 @@ pub fn positions_schema() -> SchemaRef {
         field(col::NET_VALUES, list_of(DataType::Float32)),
         field(col::RESULT, list_of(DataType::Float32)),
         field(col::FULL_SEARCH, DataType::Boolean),
-    ]))
+    ])
 }
 
 /// A readable, Arrow-version-independent description of a type: `UInt16`, `list<Float32>`.

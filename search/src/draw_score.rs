@@ -73,11 +73,9 @@ mod tests {
 
     #[test]
     fn the_setting_reads_from_toml_and_is_checked() {
-        #[derive(serde::Deserialize)]
-        struct T {
-            draw_score: DrawScore,
-        }
-        let read = |s: &str| toml::from_str::<T>(s).map(|t| t.draw_score);
+        let read = |s: &str| {
+            s.parse::<toml::Table>().and_then(|t| t["draw_score"].clone().try_into::<DrawScore>())
+        };
         assert_eq!(read("draw_score = \"share\"").unwrap(), DrawScore::Share);
         assert_eq!(read("draw_score = { fixed = 0.25 }").unwrap(), DrawScore::Fixed(0.25));
         assert!(read("draw_score = \"none\"").is_err());

@@ -383,8 +383,6 @@ impl Targets {
             policy_target: &self.policy,
             legal: &positions.legal,
             value_target: &self.value,
-            material: None,
-            ownership: None,
             moves_left: None,
         }
     }

@@ -14,9 +14,7 @@ use thiserror::Error;
 
 use crate::growth::Growth;
 use crate::ladder::LadderConfig;
-use crate::material::MaterialTarget;
 use crate::moves_left::MovesLeftTarget;
-use crate::ownership::OwnershipTarget;
 use crate::sampling::Sampling;
 use crate::schedule::LrSchedule;
 use crate::value_target::ValueTarget;
@@ -147,12 +145,6 @@ pub struct TrainConfig {
     /// result (`value_target`): 0 (the default) trains on results alone (see
     /// [`crate::targets::search_value_target`]).
     pub search_value_weight: f32,
-    /// The auxiliary material head's target: `"off"` (default) or
-    /// `{ swing = { moves = 4, weight = 0.5 } }` (see [`crate::material`]).
-    pub material_target: MaterialTarget,
-    /// The auxiliary ownership head's target: `"off"` (default) or
-    /// `{ future = { moves = 8, weight = 0.5 } }` (see [`crate::ownership`]).
-    pub ownership_target: OwnershipTarget,
     /// The moves-left head's target: `"off"` (default) or
     /// `{ moves = { weight = 0.5 } }` (see [`crate::moves_left`]); the searches read the
     /// head with `[mcts] moves_left`.
@@ -211,12 +203,6 @@ impl TrainConfig {
         self.sampling
             .validate()
             .map_err(|(key, problem)| (format!("train.sampling.{key}"), problem))?;
-        self.material_target
-            .validate()
-            .map_err(|(key, problem)| (format!("train.material_target.{key}"), problem))?;
-        self.ownership_target
-            .validate()
-            .map_err(|(key, problem)| (format!("train.ownership_target.{key}"), problem))?;
         self.moves_left_target
             .validate()
             .map_err(|(key, problem)| (format!("train.moves_left_target.{key}"), problem))?;
@@ -237,8 +223,6 @@ impl Default for TrainConfig {
             value_weight: 1.0,
             value_target: ValueTarget::Outcome,
             search_value_weight: 0.0,
-            material_target: MaterialTarget::Off,
-            ownership_target: OwnershipTarget::Off,
             moves_left_target: MovesLeftTarget::Off,
             sampling: Sampling::Uniform,
             augment: true,
@@ -291,7 +275,11 @@ impl RunConfig {
     pub fn from_toml(text: &str) -> Result<RunConfig, toml::de::Error> {
         toml::from_str(text).or_else(|as_written| {
             let Ok(mut doc) = text.parse::<toml::Table>() else { return Err(as_written) };
-            if !crate::legacy_config::upgrade(&mut doc) {
+            let upgraded = crate::legacy_config::upgrade(&mut doc);
+            if let Some(problem) = crate::legacy_config::retired_in_use(&doc) {
+                return Err(serde::de::Error::custom(problem));
+            }
+            if !upgraded {
                 return Err(as_written);
             }
             toml::Value::Table(doc).try_into()

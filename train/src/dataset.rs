@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
-use games::{OWNER_CLASSES, Player, RuleOptions};
+use games::RuleOptions;
 use model::{MOVES_LEFT_CLASSES, TrainBatch, moves_left_class};
 use rand::Rng;
 use rand::rngs::StdRng;
@@ -27,10 +27,7 @@ use rayon::prelude::*;
 use records::{PositionRow, RecordError, list_generation_shards, read_positions};
 
 use crate::generations::list_generation_dirs;
-use crate::horizon::window_later_rows;
-use crate::material::{MaterialTarget, SWING_CLASSES, window_classes};
 use crate::moves_left::MovesLeftTarget;
-use crate::ownership::OwnershipTarget;
 use crate::targets::{Record, SampleError, SampleSlot, TrainGame, encode_record};
 use crate::value_target::ValueTarget;
 
@@ -89,14 +86,6 @@ pub struct ReplayWindow<G> {
     search_weight: f32,
     /// Running sums of the rows' draw weights (`set_draw_weights`); `None` draws uniformly.
     cumulative_weights: Option<Vec<f64>>,
-    /// The material target the batches carry (`set_material_target`), and every row's swing
-    /// class under it (empty when it is off).
-    material_target: MaterialTarget,
-    material_classes: Vec<u8>,
-    /// The ownership target the batches carry (`set_ownership_target`), and every row's later
-    /// row under it, whose board it is (empty when it is off).
-    ownership_target: OwnershipTarget,
-    ownership_rows: Vec<usize>,
     /// The moves-left target the batches carry (`set_moves_left_target`).
     moves_left_target: MovesLeftTarget,
     _game: PhantomData<fn() -> G>,
@@ -171,10 +160,6 @@ impl<G: TrainGame> ReplayWindow<G> {
             options,
             search_weight: 0.0,
             cumulative_weights: None,
-            material_target: MaterialTarget::Off,
-            material_classes: Vec::new(),
-            ownership_target: OwnershipTarget::Off,
-            ownership_rows: Vec::new(),
             moves_left_target: MovesLeftTarget::Off,
             _game: PhantomData,
         })
@@ -215,42 +200,6 @@ impl<G: TrainGame> ReplayWindow<G> {
     /// `load`.
     pub fn set_search_weight(&mut self, weight: f32) {
         self.search_weight = weight;
-    }
-
-    /// Gives every batch the material head's target from now on (`train.material_target`; see
-    /// [`crate::material`]), or none when it is off (as after `load`). Parses every row's
-    /// position (once: the same target again does nothing); one that does not parse is
-    /// [`DatasetError::BadRow`]. [`train_generation`](crate::train_generation) sets its config's.
-    pub fn set_material_target(&mut self, target: MaterialTarget) -> Result<(), DatasetError> {
-        if target == self.material_target {
-            return Ok(());
-        }
-        self.material_classes = match target.moves() {
-            None => Vec::new(),
-            Some(moves) => {
-                let generation = |i: usize| self.sources[i].generation;
-                window_classes::<G>(&self.records, generation, moves, self.options)
-                    .map_err(|(i, source)| self.bad_row(i, source))?
-            }
-        };
-        self.material_target = target;
-        Ok(())
-    }
-
-    /// Gives every batch the ownership head's target from now on (`train.ownership_target`;
-    /// see [`crate::ownership`]), or none when it is off (as after `load`). A row's later
-    /// board is parsed when the row is drawn: one that does not parse is
-    /// [`DatasetError::BadRow`] then. [`train_generation`](crate::train_generation) sets its
-    /// config's.
-    pub fn set_ownership_target(&mut self, target: OwnershipTarget) {
-        if target == self.ownership_target {
-            return;
-        }
-        self.ownership_rows = match target.lookahead() {
-            None => Vec::new(),
-            Some(l) => window_later_rows(&self.records, |i| self.sources[i].generation, l.moves),
-        };
-        self.ownership_target = target;
     }
 
     /// Gives every batch the moves-left head's target from now on (`train.moves_left_target`;
@@ -319,36 +268,10 @@ impl<G: TrainGame> ReplayWindow<G> {
         let records: Vec<&Record> = rows.iter().map(|&r| &self.records[r]).collect();
         let mut batch = Batch::encode::<G>(&records, &syms, self.options, self.search_weight)
             .map_err(|(i, source)| self.bad_row(rows[i], source))?;
-        if self.material_target.moves().is_some() {
-            let class = |row: usize| usize::from(self.material_classes[row]);
-            batch.material_target = one_hot(&rows, SWING_CLASSES, class);
-            batch.material_weight = self.material_target.weight();
-        }
         if let Some(weight) = self.moves_left_target.weight() {
             let class = |row: usize| moves_left_class(self.records[row].moves_to_end);
             batch.moves_left_target = one_hot(&rows, MOVES_LEFT_CLASSES, class);
             batch.moves_left_weight = weight;
-        }
-        if let Some(lookahead) = self.ownership_target.lookahead() {
-            let planes = OWNER_CLASSES * G::layout().height * G::layout().width;
-            batch.ownership_target = vec![0.0; rows.len() * planes];
-            batch
-                .ownership_target
-                .par_chunks_mut(planes)
-                .zip(rows.par_iter().zip(&batch.syms))
-                .try_for_each(|(out, (&row, &sym))| {
-                    let later = self.ownership_rows[row];
-                    let position = &self.records[later].position;
-                    let board = G::parse_position(position, self.options).map_err(|e| {
-                        let message = e.to_string();
-                        (later, SampleError::Parse { position: position.to_string(), message })
-                    })?;
-                    board.encode_owners(Player(self.records[row].mover), out);
-                    G::transform_planes(sym, out);
-                    Ok(())
-                })
-                .map_err(|(i, source)| self.bad_row(i, source))?;
-            batch.ownership_weight = lookahead.weight;
         }
         batch.rows = rows;
         Ok(batch)
@@ -412,15 +335,6 @@ pub struct Batch {
     pub legal: Vec<bool>,
     /// `[B, V]`
     pub value_target: Vec<f32>,
-    /// `[B, K]`: the material head's one-hot targets (empty when it is not trained; see
-    /// [`ReplayWindow::set_material_target`]), and their loss weight.
-    pub material_target: Vec<f32>,
-    pub material_weight: f32,
-    /// `[B, 3, H, W]`: the ownership head's one-hot targets, under each row's symmetry (empty
-    /// when it is not trained; see [`ReplayWindow::set_ownership_target`]), and their loss
-    /// weight.
-    pub ownership_target: Vec<f32>,
-    pub ownership_weight: f32,
     /// `[B, K]`: the moves-left head's one-hot targets (empty when it is not trained; see
     /// [`ReplayWindow::set_moves_left_target`]), and their loss weight.
     pub moves_left_target: Vec<f32>,
@@ -452,10 +366,6 @@ impl Batch {
             policy_weight: vec![0.0; b],
             legal: vec![false; b * a],
             value_target: vec![0.0; b * v],
-            material_target: Vec::new(),
-            material_weight: 0.0,
-            ownership_target: Vec::new(),
-            ownership_weight: 0.0,
             moves_left_target: Vec::new(),
             moves_left_weight: 0.0,
             rows: Vec::new(),
@@ -500,14 +410,6 @@ impl Batch {
             policy_target: &self.train_policy,
             legal: &self.legal,
             value_target: &self.value_target,
-            material: (!self.material_target.is_empty()).then_some(model::AuxTerm {
-                target: &self.material_target,
-                weight: self.material_weight,
-            }),
-            ownership: (!self.ownership_target.is_empty()).then_some(model::AuxTerm {
-                target: &self.ownership_target,
-                weight: self.ownership_weight,
-            }),
             moves_left: (!self.moves_left_target.is_empty()).then_some(model::AuxTerm {
                 target: &self.moves_left_target,
                 weight: self.moves_left_weight,

@@ -8,7 +8,7 @@
 //! * [`metrics`]: append-only `metrics.csv` / `generations.csv` ([`CsvLog`]).
 //! * [`generations`]: the `gen-NNNN` folder names.
 //! * [`value_target`]: the value head's target (the outcome, or discounted by distance to the end).
-//! * [`material`]: the auxiliary material head's target (the material swing of the next moves).
+//! * [`moves_left`]: the moves-left head's target (the moves to the game's end).
 //! * [`ladder`]: the ladder after each generation (its `[ladder]` section, its play, gating).
 //! * [`export`]: a checkpoint as ONNX or safetensors with its JSON sidecar.
 //! * [`evaluators`]: where positions get evaluated (a checkpoint, a random net, no net).
@@ -23,13 +23,10 @@ pub mod evaluators;
 pub mod export;
 pub mod generations;
 pub mod growth;
-pub mod horizon;
 pub mod ladder;
 pub mod legacy_config;
-pub mod material;
 pub mod metrics;
 pub mod moves_left;
-pub mod ownership;
 pub mod run;
 pub mod run_data;
 pub mod sampling;
@@ -51,12 +48,9 @@ pub use generations::{
     generation_dir_name, generation_games_dir, list_generation_dirs, newest_checkpoint,
 };
 pub use growth::Growth;
-pub use horizon::Lookahead;
 pub use ladder::{Gating, LadderConfig, LadderResult};
-pub use material::MaterialTarget;
 pub use metrics::{CsvLog, GENERATION_METRICS_FILE, MetricsError, STEP_METRICS_FILE};
 pub use moves_left::MovesLeftTarget;
-pub use ownership::OwnershipTarget;
 pub use run::{RunError, RunEvent, RunJob, run_generations};
 pub use sampling::Sampling;
 pub use schedule::LrSchedule;

@@ -221,6 +221,8 @@ impl StepMetrics {
         "learning_rate",
         "samples_per_sec",
         // Last, so that a file of the version before it gets the column when its run resumes.
+        // The material and ownership heads are gone (levers AU, AV): their columns stay, empty,
+        // so that older files resume and readers find the columns they know.
         "loss_material",
         "loss_ownership",
         "loss_moves_left",
@@ -242,8 +244,8 @@ impl StepMetrics {
             self.full_search_fraction.to_string(),
             self.learning_rate.to_string(),
             format!("{:.1}", self.samples_per_sec),
-            aux_loss_cell(self.losses.material),
-            aux_loss_cell(self.losses.ownership),
+            String::new(),
+            String::new(),
             aux_loss_cell(self.losses.moves_left),
         ]
     }
@@ -310,14 +312,7 @@ mod tests {
             generation,
             step,
             total_step: u64::from(generation * 10 + step),
-            losses: LossStats {
-                total: 1.5,
-                policy: 1.0,
-                value: 0.5,
-                material: 0.0,
-                ownership: 0.0,
-                moves_left: 0.0,
-            },
+            losses: LossStats { total: 1.5, policy: 1.0, value: 0.5, moves_left: 0.0 },
             target_entropy: 2.0,
             net_entropy: None,
             value_accuracy: Some(0.25),
@@ -360,13 +355,12 @@ mod tests {
     #[test]
     fn the_auxiliary_losses_are_the_last_cells_and_empty_when_off() {
         let off = step(0, 1).csv_row();
-        let losses =
-            LossStats { material: 0.875, ownership: 0.5, moves_left: 2.25, ..step(0, 1).losses };
+        let losses = LossStats { moves_left: 2.25, ..step(0, 1).losses };
         let on = StepMetrics { losses, ..step(0, 1) }.csv_row();
         let last = ["loss_material", "loss_ownership", "loss_moves_left"];
         assert!(StepMetrics::CSV_HEADER.ends_with(&last));
         assert_eq!(off[off.len() - 3..], ["", "", ""]);
-        assert_eq!(on[on.len() - 3..], ["0.875", "0.5", "2.25"]);
+        assert_eq!(on[on.len() - 3..], ["", "", "2.25"], "the retired heads' columns stay empty");
         assert_eq!(off[..off.len() - 3], on[..on.len() - 3]);
     }
 

@@ -50,11 +50,10 @@ mod tests {
 
     #[test]
     fn the_config_parses_and_checks_its_ranges() {
-        #[derive(Deserialize)]
-        struct T {
-            moves_left_target: MovesLeftTarget,
-        }
-        let parse = |s: &str| toml::from_str::<T>(s).map(|t| t.moves_left_target);
+        let parse = |s: &str| {
+            s.parse::<toml::Table>()
+                .and_then(|t| t["moves_left_target"].clone().try_into::<MovesLeftTarget>())
+        };
         assert_eq!(parse("moves_left_target = \"off\"").unwrap(), MovesLeftTarget::Off);
         let on = parse("moves_left_target = { moves = { weight = 0.5 } }").unwrap();
         assert_eq!(on, MovesLeftTarget::Moves { weight: 0.5 });

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use games::{ENCODING_VERSION, OWNER_CLASSES};
+use games::ENCODING_VERSION;
 use model::{
     DeviceKind, LossStats, MOVES_LEFT_CLASSES, ModelError, Net, NetConfig, Trainer, checkpoint,
     masked_softmax,
@@ -25,9 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::TrainConfig;
 use crate::dataset::{Batch, ReplayWindow};
-use crate::material::{MaterialTarget, SWING_CLASSES};
 use crate::moves_left::MovesLeftTarget;
-use crate::ownership::OwnershipTarget;
 use crate::targets::{TrainGame, argmax, entropy};
 pub use crate::train_error::TrainError;
 
@@ -129,8 +127,8 @@ pub struct StepMetrics {
     /// 1-based over the run (from the checkpoint's counters).
     pub total_step: u64,
     /// Batch-mean losses before the step (nats): `total = policy + value_weight × value (+
-    /// each auxiliary target's weight × its loss)`; `policy` is the mean over the full-search
-    /// rows; `material` and `ownership` are 0 when their targets are off.
+    /// the moves-left target's weight × its loss)`; `policy` is the mean over the full-search
+    /// rows; `moves_left` is 0 when its target is off.
     pub losses: LossStats,
     /// Mean entropy (nats) of the policy targets of the batch's full-search rows.
     pub target_entropy: f32,
@@ -146,22 +144,15 @@ pub struct StepMetrics {
     pub samples_per_sec: f64,
 }
 
-/// The losses as the progress lines show them: `loss T (policy P, value V)`, with `, material
-/// M`, `, ownership O` and `, moves left L` inside the brackets when those heads are trained
-/// (their loss > 0).
+/// The losses as the progress lines show them: `loss T (policy P, value V)`, with `, moves
+/// left L` inside the brackets when that head is trained (its loss > 0).
 pub fn losses_text(l: &LossStats) -> String {
-    let aux = |name: &str, loss: f32| {
-        if loss > 0.0 { format!(", {name} {loss:.3}") } else { String::new() }
+    let moves_left = if l.moves_left > 0.0 {
+        format!(", moves left {:.3}", l.moves_left)
+    } else {
+        String::new()
     };
-    format!(
-        "loss {:.3} (policy {:.3}, value {:.3}{}{}{})",
-        l.total,
-        l.policy,
-        l.value,
-        aux("material", l.material),
-        aux("ownership", l.ownership),
-        aux("moves left", l.moves_left)
-    )
+    format!("loss {:.3} (policy {:.3}, value {:.3}{moves_left})", l.total, l.policy, l.value)
 }
 
 /// What a generation's training did; saved with its checkpoint as `summary.toml`
@@ -175,12 +166,6 @@ pub struct GenerationSummary {
     pub loss_total: f32,
     pub loss_policy: f32,
     pub loss_value: f32,
-    /// 0 when the material target is off (and in the summaries of older versions).
-    #[serde(default)]
-    pub loss_material: f32,
-    /// 0 when the ownership target is off (and in the summaries of older versions).
-    #[serde(default)]
-    pub loss_ownership: f32,
     /// 0 when the moves-left target is off (and in the summaries of older versions).
     #[serde(default)]
     pub loss_moves_left: f32,
@@ -259,23 +244,9 @@ pub fn train_generation<G: TrainGame>(
         }
         None => net,
     };
-    window.set_material_target(config.material_target)?;
-    // Turning the material target on gives a network without the head a fresh one (its
-    // weights from the batch seed); one that has it keeps it, trained or not.
-    let net = match config.material_target {
-        MaterialTarget::Off => net,
-        MaterialTarget::Swing(_) => net
-            .with_material_head(SWING_CLASSES, batch_seed(seed, generation) ^ MATERIAL_HEAD_SEED)
-            .map_err(TrainError::Net)?,
-    };
-    window.set_ownership_target(config.ownership_target);
-    let net = match config.ownership_target {
-        OwnershipTarget::Off => net,
-        OwnershipTarget::Future(_) => net
-            .with_ownership_head(OWNER_CLASSES, batch_seed(seed, generation) ^ OWNERSHIP_HEAD_SEED)
-            .map_err(TrainError::Net)?,
-    };
     window.set_moves_left_target(config.moves_left_target);
+    // Turning the moves-left target on gives a network without the head a fresh one (its
+    // weights from the batch seed); one that has it keeps it, trained or not.
     let net = match config.moves_left_target {
         MovesLeftTarget::Off => net,
         MovesLeftTarget::Moves { .. } => net
@@ -352,8 +323,6 @@ pub fn train_generation<G: TrainGame>(
         loss_total: means.total,
         loss_policy: means.policy,
         loss_value: means.value,
-        loss_material: means.material,
-        loss_ownership: means.ownership,
         loss_moves_left: means.moves_left,
         value_accuracy: (probes > 0).then(|| (accuracy_sum / f64::from(probes)) as f32),
         learning_rate,
@@ -377,8 +346,6 @@ impl GenerationSummary {
             total: self.loss_total,
             policy: self.loss_policy,
             value: self.loss_value,
-            material: self.loss_material,
-            ownership: self.loss_ownership,
             moves_left: self.loss_moves_left,
         }
     }
@@ -411,11 +378,7 @@ impl LossSums {
     }
 }
 
-/// Mixed into the batch seed to draw a new material head's weights (see [`train_generation`]).
-const MATERIAL_HEAD_SEED: u64 = 0x6d61_7465_7269_616c;
-/// The same for a new ownership head.
-const OWNERSHIP_HEAD_SEED: u64 = 0x6f77_6e65_7273_6870;
-/// Mixed into the batch seed for a fresh moves-left head's weights.
+/// Mixed into the batch seed for a fresh moves-left head's weights (see [`train_generation`]).
 const MOVES_LEFT_HEAD_SEED: u64 = 0x6d6f_7665_736c_6674;
 
 /// The seed of generation `generation`'s batches in a run seeded `seed`.

@@ -13,10 +13,7 @@ use selfplay::SessionFigures;
 use storage::ScratchDir;
 use train::run::{GamesSource, ProgramInfo, Stage};
 use train::testing::{self, timeless_cells};
-use train::{
-    Growth, Lookahead, MaterialTarget, MovesLeftTarget, OwnershipTarget, RunConfig, RunError,
-    RunEvent, RunJob, run_generations,
-};
+use train::{Growth, MovesLeftTarget, RunConfig, RunError, RunEvent, RunJob, run_generations};
 
 const PROGRAM: ProgramInfo<'static> = ProgramInfo { version: "test", git_revision: "test" };
 
@@ -208,15 +205,13 @@ fn a_growing_run_deepens_its_models_generation_by_generation() {
 }
 
 /// A run folder of the version before `loss_material`, `loss_ownership` and `loss_moves_left`
-/// (and, in `generations.csv`, the value probe's columns after them) resumed with the three
-/// auxiliary heads trained: the columns are added, empty in the rows already written and filled
-/// in the new ones; and the heads are in the models.
+/// (and, in `generations.csv`, the value probe's columns after them) resumed with the moves-left
+/// head trained: the columns are added, empty in the rows already written and filled in the new
+/// ones (the retired material and ownership heads' stay empty); and the head is in the models.
 #[test]
 fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (dir, mut config) = short_run("aux-columns");
-    config.train.material_target = MaterialTarget::Swing(Lookahead { moves: 4, weight: 0.5 });
-    config.train.ownership_target = OwnershipTarget::Future(Lookahead { moves: 8, weight: 0.5 });
     config.train.moves_left_target = MovesLeftTarget::Moves { weight: 0.5 };
     let never = AtomicBool::new(false);
     let run_dir = dir.join("run");
@@ -253,7 +248,8 @@ fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
         let (old, new) = last.split_at(last.len() / 2);
         assert!(old.iter().flatten().all(|c| c.is_empty()), "{file}: {old:?}");
         let loss = |c: &&str| c.parse::<f32>().is_ok_and(|l| l > 0.0);
-        assert!(new.iter().all(|r| r[..3].iter().all(loss)), "{file}: {new:?}");
+        assert!(new.iter().all(|r| r[..2].iter().all(|c| c.is_empty())), "{file}: {new:?}");
+        assert!(new.iter().all(|r| loss(&r[2])), "{file}: {new:?}");
         let share = |c: &&str| c.parse::<f32>().is_ok_and(|v| (0.0..=1.0).contains(&v));
         assert!(new.iter().all(|r| r[3..].iter().all(share)), "{file}: {new:?}");
     }
@@ -261,11 +257,8 @@ fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
         let dir = run_dir.join(format!("models/gen-{g:04}"));
         model::checkpoint::load(&dir, "camelot", games::ENCODING_VERSION).unwrap().meta.config
     };
-    let heads = |g| {
-        let c = config_of(g);
-        (c.material_classes, c.ownership_classes, c.moves_left_classes)
-    };
-    assert_eq!([0, 1, 2].map(heads), [(0, 0, 0), (5, 3, 24), (5, 3, 24)]);
+    let heads = |g| config_of(g).moves_left_classes;
+    assert_eq!([0, 1, 2].map(heads), [0, 24, 24]);
 }
 
 /// Issue 16, item 3: the run's clock (`run_seconds`, the x axis of Elo per CPU-hour) goes on

@@ -9,8 +9,9 @@ use crate::config::{NetConfig, Preset};
 use crate::net::Net;
 use crate::optimizer::OptimizerConfig;
 use crate::readback::to_vec;
-use crate::testing::{camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape};
-use crate::train_batch::TrainBatch;
+use crate::testing::{
+    SyntheticBatch, camelot_shape, pseudo_random, scratch_dir, tri_camelot_shape,
+};
 use crate::train_step::Trainer;
 use crate::{DeviceKind, ModelError, NativeNet, NetEngine, Predictor};
 use games::Layout;
@@ -70,25 +71,10 @@ fn trained(config: &NetConfig) -> Net {
         &OptimizerConfig::default(),
     )
     .unwrap();
-    let s = &config.shape;
-    let (batch, a, v) = (4, s.num_actions(), s.value_classes);
-    let planes: Vec<f32> =
-        pseudo_random(batch * s.input_len(), 5).iter().map(|x| x * 3.0 + 0.5).collect();
-    let policy_target = vec![1.0 / a as f32; batch * a];
-    let legal = vec![true; batch * a];
-    let value_target: Vec<f32> = (0..batch * v).map(|i| f32::from(u8::from(i % v == 1))).collect();
-    let data = TrainBatch {
-        batch,
-        planes: &planes,
-        policy_target: &policy_target,
-        legal: &legal,
-        value_target: &value_target,
-        material: None,
-        ownership: None,
-        moves_left: None,
-    };
+    let mut data = SyntheticBatch::new(&config.shape, 4, 5, 1);
+    data.planes.iter_mut().for_each(|x| *x = *x * 3.0 + 0.5);
     for _ in 0..3 {
-        trainer.step(&data, 1e-2).unwrap();
+        trainer.step(&data.as_batch(), 1e-2).unwrap();
     }
     trainer.into_net()
 }

@@ -49,8 +49,6 @@ impl Fixture {
             policy_target: &self.policy_target,
             legal: &self.legal,
             value_target: &self.value_target,
-            material: None,
-            ownership: None,
             moves_left: None,
         }
     }
@@ -138,8 +136,6 @@ fn illegal_moves_do_not_count() {
         policy_target: &f.policy_target[..a],
         legal: &f.legal[..a],
         value_target: &f.value_target[..v],
-        material: None,
-        ownership: None,
         moves_left: None,
     };
     assert!(t.evaluate(&single).unwrap().policy.abs() < 1e-6);
@@ -163,77 +159,27 @@ fn bad_batches_are_errors_not_panics() {
     stray[illegal] = 0.5;
     let stray = TrainBatch { policy_target: &stray, ..f.batch() };
     assert!(matches!(t.step(&stray, 1e-3), Err(ModelError::InvalidArgument(_))));
-    // A material target for a network without the head, of the wrong length, or with a
+    // A moves-left target for a network without the head, of the wrong length, or with a
     // weight that is not a finite number of at least 0.
-    let material = vec![0.2; B * 5];
+    let k = crate::MOVES_LEFT_CLASSES;
+    let moves_left = vec![1.0 / k as f32; B * k];
     let term =
-        |target, weight| TrainBatch { material: Some(AuxTerm { target, weight }), ..f.batch() };
-    let err = t.step(&term(&material, 1.0), 1e-3).unwrap_err();
-    assert!(err.to_string().contains("no material head"), "{err}");
-    let net = t.into_net().with_material_head(5, 1).unwrap();
+        |target, weight| TrainBatch { moves_left: Some(AuxTerm { target, weight }), ..f.batch() };
+    let err = t.step(&term(&moves_left, 1.0), 1e-3).unwrap_err();
+    assert!(err.to_string().contains("no moves-left head"), "{err}");
+    let net = t.into_net().with_moves_left_head(k, 1).unwrap();
     let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
     assert!(matches!(
-        t.step(&term(&material[1..], 1.0), 1e-3),
-        Err(ModelError::InputSize { what: "material target", .. })
+        t.step(&term(&moves_left[1..], 1.0), 1e-3),
+        Err(ModelError::InputSize { what: "moves-left target", .. })
     ));
     for weight in [-1.0, f32::NAN, f32::INFINITY] {
         assert!(matches!(
-            t.step(&term(&material, weight), 1e-3),
+            t.step(&term(&moves_left, weight), 1e-3),
             Err(ModelError::InvalidArgument(_))
         ));
     }
-    t.step(&term(&material, 1.0), 1e-3).unwrap();
-    // The same for an ownership target, whose rows are grids.
-    let s = &f.config.shape;
-    let ownership = vec![0.0; B * 3 * s.height * s.width];
-    let term =
-        |target| TrainBatch { ownership: Some(AuxTerm { target, weight: 1.0 }), ..f.batch() };
-    let err = t.step(&term(&ownership), 1e-3).unwrap_err();
-    assert!(err.to_string().contains("no ownership head"), "{err}");
-    let net = t.into_net().with_ownership_head(3, 1).unwrap();
-    let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
-    assert!(matches!(
-        t.step(&term(&ownership[3..]), 1e-3),
-        Err(ModelError::InputSize { what: "ownership target", .. })
-    ));
-    t.step(&term(&ownership), 1e-3).unwrap();
-}
-
-/// One-hot ownership targets of 3 classes in the input's grid: class `i % 3` on every
-/// board cell of position `i`.
-fn ownership_target(shape: &games::Layout, n: usize) -> Vec<f32> {
-    let grid = shape.height * shape.width;
-    let mut target = vec![0.0; n * 3 * grid];
-    for (i, planes) in target.chunks_exact_mut(3 * grid).enumerate() {
-        for &g in &shape.cells {
-            planes[(i % 3) * grid + usize::from(g)] = 1.0;
-        }
-    }
-    target
-}
-
-#[test]
-fn the_ownership_head_learns_its_target_and_counts_in_the_total() {
-    let f = fixture();
-    let net = Net::new(&f.config, &Device::flex()).unwrap().with_ownership_head(3, 3).unwrap();
-    let target = ownership_target(&f.config.shape, B);
-    let batch =
-        TrainBatch { ownership: Some(AuxTerm { target: &target, weight: 0.5 }), ..f.batch() };
-    for engine in [NetEngine::Native, NetEngine::Burn] {
-        let net = net.clone();
-        let mut t = Trainer::with_engine(net, DeviceKind::Cpu, &OptimizerConfig::default(), engine)
-            .unwrap();
-        let first = t.step(&batch, 0.01).unwrap();
-        let expected = first.policy + first.value + 0.5 * first.ownership;
-        assert!((first.total - expected).abs() < 1e-4, "{engine:?}: {first:?}");
-        assert!(first.ownership > 0.9, "a fresh head: about ln 3 or more, {first:?}");
-        let mut last = first;
-        for _ in 0..60 {
-            last = t.step(&batch, 0.01).unwrap();
-        }
-        assert!(last.ownership < 0.5 * first.ownership, "{engine:?}: {first:?} → {last:?}");
-        assert_eq!(t.evaluate(&f.batch()).unwrap().ownership, 0.0);
-    }
+    t.step(&term(&moves_left, 1.0), 1e-3).unwrap();
 }
 
 #[test]
@@ -271,30 +217,6 @@ fn the_moves_left_head_learns_its_target_on_both_engines() {
     .unwrap();
     let err = t.step(&batch, 0.01).unwrap_err();
     assert!(err.to_string().contains("no moves-left head"), "{err}");
-}
-
-#[test]
-fn the_material_head_learns_its_target_and_counts_in_the_total() {
-    let f = fixture();
-    let net = Net::new(&f.config, &Device::flex()).unwrap().with_material_head(5, 3).unwrap();
-    let mut target = vec![0.0; B * 5];
-    for (i, row) in target.chunks_exact_mut(5).enumerate() {
-        row[i % 5] = 1.0;
-    }
-    let batch =
-        TrainBatch { material: Some(AuxTerm { target: &target, weight: 0.5 }), ..f.batch() };
-    let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
-    let first = t.step(&batch, 0.01).unwrap();
-    let expected = first.policy + first.value + 0.5 * first.material;
-    assert!((first.total - expected).abs() < 1e-4, "{first:?}");
-    assert!(first.material > 1.0, "five classes from a fresh head: ~ln 5, got {first:?}");
-    let mut last = first;
-    for _ in 0..40 {
-        last = t.step(&batch, 0.01).unwrap();
-    }
-    assert!(last.material < 0.5 * first.material, "{first:?} → {last:?}");
-    // Without the target the head is left alone and the loss has no material part.
-    assert_eq!(t.evaluate(&f.batch()).unwrap().material, 0.0);
 }
 
 #[test]

@@ -2,11 +2,10 @@
 
 use std::collections::BTreeSet;
 
-use games::{Camelot, Encode, Game, TriCamelot};
+use games::{Camelot, Game, TriCamelot};
 use rand::SeedableRng;
 
 use super::*;
-use crate::horizon::Lookahead;
 use crate::testutil::{random_rows, scratch_dir, write_generation};
 
 /// A run with generations 0..=5 of Camelot, 3 rows each, every row's `ply` set to its
@@ -226,13 +225,6 @@ fn two_game_window(name: &str) -> (ReplayWindow<Camelot>, Vec<Vec<PositionRow>>)
     (w, games)
 }
 
-/// Row `i`'s decision `moves` moves on in its game, found by hand: the first at that move
-/// or later, else the game's last.
-fn later(rows: &[PositionRow], i: usize, moves: u32) -> &PositionRow {
-    let found = rows[i..].iter().find(|l| l.move_number >= rows[i].move_number + moves);
-    found.unwrap_or(rows.last().unwrap())
-}
-
 #[test]
 fn the_moves_left_target_counts_the_moves_to_each_games_end_in_classes_of_five() {
     let (mut w, games) = two_game_window("moves-left-window");
@@ -260,83 +252,4 @@ fn the_moves_left_target_counts_the_moves_to_each_games_end_in_classes_of_five()
     assert!(got.iter().any(|&c| c >= 10), "long games reach the far classes: {got:?}");
     w.set_moves_left_target(MovesLeftTarget::Off);
     assert!(w.encode_batch(vec![0], vec![0]).unwrap().as_train_batch().moves_left.is_none());
-}
-
-#[test]
-fn the_material_target_counts_the_pieces_each_side_loses_within_each_game() {
-    let (mut w, games) = two_game_window("material-window");
-    let options = RuleOptions::default();
-    let target = MaterialTarget::Swing(Lookahead { moves: 3, weight: 0.25 });
-    w.set_material_target(target).unwrap();
-    let rows: Vec<usize> = (0..w.len()).collect();
-    let batch = w.encode_batch(rows.clone(), vec![0; rows.len()]).unwrap();
-    assert_eq!(batch.material_weight, 0.25);
-    let got: Vec<usize> = batch
-        .material_target
-        .chunks_exact(SWING_CLASSES)
-        .map(|row| {
-            assert_eq!(row.iter().sum::<f32>(), 1.0, "one-hot");
-            row.iter().position(|&x| x == 1.0).unwrap()
-        })
-        .collect();
-    // Each row against the pieces counted on its own game's boards 3 moves on.
-    let pieces = |r: &PositionRow| {
-        let s = Camelot::parse_with(&r.position, options).unwrap();
-        [0u8, 1].map(|p| s.board().count(games::Player(p)) as i32)
-    };
-    let mut expected = Vec::new();
-    for rows in &games {
-        for (i, r) in rows.iter().enumerate() {
-            let (now, then) = (pieces(r), pieces(later(rows, i, 3)));
-            let me = usize::from(r.mover);
-            let swing = (now[1 - me] - then[1 - me]) - (now[me] - then[me]);
-            expected.push((swing.clamp(-2, 2) + 2) as usize);
-        }
-    }
-    assert_eq!(got, expected);
-    let moved = expected.iter().filter(|&&c| c != 2).count();
-    assert!(moved >= 10, "only {moved} rows with material won or lost: vacuous");
-    assert!(expected.contains(&0) || expected.contains(&1), "{expected:?}");
-    assert!(expected.contains(&3) || expected.contains(&4), "{expected:?}");
-    // Off again: no target in the batches.
-    w.set_material_target(MaterialTarget::Off).unwrap();
-    assert!(w.encode_batch(vec![0], vec![0]).unwrap().as_train_batch().material.is_none());
-}
-
-#[test]
-fn the_ownership_target_is_the_board_moves_on_in_the_movers_frame() {
-    let (mut w, games) = two_game_window("ownership-window");
-    let target = OwnershipTarget::Future(Lookahead { moves: 3, weight: 0.75 });
-    w.set_ownership_target(target);
-    let rows: Vec<usize> = (0..w.len()).collect();
-    let plain = w.encode_batch(rows.clone(), vec![0; rows.len()]).unwrap();
-    let mirrored = w.encode_batch(rows.clone(), vec![1; rows.len()]).unwrap();
-    assert_eq!(plain.ownership_weight, 0.75);
-    assert!(plain.as_train_batch().ownership.is_some());
-    let l = Camelot::layout();
-    let planes = OWNER_CLASSES * l.height * l.width;
-    let mut expected = Vec::new();
-    let mut changed = 0;
-    for rows in &games {
-        for (i, r) in rows.iter().enumerate() {
-            let board = |r: &PositionRow| {
-                let mut out = vec![0.0; planes];
-                let s = Camelot::parse_with(&r.position, RuleOptions::default()).unwrap();
-                s.encode_owners(Player(rows[i].mover), &mut out);
-                out
-            };
-            let then = board(later(rows, i, 3));
-            changed += usize::from(then != board(r));
-            expected.extend(then);
-        }
-    }
-    assert_eq!(plain.ownership_target, expected);
-    assert!(changed >= 100, "only {changed} of 240 boards change in 3 moves: vacuous");
-    for (got, want) in mirrored.ownership_target.chunks(planes).zip(expected.chunks(planes)) {
-        let mut want = want.to_vec();
-        Camelot::transform_planes(1, &mut want);
-        assert_eq!(got, want);
-    }
-    w.set_ownership_target(OwnershipTarget::Off);
-    assert!(w.encode_batch(vec![0], vec![0]).unwrap().as_train_batch().ownership.is_none());
 }

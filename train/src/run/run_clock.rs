@@ -72,8 +72,6 @@ mod tests {
             loss_total: 1.0,
             loss_policy: 0.5,
             loss_value: 0.5,
-            loss_material: 0.0,
-            loss_ownership: 0.0,
             loss_moves_left: 0.0,
             value_accuracy: None,
             learning_rate: 0.002,

@@ -197,6 +197,7 @@ impl GenerationRow {
         // Added columns go last, so that a file of the version before them gets them (empty in
         // the rows already written) when its run is resumed.
         h.push("run_seconds".into());
+        // The retired material and ownership heads' columns (levers AU, AV), kept empty.
         h.push("loss_material".into());
         h.push("loss_ownership".into());
         h.push("loss_moves_left".into());
@@ -272,8 +273,7 @@ impl GenerationRow {
         r.extend(training.into_iter().skip(1));
         r.extend(LadderResult::csv_cells(ladder));
         r.push(summary.run_seconds.map_or(String::new(), |t| format!("{t:.1}")));
-        r.push(aux_loss_cell(summary.loss_material));
-        r.push(aux_loss_cell(summary.loss_ownership));
+        r.extend([String::new(), String::new()]);
         r.push(aux_loss_cell(summary.loss_moves_left));
         r.extend(ProbeResult::csv_cells(probe));
         r

@@ -9,8 +9,6 @@ use records::PositionRow;
 use super::*;
 use crate::dataset::Batch;
 use crate::generations::generation_dir_name;
-use crate::horizon::Lookahead;
-use crate::ownership::OwnershipTarget;
 use crate::sampling::Sampling;
 use crate::targets::Record;
 use crate::testutil::{random_records, random_rows, scratch_dir, write_generation};
@@ -173,12 +171,10 @@ fn a_growing_network_is_deepened_keeps_its_optimizer_state_and_cannot_shrink() {
 }
 
 #[test]
-fn the_auxiliary_targets_give_the_network_heads_that_it_keeps() {
+fn the_moves_left_target_gives_the_network_a_head_that_it_keeps() {
     let run = scratch_dir("aux-heads");
     let mut window = one_game_window(&run, 29, 40);
     let on = TrainConfig {
-        material_target: MaterialTarget::Swing(Lookahead { moves: 4, weight: 0.5 }),
-        ownership_target: OwnershipTarget::Future(Lookahead { moves: 8, weight: 0.25 }),
         moves_left_target: MovesLeftTarget::Moves { weight: 0.75 },
         ..small_config()
     };
@@ -187,34 +183,28 @@ fn the_auxiliary_targets_give_the_network_heads_that_it_keeps() {
     let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
     let first = train_generation(job(StartFrom::Net(net), "gen-0001", 1), &mut window, &on, |m| {
         let l = &m.losses;
-        assert!(l.material > 0.0 && l.ownership > 0.0 && l.moves_left > 0.0, "{m:?}");
+        assert!(l.moves_left > 0.0, "{m:?}");
     })
     .unwrap();
-    let expected = first.loss_policy
-        + first.loss_value
-        + 0.5 * first.loss_material
-        + 0.25 * first.loss_ownership
-        + 0.75 * first.loss_moves_left;
+    let expected = first.loss_policy + first.loss_value + 0.75 * first.loss_moves_left;
     assert!((first.loss_total - expected).abs() < 1e-3, "{first:?}");
-    assert!(losses_text(&first.losses()).contains(", ownership "), "{first:?}");
     assert!(losses_text(&first.losses()).contains(", moves left "), "{first:?}");
     let heads = |dir: &str| {
         let config =
             checkpoint::load(&models.join(dir), "camelot", ENCODING_VERSION).unwrap().meta.config;
-        (config.material_classes, config.ownership_classes, config.moves_left_classes)
+        config.moves_left_classes
     };
-    let both = (SWING_CLASSES, games::OWNER_CLASSES, model::MOVES_LEFT_CLASSES);
+    let both = model::MOVES_LEFT_CLASSES;
     assert_eq!(heads("gen-0001"), both);
     // Resumed from the checkpoint (with its optimizer state), and with the targets off (the
-    // window follows the config): the heads stay, untrained and out of the loss.
+    // window follows the config): the head stays, untrained and out of the loss.
     let from = || StartFrom::Checkpoint(models.join("gen-0001"));
     train_generation(job(from(), "gen-0002", 2), &mut window, &on, |_| {}).unwrap();
     assert_eq!(heads("gen-0002"), both);
     let off = small_config();
     let plain = train_generation(job(from(), "gen-0002b", 2), &mut window, &off, |_| {}).unwrap();
-    let losses = (plain.loss_material, plain.loss_ownership, plain.loss_moves_left);
-    assert_eq!((losses, heads("gen-0002b")), ((0.0, 0.0, 0.0), both));
-    assert!(!losses_text(&plain.losses()).contains("ownership"));
+    assert_eq!((plain.loss_moves_left, heads("gen-0002b")), (0.0, both));
+    assert!(!losses_text(&plain.losses()).contains("moves left"));
 }
 
 fn copy_dir(from: &Path, to: &Path) {

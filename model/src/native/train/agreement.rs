@@ -1,6 +1,6 @@
 //! The native gradients against burn's autodiff: the losses, the gradient of every parameter
 //! and the batch norms' running statistics after a step, on both game shapes and two presets,
-//! with and without the material head, with pseudo-random weights moved off their initial
+//! with and without the moves-left head, with pseudo-random weights moved off their initial
 //! batch-norm values.
 //!
 //! Losses and running statistics (forward values) agree to 2e-3 of the largest; gradients to
@@ -25,38 +25,15 @@ use crate::train_step::{Trainer, loss_tensors};
 use games::Layout;
 
 /// A batch of `n` positions with 1-12 legal moves each, soft policy targets on some of them
-/// and soft value targets, one-hot material and moves-left targets of `classes.material` and
-/// `classes.moves_left` and one-hot ownership targets of `classes.ownership` on every board
-/// cell (none when 0).
+/// and soft value targets, and one-hot moves-left targets of `moves_left` classes (none when
+/// 0).
 struct Fixture {
     planes: Vec<f32>,
     policy_target: Vec<f32>,
     legal: Vec<bool>,
     value_target: Vec<f32>,
-    material_target: Vec<f32>,
-    ownership_target: Vec<f32>,
     moves_left_target: Vec<f32>,
     n: usize,
-}
-
-/// The auxiliary heads' classes of a [`Fixture`]'s targets (0: no target).
-#[derive(Clone, Copy)]
-struct Heads {
-    material: usize,
-    ownership: usize,
-    moves_left: usize,
-}
-
-impl Heads {
-    fn of(config: &NetConfig) -> Self {
-        Heads {
-            material: config.material_classes,
-            ownership: config.ownership_classes,
-            moves_left: config.moves_left_classes,
-        }
-    }
-
-    const NONE: Heads = Heads { material: 0, ownership: 0, moves_left: 0 };
 }
 
 /// One-hot rows of `k` classes for `n` positions, position `i` on class `(i × step) mod k`.
@@ -69,7 +46,7 @@ fn one_hot_rows(n: usize, k: usize, step: usize) -> Vec<f32> {
 }
 
 impl Fixture {
-    fn new(shape: &Layout, n: usize, heads: Heads) -> Self {
+    fn new(shape: &Layout, n: usize, moves_left: usize) -> Self {
         let (a, v) = (shape.num_actions(), shape.value_classes);
         let mut legal = vec![false; n * a];
         let mut policy_target = vec![0.0; n * a];
@@ -87,23 +64,12 @@ impl Fixture {
             value_target[i * v + i % v] = 0.6;
             value_target[i * v + (i + 1) % v] += 0.4;
         }
-        let material_target = one_hot_rows(n, heads.material, 3);
-        let moves_left_target = one_hot_rows(n, heads.moves_left, 5);
-        // Classes varying from cell to cell, so that a gather in the wrong order shows.
-        let (k, grid) = (heads.ownership, shape.height * shape.width);
-        let mut ownership_target = vec![0.0; n * k * grid];
-        for (i, planes) in ownership_target.chunks_exact_mut((k * grid).max(1)).enumerate() {
-            for (cell, &g) in shape.cells.iter().enumerate() {
-                planes[((i + 7 * cell + cell / 5) % k) * grid + usize::from(g)] = 1.0;
-            }
-        }
+        let moves_left_target = one_hot_rows(n, moves_left, 5);
         Fixture {
             planes: pseudo_random(n * shape.input_len(), 11),
             policy_target,
             legal,
             value_target,
-            material_target,
-            ownership_target,
             moves_left_target,
             n,
         }
@@ -116,10 +82,6 @@ impl Fixture {
             policy_target: &self.policy_target,
             legal: &self.legal,
             value_target: &self.value_target,
-            material: (!self.material_target.is_empty())
-                .then(|| AuxTerm { target: &self.material_target, weight: 0.3 }),
-            ownership: (!self.ownership_target.is_empty())
-                .then(|| AuxTerm { target: &self.ownership_target, weight: 0.6 }),
             moves_left: (!self.moves_left_target.is_empty())
                 .then(|| AuxTerm { target: &self.moves_left_target, weight: 0.4 }),
         }
@@ -239,12 +201,12 @@ fn assert_agrees(config: NetConfig, name: &str, aux_targets: bool) {
 }
 
 /// Native against burn on the network of `seed`. `aux_targets`: whether the batch trains the
-/// network's auxiliary heads (a network with them and a batch without: neither engine gives
-/// their parameters a gradient).
+/// network's moves-left head (a network with it and a batch without: neither engine gives its
+/// parameters a gradient).
 fn agreement(config: NetConfig, name: &str, aux_targets: bool, seed: u64) {
-    let f = Fixture::new(&config.shape, 6, Heads::of(&config));
+    let f = Fixture::new(&config.shape, 6, config.moves_left_classes);
     let dir = trained_checkpoint(&config, &f, name, seed);
-    let heads = if aux_targets { Heads::of(&config) } else { Heads::NONE };
+    let heads = if aux_targets { config.moves_left_classes } else { 0 };
     let f = Fixture::new(&config.shape, 6, heads);
     let value_weight = 0.7;
 
@@ -252,11 +214,9 @@ fn agreement(config: NetConfig, name: &str, aux_targets: bool, seed: u64) {
     let device = DeviceKind::Cpu.autodiff_device().unwrap();
     let l = loss_tensors(&burn_net, &f.batch(), value_weight, &device).unwrap();
     let total = l.total.clone();
-    let burn_losses = [l.total, l.policy, l.value, l.material, l.ownership, l.moves_left]
-        .map(|t| to_vec(t.detach()).unwrap()[0]);
-    assert_eq!(burn_losses[3] > 0.0, heads.material > 0, "the material loss: {burn_losses:?}");
-    assert_eq!(burn_losses[4] > 0.0, heads.ownership > 0, "the ownership loss: {burn_losses:?}");
-    assert_eq!(burn_losses[5] > 0.0, heads.moves_left > 0, "moves-left loss: {burn_losses:?}");
+    let burn_losses =
+        [l.total, l.policy, l.value, l.moves_left].map(|t| to_vec(t.detach()).unwrap()[0]);
+    assert_eq!(burn_losses[3] > 0.0, heads > 0, "moves-left loss: {burn_losses:?}");
     let burn_grads = GradientsParams::from_grads(total.backward(), &burn_net);
 
     let native_net = load_for_training(&dir);
@@ -278,10 +238,9 @@ fn agreement(config: NetConfig, name: &str, aux_targets: bool, seed: u64) {
 
     let ids = param_ids(&native_net);
     assert_eq!(ids, param_ids(&burn_net), "both nets were loaded from one checkpoint");
-    // An auxiliary head's weight and bias go without a gradient when nothing trains them.
-    let all = Heads::of(&config);
-    let count = [all.material, all.ownership, all.moves_left].iter().filter(|&&k| k > 0).count();
-    let untrained = if aux_targets { 0 } else { 2 * count };
+    // The moves-left head's weight and bias go without a gradient when nothing trains them.
+    let has_head = config.moves_left_classes > 0;
+    let untrained = if aux_targets || !has_head { 0 } else { 2 };
     assert_eq!(grads.len(), ids.len() - untrained, "a gradient for every trained parameter");
     assert_eq!(burn_grads.len(), ids.len() - untrained);
     let ids: Vec<_> = ids.into_iter().filter(|&id| has_gradient(&burn_grads, id)).collect();
@@ -313,14 +272,6 @@ fn camelot_b4c32_gradients_match_burn() {
 }
 
 #[test]
-fn the_material_head_gradients_match_burn() {
-    let config =
-        NetConfig { material_classes: 5, ..NetConfig::preset("b4c32", camelot_shape(13)).unwrap() };
-    assert_agrees(config.clone(), "native-grad-material", true);
-    assert_agrees(config, "native-grad-material-untrained", false);
-}
-
-#[test]
 fn the_moves_left_head_gradients_match_burn() {
     let config = NetConfig {
         moves_left_classes: crate::MOVES_LEFT_CLASSES,
@@ -328,16 +279,6 @@ fn the_moves_left_head_gradients_match_burn() {
     };
     assert_agrees(config.clone(), "native-grad-moves-left", true);
     assert_agrees(config, "native-grad-moves-left-untrained", false);
-}
-
-#[test]
-fn the_ownership_head_gradients_match_burn() {
-    // Cell order differs from grid order, so a wrong gather of the targets or the features shows.
-    let mut shape = tri_camelot_shape(13);
-    shape.cells.reverse();
-    let config = NetConfig { ownership_classes: 3, ..NetConfig::preset("b4c32", shape).unwrap() };
-    assert_agrees(config.clone(), "native-grad-ownership", true);
-    assert_agrees(config, "native-grad-ownership-untrained", false);
 }
 
 #[test]

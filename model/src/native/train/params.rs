@@ -99,11 +99,6 @@ pub(crate) struct Params {
     pub value_hidden: Dense,
     /// Value logits, `[hidden, V]`.
     pub value_out: Dense,
-    /// Material logits, `[hidden, K]`, when the network has the head.
-    pub material_out: Option<Dense>,
-    /// Ownership logits per cell from the tower's features, `[C, K]`, when the network has the
-    /// head.
-    pub ownership_out: Option<Dense>,
     /// Moves-left logits, `[hidden, K]`, when the network has the head.
     pub moves_left_out: Option<Dense>,
 }
@@ -129,8 +124,6 @@ impl Params {
             end_move: dense(&net.policy.end_move)?,
             value_hidden,
             value_out: dense(&net.value.out)?,
-            material_out: net.value.material.as_ref().map(dense).transpose()?,
-            ownership_out: net.ownership.as_ref().map(|h| dense(&h.out)).transpose()?,
             moves_left_out: net.value.moves_left.as_ref().map(dense).transpose()?,
             config,
         })
@@ -148,8 +141,6 @@ impl Params {
             end_move: self.end_move.zeros_like(),
             value_hidden: self.value_hidden.zeros_like(),
             value_out: self.value_out.zeros_like(),
-            material_out: self.material_out.as_ref().map(Dense::zeros_like),
-            ownership_out: self.ownership_out.as_ref().map(Dense::zeros_like),
             moves_left_out: self.moves_left_out.as_ref().map(Dense::zeros_like),
         }
     }
@@ -182,8 +173,6 @@ impl Params {
             register(&mut grads, bias, p.bias.clone(), [p.d_out], device);
         }
         let cells = self.config.shape.cells.len();
-        let material = net.value.material.as_ref().zip(self.material_out.clone());
-        let ownership = net.ownership.as_ref().map(|h| &h.out).zip(self.ownership_out.clone());
         let moves_left = net.value.moves_left.as_ref().zip(self.moves_left_out.clone());
         let linears = [
             (&net.policy.end_move, self.end_move.clone()),
@@ -194,8 +183,7 @@ impl Params {
             ),
             (&net.value.out, self.value_out.clone()),
         ];
-        let heads = material.into_iter().chain(ownership).chain(moves_left);
-        for (linear, g) in linears.into_iter().chain(heads) {
+        for (linear, g) in linears.into_iter().chain(moves_left) {
             register(&mut grads, &linear.weight, g.weight, [g.d_in, g.d_out], device);
             if let Some(bias) = &linear.bias {
                 register(&mut grads, bias, g.bias, [g.d_out], device);

@@ -264,25 +264,11 @@ pub(crate) fn train_pass(
         out[cells * pc] = *e;
     }
 
-    // Ownership logits [n × N, K] from the tower's features at the cells [n × N, C], when the
-    // batch trains the head (validated: the net has it).
-    let mut ownership = match (&p.ownership_out, &batch.ownership) {
-        (Some(layer), Some(target)) => {
-            let mut trunk_cells = pool.take(n * cells * c);
-            gather_cells(trunk, grid, c, &s.cells, &mut trunk_cells);
-            let logits = dense_forward(layer, &trunk_cells, n * cells, pool)?;
-            Some((layer, target, logits, trunk_cells))
-        }
-        _ => None,
-    };
-
     // Value logits [n, V].
     let mut value_hidden = dense_forward(&p.value_hidden, &value_cells, n, pool)?;
     relu(&mut value_hidden);
     let mut value = dense_forward(&p.value_out, &value_hidden, n, pool)?;
-    // Material and moves-left logits [n, K], when the batch trains the head (validated: the
-    // net has it).
-    let mut material = hidden_head(&p.material_out, &batch.material, &value_hidden, n, pool)?;
+    // Moves-left logits [n, K], when the batch trains the head (validated: the net has it).
     let mut moves_left = hidden_head(&p.moves_left_out, &batch.moves_left, &value_hidden, n, pool)?;
 
     // Losses; the logits become their gradients.
@@ -300,80 +286,44 @@ pub(crate) fn train_pass(
     for (row, target) in value.chunks_exact_mut(v).zip(batch.value_target.chunks_exact(v)) {
         value_loss += cross_entropy_row(row, target, None, inv_n * value_weight);
     }
-    // The heads on the value's hidden layer: one class distribution per position.
-    let per_position = |head: &mut Option<HiddenHead<'_, '_>>, k: usize| {
-        let mut loss = 0.0;
-        if let Some((_, target, logits)) = head {
-            for (row, t) in logits.chunks_exact_mut(k).zip(target.target.chunks_exact(k)) {
-                loss += cross_entropy_row(row, t, None, inv_n * target.weight);
-            }
+    // The moves-left head: one class distribution per position.
+    let mut moves_left_loss = 0.0;
+    let mut moves_left_weight = 0.0;
+    if let Some((_, target, logits)) = &mut moves_left {
+        let k = p.config.moves_left_classes;
+        for (row, t) in logits.chunks_exact_mut(k).zip(target.target.chunks_exact(k)) {
+            moves_left_loss += cross_entropy_row(row, t, None, inv_n * target.weight);
         }
-        loss
-    };
-    let material_loss = per_position(&mut material, p.config.material_classes);
-    let moves_left_loss = per_position(&mut moves_left, p.config.moves_left_classes);
-    // The ownership target is a grid of K planes per position: each cell's row is gathered.
-    let mut ownership_loss = 0.0;
-    if let Some((_, target, logits, _)) = &mut ownership {
-        let k = p.config.ownership_classes;
-        let scale = target.weight / (n * cells) as f32;
-        let mut t = vec![0.0; k];
-        for (i, row) in logits.chunks_exact_mut(k).enumerate() {
-            let planes = &target.target[(i / cells) * k * grid..][..k * grid];
-            let g = usize::from(s.cells[i % cells]);
-            for (class, t) in t.iter_mut().enumerate() {
-                *t = planes[class * grid + g];
-            }
-            ownership_loss += cross_entropy_row(row, &t, None, scale);
-        }
+        moves_left_weight = target.weight;
     }
-    let (policy_loss, value_loss, material_loss, ownership_loss, moves_left_loss) = (
+    let (policy_loss, value_loss, moves_left_loss) = (
         (policy_loss / n as f64) as f32,
         (value_loss / n as f64) as f32,
-        (material_loss / n as f64) as f32,
-        (ownership_loss / (n * cells) as f64) as f32,
         (moves_left_loss / n as f64) as f32,
     );
-    let material_weight = material.as_ref().map_or(0.0, |(_, target, _)| target.weight);
-    let ownership_weight = ownership.as_ref().map_or(0.0, |(_, target, _, _)| target.weight);
-    let moves_left_weight = moves_left.as_ref().map_or(0.0, |(_, target, _)| target.weight);
     let loss = LossStats {
-        total: policy_loss
-            + value_weight * value_loss
-            + material_weight * material_loss
-            + ownership_weight * ownership_loss
-            + moves_left_weight * moves_left_loss,
+        total: policy_loss + value_weight * value_loss + moves_left_weight * moves_left_loss,
         policy: policy_loss,
         value: value_loss,
-        material: material_loss,
-        ownership: ownership_loss,
         moves_left: moves_left_loss,
     };
 
     let mut g = p.zeros_like();
-    // An auxiliary head the batch does not train gets no gradient at all (as burn's autodiff
+    // A moves-left head the batch does not train gets no gradient at all (as burn's autodiff
     // leaves an unused parameter), not a zero one that an optimizer's decay or momentum would
     // still act on.
-    if material.is_none() {
-        g.material_out = None;
-    }
-    if ownership.is_none() {
-        g.ownership_out = None;
-    }
     if moves_left.is_none() {
         g.moves_left_out = None;
     }
 
-    // Value head backward (the material and moves-left heads' gradients join the value's at
-    // the hidden layer).
+    // Value head backward (the moves-left head's gradient joins the value's at the hidden
+    // layer).
     let mut d_hidden =
         dense_backward(&p.value_out, &value_hidden, &value, n, &mut g.value_out, pool)?;
-    for (head, g_head) in [(&material, &mut g.material_out), (&moves_left, &mut g.moves_left_out)] {
-        if let (Some((layer, _, logits)), Some(g_head)) = (head, g_head) {
-            let d = dense_backward(layer, &value_hidden, logits, n, g_head, pool)?;
-            d_hidden.iter_mut().zip(&d).for_each(|(a, b)| *a += b);
-            pool.keep([d]);
-        }
+    if let (Some((layer, _, logits)), Some(g_head)) = (&moves_left, &mut g.moves_left_out) {
+        let d = dense_backward(layer, &value_hidden, logits, n, g_head, pool)?;
+        d_hidden.iter_mut().zip(&d).for_each(|(a, b)| *a += b);
+        pool.keep([d]);
     }
     relu_backward(&mut d_hidden, &value_hidden);
     let d_value_cells =
@@ -415,19 +365,6 @@ pub(crate) fn train_pass(
     let mut d_policy_grid = to_grid(&d_policy_cells, ph);
     let mut d_value_grid = to_grid(&d_value_cells, vc);
     let mut d_trunk = pool.zeros(rows * c);
-    if let (Some((layer, _, logits, trunk_cells)), Some(g_ownership)) =
-        (&ownership, &mut g.ownership_out)
-    {
-        // [n × N, C] back to the cells' grid squares.
-        let d = dense_backward(layer, trunk_cells, logits, n * cells, g_ownership, pool)?;
-        for (image, dst) in d.chunks_exact(cells * c).zip(d_trunk.chunks_exact_mut(grid * c)) {
-            for (&g, row) in s.cells.iter().zip(image.chunks_exact(c)) {
-                let g = usize::from(g) * c;
-                dst[g..g + c].iter_mut().zip(row).for_each(|(a, b)| *a += b);
-            }
-        }
-        pool.keep([d]);
-    }
     relu_backward(&mut d_policy_grid, &policy_grid);
     conv_norm_backward(
         grids,
@@ -490,8 +427,7 @@ pub(crate) fn train_pass(
     pool.keep(trunks.into_iter().chain(mids));
     pool.keep([x0, policy_grid, value_grid, policy_cells, value_cells, moves, end, policy]);
     pool.keep([value_hidden, value, d_hidden, d_value_cells, d_moves, d_end]);
-    pool.keep(material.into_iter().chain(moves_left).map(|(_, _, logits)| logits));
-    pool.keep(ownership.into_iter().flat_map(|(_, _, logits, cells)| [logits, cells]));
+    pool.keep(moves_left.into_iter().map(|(_, _, logits)| logits));
     pool.keep([d_policy_cells, d_pooled, d_policy_grid, d_value_grid, d_trunk]);
     Ok(PassOutput { loss, grads: g, norm_stats })
 }
