@@ -29,7 +29,7 @@ use records::{PositionRow, RecordError, list_generation_shards, read_positions};
 use crate::generations::list_generation_dirs;
 use crate::moves_left::MovesLeftTarget;
 use crate::targets::{Record, SampleError, SampleSlot, TrainGame, encode_record};
-use crate::value_target::{self, ValueTarget};
+use crate::value_target::ValueTarget;
 
 /// Why the window cannot be loaded or sampled; every variant names the file or folder.
 #[derive(Debug, thiserror::Error)]
@@ -307,8 +307,7 @@ fn records_of(rows: Vec<PositionRow>, value_target: ValueTarget) -> Vec<(RowKey,
         let last = last_move.entry(row.game_id).or_insert(row.move_number);
         *last = (*last).max(row.move_number);
     }
-    let mut records: Vec<(RowKey, Record)> = rows
-        .into_iter()
+    rows.into_iter()
         .map(|row| {
             let moves_to_end = last_move[&row.game_id] + 1 - row.move_number;
             let key = (row.game_id, row.ply);
@@ -317,28 +316,7 @@ fn records_of(rows: Vec<PositionRow>, value_target: ValueTarget) -> Vec<(RowKey,
             record.moves_to_end = moves_to_end;
             (key, record)
         })
-        .collect();
-    if let ValueTarget::Lambda { lambda } = value_target {
-        set_search_averages(&mut records, lambda);
-    }
-    records
-}
-
-/// Sets every record's λ average of its game's searches from its decision on (see
-/// [`value_target::lambda_averages`]), the game's recorded decisions taken in ply order.
-fn set_search_averages(records: &mut [(RowKey, Record)], lambda: f32) {
-    let mut order: Vec<usize> = (0..records.len()).collect();
-    order.sort_by_key(|&i| records[i].0);
-    let same_game = |&i: &usize, &j: &usize| records[i].0.0 == records[j].0.0;
-    let games: Vec<&[usize]> = order.chunk_by(same_game).collect();
-    for game in games {
-        let values: Vec<&[f32]> = game.iter().map(|&i| &*records[i].1.root_values).collect();
-        let averages = value_target::lambda_averages(&values, lambda);
-        for (&i, (average, weight)) in game.iter().zip(averages) {
-            records[i].1.search_average = average;
-            records[i].1.search_average_weight = weight;
-        }
-    }
+        .collect()
 }
 
 /// One encoded training batch of `size` positions (row-major slices).

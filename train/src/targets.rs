@@ -148,12 +148,6 @@ pub struct Record {
     /// (1 on the last move): the moves-left target. 1 from a bare row; the replay window sets
     /// it.
     pub moves_to_end: u32,
-    /// The λ average of the searches' values from this decision on, per seat (absolute seat
-    /// order), and its weight in the value target, the rest the result's (see
-    /// [`crate::value_target::lambda_averages`]): empty and 0 from a bare row; the replay
-    /// window sets them under `value_target = { lambda = ... }`.
-    pub search_average: Box<[f32]>,
-    pub search_average_weight: f32,
 }
 
 impl From<records::PositionRow> for Record {
@@ -170,8 +164,6 @@ impl From<records::PositionRow> for Record {
             root_values: row.root_values.into_boxed_slice(),
             outcome_weight: 1.0,
             moves_to_end: 1,
-            search_average: Box::default(),
-            search_average_weight: 0.0,
         }
     }
 }
@@ -233,10 +225,6 @@ pub fn encode_record<G: TrainGame>(
     }
     value_target(&record.result, record.mover as usize, G::NUM_PLAYERS, slot.value)?;
     discount_towards_share(slot.value, record.outcome_weight);
-    if record.search_average_weight > 0.0 {
-        let (average, weight) = (&record.search_average, record.search_average_weight);
-        search_value_target(average, record.mover as usize, weight, slot.value)?;
-    }
     if search_weight > 0.0 {
         search_value_target(&record.root_values, record.mover as usize, search_weight, slot.value)?;
     }

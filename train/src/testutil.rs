@@ -74,28 +74,24 @@ pub fn random_records<G: Game>(seed: u64, n: usize) -> Vec<Record> {
     random_rows::<G>(seed, n).into_iter().map(Record::from).collect()
 }
 
-/// Writes shard 0 of generation `generation` under `<run>/games/gen-NNNN/` holding `rows`, with
-/// one game record for each game id the rows name (`random_rows` gives them id 1), the result
-/// of its first row as the game's. Returns the positions file.
+/// Writes shard 0 of generation `generation` under `<run>/games/gen-NNNN/` holding `rows`
+/// (game id 1), with `result` as the game's result. Returns the positions file.
 pub fn write_generation<G: Game>(run: &Path, generation: u32, rows: Vec<PositionRow>) -> PathBuf {
     let dir = generation_games_dir(run, generation);
-    let ids: std::collections::BTreeSet<u64> = rows.iter().map(|r| r.game_id).collect();
-    let games = ids
-        .into_iter()
-        .map(|game_id| GameRecord {
-            run: "test".into(),
-            generation,
-            game_id,
-            variant: G::NAME.into(),
-            seed: 0,
-            start_position: "start".into(),
-            moves: vec![],
-            result: rows.iter().find(|r| r.game_id == game_id).expect("a row").result.clone(),
-            termination: Termination::MoveLimit,
-            plies: 0,
-            model: "random".into(),
-        })
-        .collect();
-    let shard = Shard { games, positions: rows };
+    let result = rows[0].result.clone();
+    let game = GameRecord {
+        run: "test".into(),
+        generation,
+        game_id: 1,
+        variant: G::NAME.into(),
+        seed: 0,
+        start_position: "start".into(),
+        moves: vec![],
+        result,
+        termination: Termination::MoveLimit,
+        plies: 0,
+        model: "random".into(),
+    };
+    let shard = Shard { games: vec![game], positions: rows };
     write_shard(&dir, 0, "test", generation, &shard).unwrap().positions
 }

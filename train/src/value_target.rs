@@ -15,12 +15,6 @@
 //! there. An earlier version moved the discounted mass into the draw class; the self-play
 //! searches score that class below the fair share for every seat (`selfplay.draw_score`), so
 //! both sides gained by ending any even game sooner, and material stopped predicting results.
-//!
-//! The λ target ([`ValueTarget::Lambda`]) answers a different weakness: a game's result is one
-//! noisy label for every position of a long game. It averages the recorded searches' values of
-//! the decision and the ones after it (TD(λ) over the searches, as KataGo's short-term value
-//! targets), so a position where the search sees a Man won is labelled with it within a few
-//! moves, and the result keeps the weight the searches leave.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,11 +31,6 @@ pub enum ValueTarget {
     /// The result with weight `per_move^(moves_to_end - 1)`, the rest spread evenly over the
     /// win classes ([`discount_towards_share`]).
     Discounted { per_move: f32 },
-    /// The searches' root values of the decision and of the later decisions of its game,
-    /// decision k after it weighted `(1 - lambda) × lambda^k`, the weight left after the game's
-    /// last decision on the result ([`lambda_averages`]): a horizon of about `1 / (1 - lambda)`
-    /// decisions. `lambda = 0` is the decision's own search value alone.
-    Lambda { lambda: f32 },
 }
 
 impl ValueTarget {
@@ -50,7 +39,7 @@ impl ValueTarget {
     /// `moves_to_end = 1` and weight 1). In `(0, 1]`.
     pub fn outcome_weight(&self, moves_to_end: u32) -> f32 {
         match *self {
-            ValueTarget::Outcome | ValueTarget::Lambda { .. } => 1.0,
+            ValueTarget::Outcome => 1.0,
             ValueTarget::Discounted { per_move } => {
                 let exponent = moves_to_end.saturating_sub(1).min(i32::MAX as u32) as i32;
                 per_move.powi(exponent).max(f32::MIN_POSITIVE)
@@ -69,40 +58,8 @@ impl ValueTarget {
                     Err(("discounted.per_move".into(), "must be above 0 and at most 1".into()))
                 }
             }
-            ValueTarget::Lambda { lambda } => {
-                if (0.0..1.0).contains(&lambda) {
-                    Ok(())
-                } else {
-                    Err(("lambda.lambda".into(), "must be at least 0 and below 1".into()))
-                }
-            }
         }
     }
-}
-
-/// The λ averages of one game's recorded searches: `root_values[i]` is decision i's root value
-/// per seat (the game's decisions in play order, each the same length). For each decision t of
-/// the n after it returns `(average, weight)`: `weight × average = Σ_{k=0..n} (1 - lambda) ×
-/// lambda^k × root_values[t + k]`, `weight = 1 - lambda^(n + 1)`, so the value target is
-/// `weight × average + (1 - weight) × result`. `lambda` in `[0, 1)`.
-pub fn lambda_averages(root_values: &[&[f32]], lambda: f32) -> Vec<(Box<[f32]>, f32)> {
-    let seats = root_values.first().map_or(0, |v| v.len());
-    let mut sum = vec![0.0f32; seats];
-    let mut weight = 0.0f32;
-    let mut out: Vec<(Box<[f32]>, f32)> = root_values
-        .iter()
-        .rev()
-        .map(|values| {
-            // Later decisions' weights shrink by lambda as this one enters with 1 - lambda.
-            for (s, &v) in sum.iter_mut().zip(values.iter()) {
-                *s = (1.0 - lambda) * v + lambda * *s;
-            }
-            weight = (1.0 - lambda) + lambda * weight;
-            (sum.iter().map(|s| s / weight).collect(), weight)
-        })
-        .collect();
-    out.reverse();
-    out
 }
 
 /// Mixes the decisive part of a value target (`[players + 1]`, win classes first, draw class
@@ -201,43 +158,5 @@ mod tests {
             assert_eq!(e.0, "discounted.per_move");
         }
         assert!(ValueTarget::Discounted { per_move: 0.98 }.validate().is_ok());
-        assert_eq!(
-            parse("v = { lambda = { lambda = 0.9 } }").unwrap(),
-            ValueTarget::Lambda { lambda: 0.9 }
-        );
-        for bad in [-0.1, 1.0, f32::NAN] {
-            let e = ValueTarget::Lambda { lambda: bad }.validate().unwrap_err();
-            assert_eq!(e.0, "lambda.lambda");
-        }
-        assert!(ValueTarget::Lambda { lambda: 0.0 }.validate().is_ok());
-        assert_eq!(ValueTarget::Lambda { lambda: 0.9 }.outcome_weight(40), 1.0);
-    }
-
-    /// The averages against the sum written out: three decisions, lambda = 0.5.
-    #[test]
-    fn lambda_averages_weight_later_searches_by_powers_of_lambda() {
-        let (a, b, c) = ([0.2f32, 0.8], [0.6f32, 0.4], [1.0f32, 0.0]);
-        let out = lambda_averages(&[&a, &b, &c], 0.5);
-        let expect = |terms: &[(&[f32; 2], f32)], weight: f32| {
-            let mut v = [0.0f32; 2];
-            for (values, w) in terms {
-                v[0] += w * values[0] / weight;
-                v[1] += w * values[1] / weight;
-            }
-            v
-        };
-        let first = expect(&[(&a, 0.5), (&b, 0.25), (&c, 0.125)], 0.875);
-        let middle = expect(&[(&b, 0.5), (&c, 0.25)], 0.75);
-        for ((avg, weight), (want, want_weight)) in
-            out.iter().zip([(first, 0.875), (middle, 0.75), (c, 0.5)])
-        {
-            assert!((weight - want_weight).abs() < 1e-6, "{weight}");
-            assert!(avg.iter().zip(want).all(|(x, y)| (x - y).abs() < 1e-6), "{avg:?} {want:?}");
-        }
-        // lambda = 0: each decision's own search value, with all the weight.
-        let own = lambda_averages(&[&a, &b], 0.0);
-        assert_eq!((&*own[0].0, own[0].1), (&a[..], 1.0));
-        assert_eq!((&*own[1].0, own[1].1), (&b[..], 1.0));
-        assert!(lambda_averages(&[], 0.9).is_empty());
     }
 }

@@ -177,43 +177,6 @@ fn discounted_targets_shrink_wins_towards_the_fair_share_by_distance_to_the_end(
     assert!(batch.value_target.chunks(3).all(|v| v[2] == 0.0 && v[0] + v[1] == 1.0));
 }
 
-/// The λ target, worked by hand: game 7's three decisions (written out of order) with seat 0's
-/// search values 0.2, 0.6 and 1.0 and a game seat 1 won; game 9's one decision alone.
-#[test]
-fn the_lambda_target_averages_a_games_later_searches_with_its_result() {
-    let run = scratch_dir("lambda");
-    let mut rows = random_rows::<Camelot>(13, 4);
-    for (r, (game, ply, seat0)) in
-        rows.iter_mut().zip([(7, 2, 1.0), (9, 0, 0.5), (7, 0, 0.2), (7, 1, 0.6)])
-    {
-        (r.game_id, r.ply, r.move_number) = (game, ply, ply);
-        r.result = vec![0.0, 1.0];
-        r.root_values = vec![seat0, 1.0 - seat0];
-    }
-    write_generation::<Camelot>(&run, 0, rows);
-    let target = ValueTarget::Lambda { lambda: 0.5 };
-    let w = ReplayWindow::<Camelot>::load(&run, 1, RuleOptions::default(), target).unwrap();
-    let batch = w.encode_batch((0..4).collect(), vec![0; 4]).unwrap();
-    // Seat 0's expected score: Σ 0.5^(k+1) × its search value k decisions on, the rest of the
-    // weight on the result (0 for seat 0).
-    let seat0 = [0.5 * 0.2 + 0.25 * 0.6 + 0.125 * 1.0, 0.5 * 0.6 + 0.25 * 1.0, 0.5 * 1.0, 0.25];
-    let games = [(7, 0), (7, 1), (7, 2), (9, 0)];
-    for (i, value) in batch.value_target.chunks(3).enumerate() {
-        let which = games.iter().position(|&g| g == (w.record(i).game_id, w.record(i).move_number));
-        let expected = seat0[which.expect("a row of the table")];
-        let mover = w.record(i).mover as usize;
-        assert!((value[(2 - mover) % 2] - expected).abs() < 1e-6, "row {i}: {value:?}");
-        assert!((value[(3 - mover) % 2] - (1.0 - expected)).abs() < 1e-6, "row {i}: {value:?}");
-        assert_eq!(value[2], 0.0, "row {i}: no draw mass");
-    }
-    // Under the plain outcome the searches are not read.
-    let plain =
-        ReplayWindow::<Camelot>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome)
-            .unwrap();
-    let batch = plain.encode_batch((0..4).collect(), vec![0; 4]).unwrap();
-    assert!(batch.value_target.chunks(3).all(|v| v[2] == 0.0 && (v[0] == 1.0 || v[1] == 1.0)));
-}
-
 #[test]
 fn the_search_weight_mixes_every_rows_root_values_into_its_value_target() {
     let run = scratch_dir("search-weight");
