@@ -175,10 +175,11 @@ fn read_meta_noting_retired_heads(dir: &Path) -> Result<(CheckpointMeta, bool)> 
     Ok((meta, retired))
 }
 
-/// Whether `text`, the `net.json` at `path`, names a head of an earlier version that this one no longer
-/// builds: the auxiliary material and ownership heads (`material_classes`, `ownership_classes`
-/// above 0; levers AU and AV, measured level and removed). Their weights are training targets
-/// that play never read, so such a checkpoint loads without them and plays as it did.
+/// Whether `text`, the `net.json` at `path`, names a head of an earlier version that this one
+/// no longer builds: the auxiliary material and ownership heads (`material_classes`,
+/// `ownership_classes` above 0; levers AU and AV, measured level and removed). Their weights
+/// are training targets that play never read, so such a checkpoint loads without them and
+/// plays as it did.
 fn has_retired_heads(path: &Path, text: &[u8]) -> Result<bool> {
     #[derive(Deserialize)]
     struct Meta {

@@ -1,8 +1,9 @@
 //! The loss and one optimizer step: what the training loop (another crate) calls per batch.
 //!
 //! Loss = policy cross-entropy + `value_weight` × value cross-entropy (+ the moves-left head's
-//! weight × its cross-entropy, when the batch has its target), each averaged over the batch. The policy part only sees legal moves: illegal logits are pushed to a large negative
-//! number before the log-softmax, so the target distribution is compared with the network's
+//! weight × its cross-entropy, when the batch has its target), each averaged over the batch.
+//! The policy part only sees legal moves: illegal logits are pushed to a large negative number
+//! before the log-softmax, so the target distribution is compared with the network's
 //! distribution over legal moves (and illegal moves get no gradient).
 
 use std::path::Path;

@@ -15,9 +15,6 @@ pub trait TrainGame: Encode {
     /// Parses what the state's `Display` prints (a position string, optionally ending in
     /// ` move=...` for a move in progress).
     fn parse_position(s: &str, options: RuleOptions) -> Result<Self, PositionError>;
-
-    /// Pieces on the board of `seat` (an index into the turn order).
-    fn pieces(&self, seat: usize) -> usize;
 }
 
 impl<V: Variant> TrainGame for State<V>
@@ -26,10 +23,6 @@ where
 {
     fn parse_position(s: &str, options: RuleOptions) -> Result<Self, PositionError> {
         State::<V>::parse_with(s, options)
-    }
-
-    fn pieces(&self, seat: usize) -> usize {
-        self.board().count(games::Player(seat as u8))
     }
 }
 
