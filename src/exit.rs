@@ -32,27 +32,30 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// Whether the outermost error of a library that classifies its errors says bad input (each
 /// classifies everything it wraps), or a [`BadInput`] is anywhere in the chain.
 fn is_bad_input(e: &anyhow::Error) -> bool {
-    for c in e.chain() {
-        let verdict = if c.is::<BadInput>() {
-            Some(true)
-        } else if let Some(e) = c.downcast_ref::<train::RunError>() {
-            Some(e.is_bad_input())
-        } else if let Some(e) = c.downcast_ref::<train::TrainError>() {
-            Some(e.is_bad_input())
-        } else if let Some(e) = c.downcast_ref::<train::DatasetError>() {
-            Some(e.is_bad_input())
-        } else if let Some(e) = c.downcast_ref::<train::MetricsError>() {
-            Some(e.is_bad_input())
-        } else if let Some(e) = c.downcast_ref::<model::ModelError>() {
-            Some(e.is_bad_input())
-        } else if let Some(e) = c.downcast_ref::<records::RecordError>() {
-            Some(e.is_bad_input())
-        } else {
-            c.downcast_ref::<storage::StorageError>().map(storage::StorageError::is_bad_input)
+    e.chain().find_map(verdict).unwrap_or(false)
+}
+
+/// What one error of the chain says of itself: `Some(bad input or not)` for the libraries'
+/// classified errors and [`BadInput`], `None` for the others (io, parse errors...).
+fn verdict(c: &(dyn std::error::Error + 'static)) -> Option<bool> {
+    macro_rules! classified {
+        ($($error:ty),+) => {
+            $(if let Some(e) = c.downcast_ref::<$error>() {
+                return Some(e.is_bad_input());
+            })+
         };
-        if let Some(v) = verdict {
-            return v;
-        }
     }
-    false
+    if c.is::<BadInput>() {
+        return Some(true);
+    }
+    classified!(
+        train::RunError,
+        train::TrainError,
+        train::DatasetError,
+        train::MetricsError,
+        model::ModelError,
+        records::RecordError,
+        storage::StorageError
+    );
+    None
 }

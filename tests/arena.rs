@@ -4,13 +4,13 @@
 
 mod common;
 
-use common::{config, games_in, run, scratch, text};
+use common::{config, games_in, run, run_loop, scratch, text};
 
 #[test]
 fn a_checkpoint_of_the_smoke_run_beats_random() {
     let dir = scratch("smoke");
     let dir_s = dir.to_str().unwrap();
-    let out = run(&["run", "--config", &config("smoke-camelot.toml"), "--run-dir", dir_s]);
+    let out = run_loop(config("smoke-camelot.toml"), &dir, &[]);
     assert!(out.status.success(), "run failed: {}", text(&out.stderr));
 
     let model = format!("{dir_s}/models/gen-0002:sims=16");

@@ -8,14 +8,14 @@ use serde_json::Value;
 
 mod common;
 
-use common::{run, scratch, stderr, stdout};
+use common::{run, run_loop, scratch, stderr, stdout};
 
 #[test]
 fn blunders_measures_checkpoints_on_the_same_positions() {
     let dir = scratch("blunders");
     let run_dir = dir.join("smoke");
     let run_s = run_dir.to_str().unwrap();
-    let o = run(&["run", "--config", &common::config("smoke-camelot.toml"), "--run-dir", run_s]);
+    let o = run_loop(common::config("smoke-camelot.toml"), &run_dir, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let model = format!("{run_s}/models/gen-0002");
     let mixed = format!("{model}:sims=8,heuristic=1,judge=quiescence");

@@ -2,8 +2,9 @@
 
 mod common;
 
-use common::{bin, run, scratch, stderr, stdout};
-use std::path::{Path, PathBuf};
+use common::{args, bin, run, run_loop, scratch, stderr, stdout, with_input};
+use std::ffi::OsStr;
+use std::path::Path;
 use std::process::Output;
 
 const CAMELOT_START: &str = "camelot W W:KC6,KD7,KI7,KJ6,MD6,ME6,ME7,MF6,MF7,MG6,MG7,MH6,MH7,MI6 B:KC11,KD10,KI10,KJ11,MD11,ME10,ME11,MF10,MF11,MG10,MG11,MH10,MH11,MI11 cm=0,0";
@@ -99,19 +100,19 @@ fn read_games(dir: &std::path::Path) -> Vec<records::GameRecord> {
 #[test]
 fn selfplay_writes_reproducible_shards_and_resumes() {
     let tmp = scratch("selfplay");
-    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke-camelot.toml");
-    let play_with = |config: &str, dir: &str, games: &str, source: &[&str]| {
+    let config = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke-camelot.toml"));
+    let play_with = |config: &Path, dir: &str, games: &str, source: &[&OsStr]| {
         let out = tmp.join(dir);
         let o = bin()
-            .args(["selfplay", "--config", config])
+            .args(args!["selfplay", "--config", config])
             .args(source)
-            .args(["--games", games, "--out", out.to_str().unwrap()])
+            .args(args!["--games", games, "--out", out])
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", stderr(&o));
         (out, stdout(&o))
     };
-    let play = |dir: &str, games: &str, source: &str| play_with(config, dir, games, &[source]);
+    let play = |dir: &str, games: &str, source: &str| play_with(config, dir, games, &args![source]);
     let (a, summary) = play("a", "6", "--random");
     assert!(summary.starts_with("6 games in"), "{summary}");
     let (b, _) = play("b", "6", "--random");
@@ -133,21 +134,12 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
             "growth = { blocks = { start = 1, every_generations = 1 } }\npreset = \"b4c32\"",
         )],
     );
-    let (grown, _) = play_with(growing.to_str().unwrap(), "grown", "6", &["--random"]);
+    let (grown, _) = play_with(&growing, "grown", "6", &args!["--random"]);
     let run_dir = tmp.join("growing-run");
-    let o = run(&[
-        "run",
-        "--config",
-        growing.to_str().unwrap(),
-        "--run-dir",
-        run_dir.to_str().unwrap(),
-        "--generations",
-        "0",
-    ]);
+    let o = run_loop(&growing, &run_dir, &["--generations", "0"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let gen0 = run_dir.join("models/gen-0000");
-    let (first, _) =
-        play_with(growing.to_str().unwrap(), "first", "6", &["--model", gen0.to_str().unwrap()]);
+    let (first, _) = play_with(&growing, "first", "6", &args!["--model", gen0]);
     let without_model = |dir: &Path| {
         let mut games = read_games(dir);
         games.iter_mut().for_each(|g| g.model.clear());
@@ -158,75 +150,79 @@ fn selfplay_writes_reproducible_shards_and_resumes() {
     let (u, _) = play("u", "2", "--uniform");
     assert!(read_games(&u).iter().all(|g| g.model == "uniform"));
     // A missing checkpoint is a one-line error naming it.
-    let o = run(&[
-        "selfplay",
-        "--config",
-        config,
-        "--model",
-        "/nonexistent/gen-0001",
-        "--games",
-        "1",
-        "--out",
-        tmp.join("x").to_str().unwrap(),
+    let missing = "/nonexistent/gen-0001";
+    let out = tmp.join("x");
+    let o = run(&args![
+        "selfplay", "--config", config, "--model", missing, "--games", "1", "--out", out
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("/nonexistent/gen-0001"), "{}", stderr(&o));
+    assert!(stderr(&o).contains(missing), "{}", stderr(&o));
 }
 
 /// Two games of `selfplay --uniform` (uniform priors and draw values, so that any difference
 /// between two folders' games comes from the key) on the smoke config with one more
-/// `[selfplay]` line `key`, into `tmp/name`: the command's output and the folder.
-fn selfplay_with(tmp: &Path, name: &str, key: &str) -> (Output, PathBuf) {
+/// `[selfplay]` line `key`, into `tmp/name`: the command's output.
+fn selfplay_with(tmp: &Path, name: &str, key: &str) -> Output {
     let section = format!("[selfplay]\n{key}\n");
     let config = common::smoke_camelot_with(tmp, name, &[("[selfplay]\n", &section)]);
-    let config = config.to_str().unwrap();
-    let out = tmp.join(name);
-    let args = ["selfplay", "--config", config, "--uniform", "--games", "2"];
-    (run(&[&args[..], &["--out", out.to_str().unwrap()]].concat()), out)
+    run(&args![
+        "selfplay",
+        "--config",
+        config,
+        "--uniform",
+        "--games",
+        "2",
+        "--out",
+        tmp.join(name)
+    ])
+}
+
+/// [`selfplay_with`], which must succeed: the games it played.
+fn played_with(tmp: &Path, name: &str, key: &str) -> Vec<records::GameRecord> {
+    let o = selfplay_with(tmp, name, key);
+    assert!(o.status.success(), "{key}: {}", stderr(&o));
+    read_games(&tmp.join(name))
+}
+
+/// [`selfplay_with`], which must be refused as bad input: its standard error.
+fn refused_with(tmp: &Path, name: &str, key: &str) -> String {
+    let o = selfplay_with(tmp, name, key);
+    assert_eq!(o.status.code(), Some(2), "{key}: {}", stderr(&o));
+    stderr(&o)
 }
 
 #[test]
 fn selfplay_mixes_the_heuristic_into_its_searches_when_configured() {
     let tmp = scratch("leaf-heuristic");
-    let play = |name: &str, key: &str| selfplay_with(&tmp, name, key);
-    let (o, off) = play("off", "leaf_heuristic = \"off\"");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let off = played_with(&tmp, "off", "leaf_heuristic = \"off\"");
     let mix = "leaf_heuristic = { mix = { weight = 1.0, fade_generations = 5 } }";
-    let (o, mixed) = play("mix", mix);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let mixed = played_with(&tmp, "mix", mix);
     let judged =
         "leaf_heuristic = { mix = { weight = 1.0, fade_generations = 5, judge = \"quiescence\" } }";
-    let (o, quiet) = play("quiet", judged);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (off, mixed, quiet) = (read_games(&off), read_games(&mixed), read_games(&quiet));
+    let quiet = played_with(&tmp, "quiet", judged);
     assert_eq!((off.len(), mixed.len(), quiet.len()), (2, 2, 2));
     assert_ne!(off, mixed, "the heuristic's values change the searches' moves");
     assert_ne!(mixed, quiet, "judging leaves after their captures changes them again");
     // An out-of-range weight is bad input naming the key.
-    let (o, _) = play("bad", "leaf_heuristic = { mix = { weight = 2.0, fade_generations = 5 } }");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("leaf_heuristic.mix.weight"), "{}", stderr(&o));
+    let weight = "leaf_heuristic = { mix = { weight = 2.0, fade_generations = 5 } }";
+    let err = refused_with(&tmp, "bad", weight);
+    assert!(err.contains("leaf_heuristic.mix.weight"), "{err}");
     let unknown =
         "leaf_heuristic = { mix = { weight = 0.5, fade_generations = 5, judge = \"deep\" } }";
-    let (o, _) = play("unknown", unknown);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("deep"), "{}", stderr(&o));
+    let err = refused_with(&tmp, "unknown", unknown);
+    assert!(err.contains("deep"), "{err}");
 }
 
 #[test]
 fn selfplay_filters_its_searches_roots_when_configured() {
     let tmp = scratch("root-filter");
-    let play = |name: &str, key: &str| selfplay_with(&tmp, name, key);
-    let (o, off) = play("off", "root_filter = \"off\"");
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (o, on) = play("on", "root_filter = { alpha_beta = { depth = 1, margin = 100 } }");
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (off, on) = (read_games(&off), read_games(&on));
+    let off = played_with(&tmp, "off", "root_filter = \"off\"");
+    let on = played_with(&tmp, "on", "root_filter = { alpha_beta = { depth = 1, margin = 100 } }");
     assert_eq!((off.len(), on.len()), (2, 2));
     assert_ne!(off, on, "uniform priors walk into captures that the filter keeps them from");
-    let (o, _) = play("bad", "root_filter = { alpha_beta = { depth = 0, margin = 100 } }");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("selfplay.root_filter.alpha_beta.depth"), "{}", stderr(&o));
+    let depth = "root_filter = { alpha_beta = { depth = 0, margin = 100 } }";
+    let err = refused_with(&tmp, "bad", depth);
+    assert!(err.contains("selfplay.root_filter.alpha_beta.depth"), "{err}");
 }
 
 #[test]
@@ -252,19 +248,12 @@ fn analyze_prints_the_search_and_the_raw_network_output() {
 
 #[test]
 fn play_takes_moves_rejects_illegal_ones_undoes_and_saves() {
-    use std::io::Write;
     let dir = scratch("play");
     let saved = dir.join("game.txt");
-    let mut child = common::bin()
-        .args(["play", "start", "--variant", "camelot", "--sims", "8"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let script = format!("C6-C4\nC6-B5\nundo\nD7-D5-B7\nsave {}\nquit\n", saved.display());
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success());
+    let play = ["play", "start", "--variant", "camelot", "--sims", "8"];
+    let o = with_input(bin().args(play), script.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("illegal move `C6-C4`") && out.contains("legal moves: C6-B5"), "{out}");
     assert!(out.contains("Black plays "), "{out}");
@@ -316,18 +305,9 @@ fn analyze_engine_and_play_search_with_the_config_s_tactics_filter() {
 
     // The engine's analyses (a script on its standard input) search the same way.
     let engine_prior = |config: &[&str]| -> f64 {
-        use std::io::Write;
-        let mut child = common::bin()
-            .arg("engine")
-            .args(config)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
         let request = format!(r#"analyze {{"id":"j","position":"{JUMPABLE}","sims":40,"top":99}}"#);
-        child.stdin.take().unwrap().write_all(format!("{request}\n").as_bytes()).unwrap();
-        let o = child.wait_with_output().unwrap();
-        assert!(o.status.success());
+        let o = with_input(bin().arg("engine").args(config), format!("{request}\n").as_bytes());
+        assert!(o.status.success(), "{}", stderr(&o));
         let answer: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
         let moves = answer["moves"].as_array().unwrap_or_else(|| panic!("{answer}"));
         let line = moves.iter().find(|m| m["leg"] == "F7>F8").expect("F7>F8 analysed");
@@ -339,7 +319,7 @@ fn analyze_engine_and_play_search_with_the_config_s_tactics_filter() {
     // `play`: the model (White, uniform priors, one simulation) plays the first leg, F7-F8,
     // unless the filter clears it.
     let white_plays = |config: &[&str]| {
-        let o = common::bin()
+        let o = bin()
             .args(["play", JUMPABLE, "--seat", "B", "--sims", "1"])
             .args(config)
             .stdin(std::process::Stdio::null())

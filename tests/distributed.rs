@@ -8,51 +8,59 @@
 //! `scripts/test_s3.sh` runs the same through `s3://`.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use records::{list_shards, read_games, read_positions};
 
 mod common;
 
-use common::{Spawned, bin, config, run, scratch, text};
+use common::{ScratchDir, Spawned, args, bin, run, run_loop, scratch, smoke_camelot_with, text};
 
-/// configs/smoke-camelot.toml with small shards (2 games), so workers upload often.
+/// The [`smoke_camelot_with`] edits making small shards (2 games), so workers upload often.
+const SMALL_SHARDS: [(&str, &str); 2] = [
+    ("games_per_shard = 4", "games_per_shard = 2"),
+    ("games_in_flight = 8", "games_in_flight = 2"),
+];
+
+/// configs/smoke-camelot.toml with [`SMALL_SHARDS`].
 fn smoke(dir: &Path) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    let cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
-        .unwrap()
-        .replace("games_per_shard = 4", "games_per_shard = 2")
-        .replace("games_in_flight = 8", "games_in_flight = 2");
-    let path = dir.join("smoke.toml");
-    std::fs::write(&path, cfg).unwrap();
-    path
+    smoke_camelot_with(dir, "smoke", &SMALL_SHARDS)
 }
 
 /// [`smoke`] with the CPU configs' kind of classical teacher (`alphabeta:depth=1` here, so that
 /// it is quick): half of generation 0's games, a quarter of generation 1's.
 fn smoke_with_teacher(dir: &Path) -> PathBuf {
-    let path = smoke(dir);
-    let teacher = "teacher = { alpha_beta = { depth = 1, fraction = 0.5, fade_generations = 2, \
-                   explore = 0.1 } }";
-    let cfg = std::fs::read_to_string(&path).unwrap().replacen(
-        "max_moves = 30               # complete",
-        &format!("{teacher}\nmax_moves = 30               # complete"),
-        1,
+    let max_moves = "max_moves = 30               # complete";
+    let teacher = format!(
+        "teacher = {{ alpha_beta = {{ depth = 1, fraction = 0.5, fade_generations = 2, \
+         explore = 0.1 }} }}\n{max_moves}"
     );
-    assert!(cfg.contains("teacher = "), "the smoke config's [selfplay] has moved");
-    std::fs::write(&path, cfg).unwrap();
-    path
+    smoke_camelot_with(dir, "smoke", &[&SMALL_SHARDS[..], &[(max_moves, &teacher)]].concat())
+}
+
+/// The learner's command on `run_dir` and `cfg`.
+fn learner_command(run_dir: &Path, cfg: &Path) -> Command {
+    let mut command = bin();
+    command.args(args!["learner", "--run", run_dir, "--config", cfg]);
+    command
 }
 
 fn learner(run_dir: &Path, cfg: &Path) -> Spawned {
-    Spawned::start(
-        bin()
-            .args(["learner", "--run", run_dir.to_str().unwrap()])
-            .args(["--config", cfg.to_str().unwrap()])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    )
+    Spawned::piped(&mut learner_command(run_dir, cfg))
+}
+
+/// In the scratch folder `name`, the config `config(dir)` and a learner started on the run folder
+/// `dir/run`: (the folder, the config, the run folder, the learner).
+fn start_learner(
+    name: &str,
+    config: fn(&Path) -> PathBuf,
+) -> (ScratchDir, PathBuf, PathBuf, Spawned) {
+    let dir = scratch(name);
+    let cfg = config(&dir);
+    let run_dir = dir.join("run");
+    let lead = learner(&run_dir, &cfg);
+    (dir, cfg, run_dir, lead)
 }
 
 fn worker(run_dir: &Path, id: &str, cache: &Path) -> Spawned {
@@ -60,14 +68,9 @@ fn worker(run_dir: &Path, id: &str, cache: &Path) -> Spawned {
 }
 
 fn worker_with(run_dir: &Path, id: &str, cache: &Path, options: &[&str]) -> Spawned {
-    Spawned::start(
-        bin()
-            .args(["worker", "--run", run_dir.to_str().unwrap(), "--worker-id", id])
-            .args(options)
-            .args(["--cache", cache.join(id).to_str().unwrap()])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    )
+    let cache = cache.join(id);
+    let args = args!["worker", "--run", run_dir, "--worker-id", id, "--cache", cache];
+    Spawned::piped(bin().args(args).args(options))
 }
 
 /// Waits until `path` exists (at most 120 s).
@@ -105,14 +108,10 @@ fn rows(run_dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
-    let dir = scratch("two-workers");
-    let cfg = smoke_with_teacher(&dir);
-    let run_dir = dir.join("run");
-    let lead = learner(&run_dir, &cfg);
+    let (dir, cfg, run_dir, lead) = start_learner("two-workers", smoke_with_teacher);
     wait_for(&run_dir.join("learner.lease"));
     // A second learner on the same run is refused, naming the first.
-    let second =
-        run(&["learner", "--run", run_dir.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
+    let second = learner_command(&run_dir, &cfg).output().unwrap();
     assert_eq!(second.status.code(), Some(2), "{}", text(&second.stderr));
     assert!(
         text(&second.stderr).contains(&format!("pid {}", lead.id())),
@@ -121,15 +120,7 @@ fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
     );
     // A shard of another run planted in the run: rejected, and the learner goes on.
     let foreign = dir.join("foreign");
-    let out = run(&[
-        "run",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--run-dir",
-        foreign.to_str().unwrap(),
-        "--generations",
-        "1",
-    ]);
+    let out = run_loop(&cfg, &foreign, &["--generations", "1"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let planted = run_dir.join("games/gen-0000/w-evil");
     std::fs::create_dir_all(&planted).unwrap();
@@ -189,10 +180,7 @@ fn a_learner_and_two_workers_finish_a_run_and_a_second_learner_is_refused() {
 
 #[test]
 fn a_killed_worker_loses_only_its_shard_in_flight_and_a_killed_learner_resumes() {
-    let dir = scratch("kills");
-    let cfg = smoke(&dir);
-    let run_dir = dir.join("run");
-    let mut lead = learner(&run_dir, &cfg);
+    let (dir, cfg, run_dir, mut lead) = start_learner("kills", smoke);
     let mut w = worker(&run_dir, "k", &dir);
     // The worker is killed once its first shard is up, in the middle of its second.
     wait_for(&run_dir.join("games/gen-0000/w-k/games-000000.parquet"));
@@ -226,10 +214,7 @@ fn a_killed_worker_loses_only_its_shard_in_flight_and_a_killed_learner_resumes()
 
 #[test]
 fn a_worker_refuses_a_model_whose_weights_are_not_the_pointers() {
-    let dir = scratch("weights-hash");
-    let cfg = smoke(&dir);
-    let run_dir = dir.join("run");
-    let mut lead = learner(&run_dir, &cfg);
+    let (dir, _, run_dir, mut lead) = start_learner("weights-hash", smoke);
     let pointer = run_dir.join("models/latest.toml");
     wait_for(&pointer);
     lead.kill().unwrap();
@@ -248,10 +233,7 @@ fn a_worker_refuses_a_model_whose_weights_are_not_the_pointers() {
 
 #[test]
 fn a_worker_whose_shards_the_learner_refuses_stops_with_the_reason_and_resumes_once_put_right() {
-    let dir = scratch("refused");
-    let cfg = smoke(&dir);
-    let run_dir = dir.join("run");
-    let lead = learner(&run_dir, &cfg);
+    let (dir, _, run_dir, lead) = start_learner("refused", smoke);
     wait_for(&run_dir.join("models/latest.toml"));
     // The run's name changed under the learner (which keeps the one it started with): the
     // worker's games carry the new name, and the learner refuses every shard of them.

@@ -4,7 +4,7 @@
 //! the input; and an arena match of the engine against itself through `engine:`.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -12,7 +12,7 @@ use games::{CamelotRules, Game, State, TriCamelotRules, Variant};
 
 mod common;
 
-use common::{bin, run, text};
+use common::{bin, run, spawn_piped, text};
 
 /// An engine process and its output, line by line.
 struct Engine {
@@ -23,14 +23,7 @@ struct Engine {
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
-        let mut child = bin()
-            .arg("engine")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_piped(bin().arg("engine").args(args));
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = mpsc::channel();

@@ -19,7 +19,7 @@ use train::testing::{records, timeless_cells};
 
 mod common;
 
-use common::{LONG_GENERATION, Spawned, bin, scratch, smoke_camelot_with, text};
+use common::{LONG_GENERATION, Spawned, run_command, scratch, smoke_camelot_with, text};
 
 /// Kills in the CI version.
 const CI_KILLS: usize = 6;
@@ -33,13 +33,7 @@ fn smoke_config(dir: &Path) -> PathBuf {
 }
 
 fn start(cfg: &Path, run_dir: &Path) -> Spawned {
-    Spawned::start(
-        bin()
-            .args(["run", "--config", cfg.to_str().unwrap()])
-            .args(["--run-dir", run_dir.to_str().unwrap()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped()),
-    )
+    Spawned::start(run_command(cfg, run_dir).stdout(Stdio::null()).stderr(Stdio::piped()))
 }
 
 /// Runs to the end; panics on failure.

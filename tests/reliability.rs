@@ -4,7 +4,6 @@
 //! shards in the listing) are in `train/tests/generation_loop.rs`, `model`, `train::metrics`
 //! and `records`; the random-kill loop is `tests/kill_loop.rs`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::sync::OnceLock;
@@ -12,7 +11,10 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{Spawned, bin, config, run, scratch, text};
+use common::{
+    Spawned, args, bin, config, run, run_command, run_loop, scratch, smoke_camelot_with, text,
+    with_input,
+};
 
 const CAMELOT_START: &str = "camelot W W:KC6,KD7,KI7,KJ6,MD6,ME6,ME7,MF6,MF7,MG6,MG7,MH6,MH7,MI6 B:KC11,KD10,KI10,KJ11,MD11,ME10,ME11,MF10,MF11,MG10,MG11,MH10,MH11,MI11 cm=0,0";
 
@@ -24,13 +26,7 @@ fn smoke_run() -> &'static Path {
     RUN.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("reliability-smoke/run");
         let _ = std::fs::remove_dir_all(&dir);
-        let out = run(&[
-            "run",
-            "--config",
-            &config("smoke-camelot.toml"),
-            "--run-dir",
-            dir.to_str().unwrap(),
-        ]);
+        let out = run_loop(config("smoke-camelot.toml"), &dir, &[]);
         assert!(out.status.success(), "{}", text(&out.stderr));
         dir
     })
@@ -64,16 +60,7 @@ fn d3_selfplay_refuses_a_folder_of_another_variant_or_run() {
         std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
     }
     let before = std::fs::read_dir(&copy).unwrap().count();
-    let out = run(&[
-        "selfplay",
-        "--config",
-        &config("smoke-tricamelot.toml"),
-        "--uniform",
-        "--games",
-        "10",
-        "--out",
-        copy.to_str().unwrap(),
-    ]);
+    let out = uniform_selfplay(&config("smoke-tricamelot.toml"), 10, &copy);
     let line = assert_bad_input(&out, "tricamelot into a camelot folder");
     assert!(line.contains("camelot games of run") && line.contains("tricamelot"), "{line}");
     assert_eq!(std::fs::read_dir(&copy).unwrap().count(), before, "nothing was written");
@@ -99,17 +86,22 @@ fn d4_a_closed_pipe_ends_a_command_quietly() {
     }
 }
 
+/// `selfplay --uniform` of `games` games with `cfg` into `out`.
+fn uniform_selfplay(cfg: &str, games: u32, out: &Path) -> Output {
+    run(&args![
+        "selfplay",
+        "--config",
+        cfg,
+        "--uniform",
+        "--games",
+        games.to_string(),
+        "--out",
+        out
+    ])
+}
+
 fn play(args: &[&str], input: &[u8]) -> Output {
-    let mut child = bin()
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    with_input(bin().arg("play").args(args), input)
 }
 
 #[test]
@@ -139,43 +131,22 @@ fn d6_one_number_cannot_ask_for_unbounded_work() {
         assert!(line.contains("at most") || line.contains("more than 12"), "{line}");
     }
     let dir = scratch("d6");
-    let cfg = std::fs::read_to_string(config("smoke-camelot.toml"))
-        .unwrap()
-        .replace("games_per_generation = 8", "games_per_generation = 1000000000");
-    let path = dir.join("huge.toml");
-    std::fs::write(&path, cfg).unwrap();
-    let out = run(&[
-        "run",
-        "--config",
-        path.to_str().unwrap(),
-        "--run-dir",
-        dir.join("r").to_str().unwrap(),
-    ]);
+    let games = ("games_per_generation = 8", "games_per_generation = 1000000000");
+    let path = smoke_camelot_with(&dir, "huge", &[games]);
+    let out = run_loop(&path, dir.join("r"), &[]);
     let line = assert_bad_input(&out, "games_per_generation");
     assert!(line.contains("run.games_per_generation") && line.contains("at most"), "{line}");
-    for (flag, cmd) in [("--games", "selfplay"), ("--games", "arena")] {
-        let mut args = vec![cmd, flag, "1000000000", "--config", path.to_str().unwrap()];
-        args.extend(if cmd == "selfplay" {
-            vec!["--uniform", "--out", "/tmp/unused"]
-        } else {
-            vec!["--a", "random", "--b", "random"]
-        });
-        let out = run(&args);
-        assert_eq!(out.status.code(), Some(2), "{cmd}: {}", text(&out.stderr));
+    let selfplay = ["selfplay", "--uniform", "--out", "/tmp/unused"];
+    for command in [&selfplay[..], &["arena", "--a", "random", "--b", "random"]] {
+        let huge = args!["--games", "1000000000", "--config", path];
+        let out = bin().args(command).args(huge).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}: {}", command[0], text(&out.stderr));
     }
     // The two inputs #72 found: a batch of 10^8 grew to 24 GB before the kernel killed it, and a
     // deep alpha-beta searched for ever.
-    let batch = std::fs::read_to_string(config("smoke-camelot.toml")).unwrap();
-    let batch = batch.replace("batch_size = 32", "batch_size = 100000000");
-    let huge_batch = dir.join("batch.toml");
-    std::fs::write(&huge_batch, batch).unwrap();
-    let out = run(&[
-        "run",
-        "--config",
-        huge_batch.to_str().unwrap(),
-        "--run-dir",
-        dir.join("b").to_str().unwrap(),
-    ]);
+    let batch = ("batch_size = 32", "batch_size = 100000000");
+    let huge_batch = smoke_camelot_with(&dir, "batch", &[batch]);
+    let out = run_loop(&huge_batch, dir.join("b"), &[]);
     let line = assert_bad_input(&out, "train.batch_size");
     assert!(line.contains("train.batch_size: must be from 1 to 8192"), "{line}");
     for args in [
@@ -186,7 +157,7 @@ fn d6_one_number_cannot_ask_for_unbounded_work() {
         let line = assert_bad_input(&out, "depth=");
         assert!(line.contains("depth=") && line.contains("at most 8"), "{args:?}: {line}");
     }
-    let out = run(&["run", "--config", "/dev/zero", "--run-dir", dir.join("z").to_str().unwrap()]);
+    let out = run_loop("/dev/zero", dir.join("z"), &[]);
     let line = assert_bad_input(&out, "/dev/zero");
     assert!(line.contains("longer than"), "{line}");
     assert!(t.elapsed() < Duration::from_secs(60), "the refusals are immediate");
@@ -278,37 +249,19 @@ fn d9_temporary_files_never_follow_a_planted_link() {
     std::fs::create_dir_all(&rep).unwrap();
     plant(&rep.join("index.html"));
     plant(&rep.join("losses.svg"));
-    let out =
-        run(&["report", "--run", smoke_run().to_str().unwrap(), "--out", rep.to_str().unwrap()]);
+    let out = run(&args!["report", "--run", smoke_run(), "--out", rep]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let onnx = dir.join("x.onnx");
     plant(&onnx);
     plant(&dir.join("x.onnx.json"));
     let model = smoke_run().join("models/gen-0002");
-    let out = run(&[
-        "export",
-        "--model",
-        model.to_str().unwrap(),
-        "--format",
-        "onnx",
-        "--out",
-        onnx.to_str().unwrap(),
-    ]);
+    let out = run(&args!["export", "--model", model, "--format", "onnx", "--out", onnx]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let games = dir.join("games");
     std::fs::create_dir_all(&games).unwrap();
     plant(&games.join("games-000000.parquet"));
     plant(&games.join("positions-000000.parquet"));
-    let out = run(&[
-        "selfplay",
-        "--config",
-        &config("smoke-camelot.toml"),
-        "--uniform",
-        "--games",
-        "2",
-        "--out",
-        games.to_str().unwrap(),
-    ]);
+    let out = uniform_selfplay(&config("smoke-camelot.toml"), 2, &games);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     for file in [rep.join("index.html"), onnx, games.join("games-000000.parquet")] {
@@ -323,23 +276,14 @@ fn d10_a_run_refuses_a_non_empty_directory_that_is_not_a_run_directory() {
     std::fs::create_dir_all(dir.join("photos")).unwrap();
     std::fs::write(dir.join("notes.txt"), "mine").unwrap();
     let cfg = config("smoke-camelot.toml");
-    let out = run(&["run", "--config", &cfg, "--run-dir", dir.to_str().unwrap()]);
+    let out = run_loop(&cfg, &dir, &[]);
     let line = assert_bad_input(&out, "a foreign directory");
     assert!(line.contains("not a run directory") && line.contains("--any-dir"), "{line}");
     assert!(!dir.join("config.toml").exists() && !dir.join("models").exists());
-    let out = run(&["run", "--config", &cfg, "--run-dir", "/"]);
+    let out = run_loop(&cfg, "/", &[]);
     assert_bad_input(&out, "/");
     // With the flag it is used; an empty or new directory never needs it.
-    let out = run(&[
-        "run",
-        "--config",
-        &cfg,
-        "--run-dir",
-        dir.to_str().unwrap(),
-        "--any-dir",
-        "--generations",
-        "1",
-    ]);
+    let out = run_loop(&cfg, &dir, &["--any-dir", "--generations", "1"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
@@ -371,45 +315,44 @@ fn d13_a_zero_byte_games_file_follows_one_rule_everywhere() {
     std::fs::remove_dir_all(copy.join("models/gen-0002")).unwrap();
     std::fs::write(copy.join("games/gen-0001/games-000000.parquet"), b"").unwrap();
     // Statistics leave it out, as training does...
-    let out = run(&["stats", "summary", "--games", copy.to_str().unwrap(), "--format", "csv"]);
+    let summary = || run(&args!["stats", "summary", "--games", copy, "--format", "csv"]);
+    let out = summary();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let gen1: Vec<String> =
         text(&out.stdout).lines().filter(|l| l.starts_with("1,all,")).map(String::from).collect();
     assert_eq!(gen1.len(), 1);
     assert!(gen1[0].starts_with("1,all,4,"), "4 of generation 1's 8 games left: {}", gen1[0]);
     // ...and the run plays its games again.
-    let cfg = config("smoke-camelot.toml");
-    let out = run(&["run", "--config", &cfg, "--run-dir", copy.to_str().unwrap()]);
+    let out = run_loop(config("smoke-camelot.toml"), &copy, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = run(&["stats", "summary", "--games", copy.to_str().unwrap(), "--format", "csv"]);
+    let out = summary();
     assert!(text(&out.stdout).lines().any(|l| l.starts_with("1,all,8,")), "{}", text(&out.stdout));
 }
 
 #[test]
 fn d15_a_second_run_on_the_same_directory_is_refused_and_a_stale_lock_taken_over() {
     let dir = scratch("d15");
-    let cfg_text = std::fs::read_to_string(config("smoke-camelot.toml"))
-        .unwrap()
-        .replace("games_per_generation = 8", "games_per_generation = 400")
-        .replace("games_in_flight = 8", "games_in_flight = 2");
-    let cfg = dir.join("long.toml");
-    std::fs::write(&cfg, cfg_text).unwrap();
+    let long = [
+        ("games_per_generation = 8", "games_per_generation = 400"),
+        ("games_in_flight = 8", "games_in_flight = 2"),
+    ];
+    let cfg = smoke_camelot_with(&dir, "long", &long);
     let run_dir = dir.join("run");
-    let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
-    let mut first = Spawned::start(bin().args(args).stdout(Stdio::null()).stderr(Stdio::null()));
+    let mut first =
+        Spawned::start(run_command(&cfg, &run_dir).stdout(Stdio::null()).stderr(Stdio::null()));
     let lock = run_dir.join("run.lock");
     let t = Instant::now();
     while !lock.exists() && t.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let second = run(&args);
+    let second = run_loop(&cfg, &run_dir, &[]);
     let line = assert_bad_input(&second, "a second run");
     assert!(line.contains(&format!("pid {}", first.id())), "names the holder: {line}");
     first.kill().unwrap(); // SIGKILL: the lock stays behind
     first.wait().unwrap();
     assert!(lock.exists());
     // The lock of the killed run is taken over (stopped again at once with --generations 0).
-    let out = bin().args(args).args(["--generations", "0"]).output().unwrap();
+    let out = run_loop(&cfg, &run_dir, &["--generations", "0"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(!lock.exists(), "released at the end");
 }

@@ -8,10 +8,10 @@ use std::process::Output;
 
 mod common;
 
-use common::{run, scratch, text};
+use common::{args, run, run_loop, scratch, text};
 
 fn report(run_dir: &Path, out: &Path) -> Output {
-    run(&["report", "--run", run_dir.to_str().unwrap(), "--out", out.to_str().unwrap()])
+    run(&args!["report", "--run", run_dir, "--out", out])
 }
 
 const ALWAYS: [&str; 5] = ["losses", "entropy", "game_length", "terminations", "speed"];
@@ -67,8 +67,7 @@ fn edit_generations(run_dir: &Path, edit: impl Fn(&mut Vec<String>, &mut Vec<Vec
 fn a_smoke_run_gets_every_chart_and_a_page() {
     let dir = scratch("smoke");
     let run_dir = dir.join("run");
-    let config = format!("{}/configs/smoke-camelot.toml", env!("CARGO_MANIFEST_DIR"));
-    let o = run(&["run", "--config", &config, "--run-dir", run_dir.to_str().unwrap()]);
+    let o = run_loop(common::config("smoke-camelot.toml"), &run_dir, &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
 
     // Without Elo columns: every other chart, and the note in place of the Elo chart.

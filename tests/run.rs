@@ -4,14 +4,14 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
 
 use common::{
-    LONG_GENERATION, ScratchDir, Spawned, bin, config, games_in, run, scratch, smoke_camelot_with,
-    text,
+    LONG_GENERATION, ScratchDir, Spawned, args, config, games_in, run, run_command, run_loop,
+    scratch, smoke_camelot_with, text,
 };
 
 /// A smoke run with [`LONG_GENERATION`]s in `scratch(name)`, for tests that interrupt it.
@@ -29,17 +29,17 @@ impl LongRun {
         LongRun { run_dir: dir.join("run"), _dir: dir, cfg }
     }
 
-    /// The `run` command line (also the one that resumes it).
-    fn args(&self) -> [&str; 5] {
-        let (cfg, run_dir) = (self.cfg.to_str().unwrap(), self.run_dir.to_str().unwrap());
-        ["run", "--config", cfg, "--run-dir", run_dir]
+    /// Runs it (also: resumes it) to completion.
+    fn run(&self) -> Output {
+        run_loop(&self.cfg, &self.run_dir, &[])
     }
 
     /// Starts the run in the background (stdout discarded, stderr as given) and returns once
     /// `marker`, a path in the run directory, exists (or the run has exited).
     fn start_until(&self, marker: &str, stderr: Stdio) -> Spawned {
-        let mut child =
-            Spawned::start(bin().args(self.args()).stdout(Stdio::null()).stderr(stderr));
+        let mut child = Spawned::start(
+            run_command(&self.cfg, &self.run_dir).stdout(Stdio::null()).stderr(stderr),
+        );
         wait_for(&self.run_dir.join(marker), &mut child);
         child
     }
@@ -124,26 +124,18 @@ fn check_finished(run_dir: &Path, generations: usize, games: u64) {
 fn smoke_runs_complete_for_both_variants_and_rerunning_only_reports() {
     for (cfg, name) in [("smoke-camelot.toml", "camelot"), ("smoke-tricamelot.toml", "tricamelot")]
     {
-        let dir = scratch(name);
-        let o = run(&["run", "--config", &config(cfg), "--run-dir", dir.to_str().unwrap()]);
+        let (dir, cfg) = (scratch(name), config(cfg));
+        let o = run_loop(&cfg, &dir, &[]);
         assert!(o.status.success(), "{}", text(&o.stderr));
         assert!(text(&o.stdout).contains("gen 1:"), "{}", text(&o.stdout));
         check_finished(&dir, 2, 8);
-        let again = run(&["run", "--config", &config(cfg), "--run-dir", dir.to_str().unwrap()]);
+        let again = run_loop(&cfg, &dir, &[]);
         assert!(again.status.success());
         assert!(
             text(&again.stdout).starts_with(&format!("run {} has 2 generations", dir.display()))
         );
         // Extending the run to 3 generations plays and trains one more.
-        let more = run(&[
-            "run",
-            "--config",
-            &config(cfg),
-            "--run-dir",
-            dir.to_str().unwrap(),
-            "--generations",
-            "3",
-        ]);
+        let more = run_loop(&cfg, &dir, &["--generations", "3"]);
         assert!(more.status.success(), "{}", text(&more.stderr));
         check_finished(&dir, 3, 8);
     }
@@ -169,8 +161,7 @@ fn a_teacher_plays_its_share_of_the_first_generations_and_selfplay_plays_the_mod
     let with = format!("{teacher}\n{max_moves}");
     let cfg = smoke_camelot_with(&dir, "teacher", &[(max_moves, &with)]);
     let run_dir = dir.join("run");
-    let args = ["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()];
-    let o = run(&args);
+    let o = run_loop(&cfg, &run_dir, &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     check_finished(&run_dir, 2, 8);
     // Generation 0: all the teacher's; generation 1 (half the share): both players.
@@ -179,7 +170,7 @@ fn a_teacher_plays_its_share_of_the_first_generations_and_selfplay_plays_the_mod
     assert!(second.iter().any(|p| p == "alphabeta:depth=1"), "{second:?}");
     assert!(second.iter().any(|p| p == "gen-0001"), "{second:?}");
     // Its rows are ordinary training rows: a third generation trains on them.
-    let more = run(&[&args[..], &["--generations", "3"]].concat());
+    let more = run_loop(&cfg, &run_dir, &["--generations", "3"]);
     assert!(more.status.success(), "{}", text(&more.stderr));
     assert_eq!(players_of(&run_dir, 2), vec!["gen-0002"; 8], "the share is 0 from generation 2");
     // The searches' games are labelled in full: every full-search row at the start of a move
@@ -199,17 +190,8 @@ fn a_teacher_plays_its_share_of_the_first_generations_and_selfplay_plays_the_mod
     // The `selfplay` command plays the model it is given, whatever the config's teacher.
     let out = dir.join("games");
     let model = run_dir.join("models/gen-0000");
-    let o = run(&[
-        "selfplay",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--model",
-        model.to_str().unwrap(),
-        "--games",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o =
+        run(&args!["selfplay", "--config", cfg, "--model", model, "--games", "2", "--out", out]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let played = players_in(&out);
     assert_eq!(played.len(), 2);
@@ -231,7 +213,7 @@ fn a_killed_run_resumes_without_losing_or_duplicating_shards() {
     assert_eq!(partial[0].len(), 24, "generation 0 was complete");
     assert!(partial[1].len() < 24, "generation 1 was interrupted");
 
-    let o = run(&long.args());
+    let o = long.run();
     assert!(o.status.success(), "{}", text(&o.stderr));
     check_finished(run_dir, 2, 24);
 }
@@ -245,44 +227,21 @@ fn broken_configs_and_checkpoints_are_named() {
         "[game]\nvariant = \"camelot\"\n[net]\npreset = \"b4c32\"\n[mcts]\nsimulatons = 3\n",
     )
     .unwrap();
-    let o = run(&[
-        "run",
-        "--config",
-        bad.to_str().unwrap(),
-        "--run-dir",
-        dir.join("r").to_str().unwrap(),
-    ]);
+    let o = run_loop(&bad, dir.join("r"), &[]);
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);
     assert!(err.contains("bad.toml") && err.contains("simulatons"), "{err}");
-    let o = run(&["run", "--config", dir.join("missing.toml").to_str().unwrap()]);
+    let o = run(&args!["run", "--config", dir.join("missing.toml")]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("missing.toml"));
 
     // A corrupt checkpoint in a run directory stops the run, naming the file.
-    let run_dir = dir.join("r2");
-    let args = [
-        "run",
-        "--config",
-        &config("smoke-camelot.toml"),
-        "--run-dir",
-        run_dir.to_str().unwrap(),
-        "--generations",
-        "1",
-    ];
-    assert!(run(&args).status.success());
+    let (cfg, run_dir) = (config("smoke-camelot.toml"), dir.join("r2"));
+    assert!(run_loop(&cfg, &run_dir, &["--generations", "1"]).status.success());
     let weights = run_dir.join("models/gen-0001/weights.bpk");
     let bytes = std::fs::read(&weights).unwrap();
     std::fs::write(&weights, &bytes[..bytes.len() / 2]).unwrap();
-    let o = run(&[
-        "run",
-        "--config",
-        &config("smoke-camelot.toml"),
-        "--run-dir",
-        run_dir.to_str().unwrap(),
-        "--generations",
-        "2",
-    ]);
+    let o = run_loop(&cfg, &run_dir, &["--generations", "2"]);
     assert!(!o.status.success());
     let err = text(&o.stderr);
     assert!(err.contains("gen-0001") && err.lines().count() <= 2, "{err}");
@@ -293,22 +252,10 @@ fn broken_configs_and_checkpoints_are_named() {
         "other-play",
         &[("[ladder]\n", "[play]\nforced_legs = \"evaluate\"\n\n[ladder]\n")],
     );
-    let o = run(&[
-        "run",
-        "--config",
-        other_play.to_str().unwrap(),
-        "--run-dir",
-        run_dir.to_str().unwrap(),
-    ]);
+    let o = run_loop(&other_play, &run_dir, &[]);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("(sections differ: play)"), "{}", text(&o.stderr));
-    let o = run(&[
-        "run",
-        "--config",
-        &config("smoke-tricamelot.toml"),
-        "--run-dir",
-        run_dir.to_str().unwrap(),
-    ]);
+    let o = run_loop(config("smoke-tricamelot.toml"), &run_dir, &[]);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("another configuration"), "{}", text(&o.stderr));
 }
@@ -317,9 +264,8 @@ fn broken_configs_and_checkpoints_are_named() {
 fn train_runs_only_the_training_stage() {
     let dir = scratch("train-only");
     let cfg = config("smoke-tricamelot.toml");
-    let d = dir.to_str().unwrap();
-    assert!(run(&["run", "--config", &cfg, "--run-dir", d, "--generations", "1"]).status.success());
-    let o = run(&["train", "--config", &cfg, "--run-dir", d]);
+    assert!(run_loop(&cfg, &dir, &["--generations", "1"]).status.success());
+    let o = run(&args!["train", "--config", cfg, "--run-dir", dir]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("gen-0002"), "{}", text(&o.stdout));
     assert!(dir.join("models/gen-0002/net.json").is_file());
@@ -343,8 +289,7 @@ fn with_gating_self_play_uses_the_newest_promoted_model() {
         ],
     );
     let run_dir = dir.join("run");
-    let o =
-        run(&["run", "--config", cfg.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()]);
+    let o = run_loop(&cfg, &run_dir, &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let mut best = 0;
     for g in 1..=4u32 {
@@ -396,7 +341,7 @@ fn an_interrupt_delivered_twice_at_once_still_stops_at_a_safe_point() {
     let err = text(&out.stderr);
     assert_ne!(out.status.code(), Some(130), "exited at once: {err}");
     assert!(err.contains("interrupted during"), "{err}");
-    let o = run(&long.args());
+    let o = long.run();
     assert!(o.status.success(), "{}", text(&o.stderr));
     check_finished(&long.run_dir, 2, 24);
 }

@@ -19,8 +19,9 @@
 //!
 //! Game 8's first move captures a Man and enters Black's castle.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use games::Termination;
 use records::{GameRecord, Shard, write_shard};
@@ -28,7 +29,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{run, scratch, stderr, stdout};
+use common::{args, bin, run, scratch, stderr, stdout};
 
 const OTHER_START: &str = "camelot W W:KA4,MF14 B:KL13,MF15 cm=0,0";
 
@@ -85,9 +86,11 @@ fn fixture(dir: &Path) -> PathBuf {
     run_dir
 }
 
-fn json_of(o: &Output) -> Value {
-    assert!(o.status.success(), "{}", stderr(o));
-    serde_json::from_str(&stdout(o)).unwrap()
+/// The output of `stats <args> --format json`, which must succeed, as JSON.
+fn stats_json(args: &[&OsStr]) -> Value {
+    let o = bin().arg("stats").args(args).args(["--format", "json"]).output().unwrap();
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
 }
 
 fn line<'a>(v: &'a Value, moves: &str) -> &'a Value {
@@ -118,17 +121,7 @@ fn check_line(v: &Value, moves: &str, e: Expected) {
 fn openings_count_lines_outcomes_scores_and_intervals() {
     let dir = scratch("openings");
     let run_dir = fixture(&dir);
-    let o = run(&[
-        "stats",
-        "openings",
-        "--games",
-        run_dir.to_str().unwrap(),
-        "--depth",
-        "2",
-        "--format",
-        "json",
-    ]);
-    let v = json_of(&o);
+    let v = stats_json(&args!["openings", "--games", run_dir, "--depth", "2"]);
     assert_eq!(v["variant"], "camelot");
     assert_eq!((v["games"].as_u64(), v["other_starts"].as_u64()), (Some(8), Some(1)));
     assert_eq!((v["wins"].clone(), v["draws"].as_u64()), (serde_json::json!([4, 2]), Some(2)));
@@ -199,18 +192,7 @@ fn openings_filters_and_formats() {
     let dir = scratch("filters");
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
-    let v = json_of(&run(&[
-        "stats",
-        "openings",
-        "--games",
-        games,
-        "--depth",
-        "3",
-        "--min-games",
-        "2",
-        "--format",
-        "json",
-    ]));
+    let v = stats_json(&args!["openings", "--games", games, "--depth", "3", "--min-games", "2"]);
     let lines: Vec<&Value> = v["lines"].as_array().unwrap().iter().collect();
     assert_eq!(lines.len(), 4, "E7-E8, E7-E8 H10-H9, E7-E8 H10-H9 F7-F8, F7-F8: {v}");
     check_line(
@@ -221,41 +203,14 @@ fn openings_filters_and_formats() {
     // Generation 1 only, given as its games folder and one file of it (read once).
     let gen1 = run_dir.join("games/gen-0001");
     let file = gen1.join("games-000000.parquet");
-    let args = [
-        "stats",
-        "openings",
-        "--games",
-        gen1.to_str().unwrap(),
-        file.to_str().unwrap(),
-        "--generation",
-        "1-",
-        "--format",
-        "json",
-    ];
-    let v = json_of(&run(&args));
+    let v = stats_json(&args!["openings", "--games", gen1, file, "--generation", "1-"]);
     assert_eq!((v["games"].as_u64(), v["other_starts"].as_u64()), (Some(4), Some(1)));
     check_line(&v, "F7-F8", (2, 0.5, 0.5, "White", [0, 1], 1, 0.25, (0.026677, 0.802133), 1.5));
-    let v = json_of(&run(&[
-        "stats",
-        "openings",
-        "--games",
-        games,
-        "--generation",
-        "0",
-        "--format",
-        "json",
-    ]));
+    let v = stats_json(&args!["openings", "--games", games, "--generation", "0"]);
     assert_eq!((v["games"].as_u64(), v["other_starts"].as_u64()), (Some(4), Some(0)));
     // The ladder's games only when asked for.
     let ladder = run_dir.join("ladder");
-    let v = json_of(&run(&[
-        "stats",
-        "openings",
-        "--games",
-        ladder.to_str().unwrap(),
-        "--format",
-        "json",
-    ]));
+    let v = stats_json(&args!["openings", "--games", ladder]);
     assert_eq!(v["games"], 1);
     // The table indents replies and shows the interval; CSV has one row per line.
     let o = run(&["stats", "openings", "--games", games]);
@@ -291,14 +246,7 @@ fn openings_filters_and_formats() {
 fn summary_by_generation_and_termination() {
     let dir = scratch("summary");
     let run_dir = fixture(&dir);
-    let v = json_of(&run(&[
-        "stats",
-        "summary",
-        "--games",
-        run_dir.to_str().unwrap(),
-        "--format",
-        "json",
-    ]));
+    let v = stats_json(&args!["summary", "--games", run_dir]);
     let rows = v["rows"].as_array().unwrap();
     let keys: Vec<String> = rows
         .iter()
@@ -352,27 +300,13 @@ fn summary_by_generation_and_termination() {
     check(5, 3, [3, 0], 0, (2, 3.0, 8.0 / 3.0, 3, 3), 1.0 / 3.0, 1.0 / 3.0);
     check(6, 1, [0, 1], 0, (2, 2.0, 2.0, 2, 2), 0.0, 0.0);
     check(7, 1, [0, 0], 1, (1, 1.0, 1.0, 1, 1), 0.0, 0.0);
-    let csv = stdout(&run(&[
-        "stats",
-        "summary",
-        "--games",
-        run_dir.to_str().unwrap(),
-        "--format",
-        "csv",
-    ]));
+    let csv = stdout(&run(&args!["stats", "summary", "--games", run_dir, "--format", "csv"]));
     assert!(
         csv.starts_with("generation,termination,games,wins_White,wins_Black,draws,length_min,"),
         "{csv}"
     );
     assert!(csv.contains("\n1,all,5,3,1,1,1,2,2.2,3,3,0.2,0.2\n"), "{csv}");
-    let table = stdout(&run(&[
-        "stats",
-        "summary",
-        "--games",
-        run_dir.to_str().unwrap(),
-        "--generation",
-        "1",
-    ]));
+    let table = stdout(&run(&args!["stats", "summary", "--games", run_dir, "--generation", "1"]));
     assert!(!table.lines().any(|l| l.starts_with("0 ")), "{table}");
     let row: Vec<&str> =
         table.lines().find(|l| l.starts_with("1 ")).unwrap().split_whitespace().collect();
@@ -404,87 +338,38 @@ fn bad_input_exits_2_with_a_message() {
     std::fs::create_dir_all(&empty).unwrap();
     let text = dir.join("notes.txt");
     std::fs::write(&text, "x").unwrap();
-    let p = |p: &Path| p.to_str().unwrap().to_string();
-    let cases: Vec<(Vec<String>, &str)> = vec![
-        (vec!["openings".into(), "--games".into(), p(&missing)], "no such file or directory"),
-        (vec!["summary".into(), "--games".into(), p(&empty)], "no games files"),
-        (vec!["openings".into(), "--games".into(), p(&text)], "not a .parquet file"),
-        (vec!["openings".into(), "--games".into(), p(&corrupt)], "not a readable parquet file"),
+    let (corrupt_file, jpg) = (corrupt.join("games-000000.parquet"), dir.join("c.jpg"));
+    let cases: Vec<(Vec<&OsStr>, &str)> = vec![
+        (args!["openings", "--games", missing].into(), "no such file or directory"),
+        (args!["summary", "--games", empty].into(), "no games files"),
+        (args!["openings", "--games", text].into(), "not a .parquet file"),
+        (args!["openings", "--games", corrupt].into(), "not a readable parquet file"),
+        (args!["summary", "--games", corrupt_file].into(), "not a readable parquet file"),
         (
-            vec!["summary".into(), "--games".into(), p(&corrupt.join("games-000000.parquet"))],
-            "not a readable parquet file",
-        ),
-        (
-            vec!["openings".into(), "--games".into(), games.into(), p(&tri)],
+            args!["openings", "--games", games, tri].into(),
             "mix variants (9 camelot games, 1 tricamelot games)",
         ),
+        (args!["summary", "--games", games, tri].into(), "choose one with --variant"),
+        (args!["openings", "--games", games, "--depth", "0"].into(), "--depth must be at least 1"),
         (
-            vec!["summary".into(), "--games".into(), games.into(), p(&tri)],
-            "choose one with --variant",
-        ),
-        (
-            vec!["openings".into(), "--games".into(), games.into(), "--depth".into(), "0".into()],
-            "--depth must be at least 1",
-        ),
-        (
-            vec![
-                "openings".into(),
-                "--games".into(),
-                games.into(),
-                "--generation".into(),
-                "7".into(),
-            ],
+            args!["openings", "--games", games, "--generation", "7"].into(),
             "no games left after the filters (--generation 7)",
         ),
-        (
-            vec![
-                "openings".into(),
-                "--games".into(),
-                games.into(),
-                "--generation".into(),
-                "5-2".into(),
-            ],
-            "after the last",
-        ),
-        (
-            vec!["openings".into(), "--games".into(), p(&illegal)],
-            "game 0: move 2 `A1-A2` cannot be replayed",
-        ),
-        (vec!["summary".into(), "--games".into(), p(&illegal)], "move 2 `A1-A2`"),
-        (
-            vec![
-                "openings".into(),
-                "--games".into(),
-                games.into(),
-                "--chart".into(),
-                p(&dir.join("c.jpg")),
-            ],
-            "must end in .png or .svg",
-        ),
+        (args!["openings", "--games", games, "--generation", "5-2"].into(), "after the last"),
+        (args!["openings", "--games", illegal].into(), "game 0: move 2 `A1-A2` cannot be replayed"),
+        (args!["summary", "--games", illegal].into(), "move 2 `A1-A2`"),
+        (args!["openings", "--games", games, "--chart", jpg].into(), "must end in .png or .svg"),
     ];
     for (args, message) in cases {
-        let mut all = vec!["stats".to_string()];
-        all.extend(args);
-        let all: Vec<&str> = all.iter().map(String::as_str).collect();
-        let o = run(&all);
+        let o = bin().arg("stats").args(&args).output().unwrap();
         let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{all:?}: {err}");
-        assert!(err.contains(message), "{all:?}: expected {message:?} in {err}");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: expected {message:?} in {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
     // With --variant, the mixed records are fine.
-    let o = run(&[
-        "stats",
-        "summary",
-        "--games",
-        games,
-        &p(&tri),
-        "--variant",
-        "tricamelot",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(json_of(&o)["rows"][0]["games"], 1);
+    let v = stats_json(&args!["summary", "--games", games, tri, "--variant", "tricamelot"]);
+    assert_eq!(v["rows"][0]["games"], 1);
 }
 
 #[test]
@@ -493,22 +378,13 @@ fn openings_chart_as_png_and_svg() {
     let run_dir = fixture(&dir);
     let games = run_dir.to_str().unwrap();
     let png = dir.join("first-moves.png");
-    let o = run(&["stats", "openings", "--games", games, "--chart", png.to_str().unwrap()]);
+    let o = run(&args!["stats", "openings", "--games", games, "--chart", png]);
     assert!(o.status.success(), "{}", stderr(&o));
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     assert!(bytes.len() > 5_000, "a drawn chart, not an empty image");
     let svg = dir.join("first-moves.SVG");
-    let o = run(&[
-        "stats",
-        "openings",
-        "--games",
-        games,
-        "--chart",
-        svg.to_str().unwrap(),
-        "--format",
-        "csv",
-    ]);
+    let o = run(&args!["stats", "openings", "--games", games, "--chart", svg, "--format", "csv"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"), "{}", &text[..80]);
@@ -554,8 +430,7 @@ fn python_cross_check_agrees() {
         assert!(stdout(&o).starts_with("ok: "), "{}", stdout(&o));
     }
     // A tampered output is caught.
-    let o = run(&["stats", "openings", "--games", games, "--format", "json"]);
-    let mut v = json_of(&o);
+    let mut v = stats_json(&args!["openings", "--games", games]);
     v["lines"][1]["games"] = serde_json::json!(4);
     let saved = dir.join("tampered.json");
     std::fs::write(&saved, v.to_string()).unwrap();

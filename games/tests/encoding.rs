@@ -122,6 +122,17 @@ impl<V: Variant> HasBoard for State<V> {
     }
 }
 
+/// A symmetry check compared over 10,000 states, and fewer than 1% of them (`tie_breaks`) differ
+/// by the canonical canter path's tie-break.
+#[track_caller]
+fn assert_enough_and_rare_tie_breaks(compared: usize, tie_breaks: usize) {
+    assert!(compared > 10_000, "{compared}");
+    assert!(
+        tie_breaks * 100 < compared,
+        "canter tie-breaks must stay rare: {tie_breaks} of {compared}"
+    );
+}
+
 #[test]
 fn mirrored_camelot_state_encodes_to_the_mirrored_planes() {
     let states = random_states::<CamelotRules>(200, 3);
@@ -150,11 +161,7 @@ fn mirrored_camelot_state_encodes_to_the_mirrored_planes() {
             assert!(differ_only_in_canter_legs(s, &indices(s), s, &back_sorted), "{s} vs {m}");
         }
     }
-    assert!(compared > 10_000, "{compared}");
-    assert!(
-        tie_breaks * 100 < compared,
-        "canter tie-breaks must stay rare: {tie_breaks} of {compared}"
-    );
+    assert_enough_and_rare_tie_breaks(compared, tie_breaks);
 }
 
 #[test]
@@ -182,11 +189,7 @@ fn rotated_tricamelot_state_encodes_identically() {
             }
         }
     }
-    assert!(compared > 10_000, "{compared}");
-    assert!(
-        tie_breaks * 100 < compared,
-        "canter tie-breaks must stay rare: {tie_breaks} of {compared}"
-    );
+    assert_enough_and_rare_tie_breaks(compared, tie_breaks);
 }
 
 #[test]

@@ -32,11 +32,17 @@ fn harness<V: Variant>(games: usize, seed: u64, options: RuleOptions) -> (usize,
     (positions, finished)
 }
 
-#[test]
-fn camelot_random_playouts_keep_invariants() {
-    let (positions, finished) = harness::<CamelotRules>(1000, 1, RuleOptions::default());
+/// [`harness`] with the default options, which must check over 50,000 positions and see over
+/// 100 games end by the rules.
+fn harness_covers_many_positions_and_endings<V: Variant>(games: usize, seed: u64) {
+    let (positions, finished) = harness::<V>(games, seed, RuleOptions::default());
     assert!(positions > 50_000, "{positions}");
     assert!(finished > 100, "some games must end by the rules: {finished}");
+}
+
+#[test]
+fn camelot_random_playouts_keep_invariants() {
+    harness_covers_many_positions_and_endings::<CamelotRules>(1000, 1);
 }
 
 #[test]
@@ -47,9 +53,7 @@ fn camelot_final_square_playouts_keep_invariants() {
 
 #[test]
 fn tricamelot_random_playouts_keep_invariants() {
-    let (positions, finished) = harness::<TriCamelotRules>(1500, 3, RuleOptions::default());
-    assert!(positions > 50_000, "{positions}");
-    assert!(finished > 100, "{finished}");
+    harness_covers_many_positions_and_endings::<TriCamelotRules>(1500, 3);
 }
 
 #[test]

@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use games::{CamelotPosition, KnightCanter, MoveError, Player};
+use games::{CamelotPosition, CamelotRules, KnightCanter, MoveError, Player};
 
 const BLACK: Player = Player(1);
 
@@ -31,9 +31,8 @@ fn plain_move() {
             "F8-G7", "F8-G8", "F8-G9",
         ],
     );
-    play(&mut pos, "F8-F9");
+    assert_play(&mut pos, "F8-F9", "camelot B W:MA4,MF9 B:MK14,ML13 cm=0,0");
     assert_eq!(pos.to_move(), BLACK);
-    assert_eq!(pos.to_string(), "camelot B W:MA4,MF9 B:MK14,ML13 cm=0,0");
     // Black's moves: K14 (rank 14 is B-K, rank 15 is C-J): J13, J14, J15, K13, L13 is occupied,
     // L14/L15 do not exist, K15 does not exist. L13: K12, L12, K13, K14 occupied, L14 missing.
     // Canters: K14 over L13 -> M12 (no such file); L13 over K14 -> J15 (exists, empty).
@@ -66,9 +65,8 @@ fn canter_chained_turning_stop_anywhere() {
         ],
     );
     // No leap over an empty square or an enemy is a canter; a canter never takes anything.
-    let mut after = pos.clone();
-    play(&mut after, "C4-C6-E8-G8");
-    assert_eq!(after.to_string(), "camelot B W:MC5,MD7,MF8,MG8 B:MK14,ML13 cm=0,0");
+    let after = "camelot B W:MC5,MD7,MF8,MG8 B:MK14,ML13 cm=0,0";
+    assert_play(&mut pos.clone(), "C4-C6-E8-G8", after);
 }
 
 /// A canter may not end on its start square, and there is one canter per (start, end), written
@@ -113,8 +111,7 @@ fn jump_and_compulsory_capture() {
     // D4 jumps D5 to D6; H8 (no enemy next to it) may not make a plain move.
     let mut pos = camelot("camelot W W:MD4,MH8 B:MD5,MK14,ML13 cm=0,0");
     assert_moves(&pos, &["D4xD6"]);
-    play(&mut pos, "D4xD6");
-    assert_eq!(pos.to_string(), "camelot B W:MD6,MH8 B:MK14,ML13 cm=0,0");
+    assert_play(&mut pos, "D4xD6", "camelot B W:MD6,MH8 B:MK14,ML13 cm=0,0");
 
     // The same for Black, moving down the board: D9 jumps D8 to D7.
     let pos = camelot("camelot B W:MD8,MK4 B:MD9,ML13 cm=0,0");
@@ -140,18 +137,7 @@ fn distinct_jump_paths_and_landing_on_start_square() {
     // D4xF4xF6xD6xD4, both ending on D4 (the start, empty while the piece moves).
     let mut pos = camelot("camelot W W:MD4,MK13 B:MD5,ME4,ME6,MF5,MA13 cm=0,0");
     assert_moves(&pos, &["D4xD6xF6xF4xD4", "D4xF4xF6xD6xD4"]);
-    play(&mut pos, "D4xD6xF6xF4xD4");
-    assert_eq!(pos.to_string(), "camelot B W:MD4,MK13 B:MA13 cm=0,0");
-}
-
-/// Knight's Charge instead of a jump: when a direct jump exists (capture is compulsory), a
-/// Knight's Charges are legal captures too.
-#[test]
-fn charge_instead_of_jump() {
-    // Knight F8: direct jump over E8 to D8. Canter over G8 to H8, then jump over I9 to J10.
-    // G8 has no enemy next to it.
-    let pos = camelot("camelot W W:KF8,MG8 B:ME8,MI9 cm=0,0");
-    assert_moves(&pos, &["F8xD8", "F8-H8xJ10"]);
+    assert_play(&mut pos, "D4xD6xF6xF4xD4", "camelot B W:MD4,MK13 B:MA13 cm=0,0");
 }
 
 /// Optional Charge: when the only captures are Knight's Charges, capturing is optional, so all
@@ -227,97 +213,129 @@ fn knight_canter_strict_and_final_square() {
     }
 }
 
-/// The moving piece is lifted: a canter may pass through its start square (never end there),
-/// and a Charge's jump part may land on it.
-#[test]
-fn moving_piece_is_lifted_charge_lands_on_start() {
+/// Rules of §2 that one position's legal moves show, each derived by hand.
+const MOVE_RULES: &[MoveCase] = &[
+    // Knight F8: direct jump over E8 to D8. Canter over G8 to H8, then jump over I9 to J10.
+    // G8 has no enemy next to it.
+    MoveCase {
+        rule: "Knight's Charge instead of a jump: when a direct jump exists (capture is \
+               compulsory), a Knight's Charges are legal captures too.",
+        position: "camelot W W:KF8,MG8 B:ME8,MI9 cm=0,0",
+        moves: &["F8xD8", "F8-H8xJ10"],
+    },
     // Knight D4, friends E4 and F5, enemies E6 and D5. Direct jump: D4xD6 (D5), then from D6
     // over E6 to F6, from F6 nothing (F5 is a friend, E5/G5.. empty) -> D4xD6xF6.
     // Charge D4-F4-F6 (over E4 then F5) then xD6 (over E6) then xD4 (over D5, onto the start
     // square, empty while the Knight moves): D4-F4-F6xD6xD4. From D4 nothing more.
     // The canter end F4 has no enemy neighbour. Other White pieces: E4 jumps D5 to C6 (then
     // nothing), F5 jumps E6 to D7 (then nothing).
-    let pos = camelot("camelot W W:KD4,ME4,MF5 B:MD5,ME6,ML13 cm=0,0");
-    assert_moves(&pos, &["D4xD6xF6", "D4-F4-F6xD6xD4", "E4xC6", "F5xD7"]);
+    MoveCase {
+        rule: "The moving piece is lifted: a canter may pass through its start square (never \
+               end there), and a Charge's jump part may land on it.",
+        position: "camelot W W:KD4,ME4,MF5 B:MD5,ME6,ML13 cm=0,0",
+        moves: &["D4xD6xF6", "D4-F4-F6xD6xD4", "E4xC6", "F5xD7"],
+    },
+];
+
+#[test]
+fn move_rules_on_hand_built_positions() {
+    assert_move_cases::<CamelotRules>(MOVE_RULES);
 }
 
 // ---------------------------------------------------------------------------------------------
 // §3 Castles
 // ---------------------------------------------------------------------------------------------
 
-/// Own castle: no plain move or canter may land on it (not even the canter part of a Charge);
-/// only a jump may enter it.
-#[test]
-fn own_castle_entry_by_jump_only() {
+const OWN_CASTLE_ENTRY: &str = "Own castle: no plain move or canter may land on it (not even \
+    the canter part of a Charge); only a jump may enter it.";
+
+const OWN_CASTLE_LEAVE: &str = "A piece of the mover standing in its own castle must be the one \
+    to move, and this comes before compulsory capture elsewhere.";
+
+/// Rules of §3 (own castle) that one position's legal moves show, each derived by hand.
+const OWN_CASTLE_RULES: &[MoveCase] = &[
     // F2: plain E2 G2 E3 G3 (F1 and G1 are White's castle, E1 does not exist, F3 is a friend);
     // canter F2-F4. F3: plain E2 G2 E3 G3 E4 F4 G4; the canter over F2 would land on F1: no.
-    let pos = camelot("camelot W W:MF2,MF3 B:MK14,ML13 cm=0,0");
-    assert_moves(
-        &pos,
-        &[
+    MoveCase {
+        rule: OWN_CASTLE_ENTRY,
+        position: "camelot W W:MF2,MF3 B:MK14,ML13 cm=0,0",
+        moves: &[
             "F2-E2", "F2-E3", "F2-G2", "F2-G3", "F2-F4", "F3-E2", "F3-E3", "F3-E4", "F3-F4",
             "F3-G2", "F3-G3", "F3-G4",
         ],
-    );
+    },
     // Knight F3: the Charge F3-F1xH3 (canter over F2 into the castle, jump over G2) is not
     // legal. F2 must capture: F2xH2 (over G2); G2 is also next to F3 but the square beyond
     // (H1) does not exist.
-    let pos = camelot("camelot W W:KF3,MF2 B:MG2,ML13 cm=0,0");
-    assert_moves(&pos, &["F2xH2"]);
+    MoveCase {
+        rule: OWN_CASTLE_ENTRY,
+        position: "camelot W W:KF3,MF2 B:MG2,ML13 cm=0,0",
+        moves: &["F2xH2"],
+    },
     // A jump may enter it: F3 over F2 to F1, and the move ends there (no further jump).
-    let pos = camelot("camelot W W:MF3,MK4 B:MF2,MA13,MB13 cm=0,0");
-    assert_moves(&pos, &["F3xF1"]);
-}
-
-/// A piece that jumps into its own castle and can jump again must continue (out of it).
-#[test]
-fn own_castle_must_jump_on_out() {
+    MoveCase {
+        rule: OWN_CASTLE_ENTRY,
+        position: "camelot W W:MF3,MK4 B:MF2,MA13,MB13 cm=0,0",
+        moves: &["F3xF1"],
+    },
     // F3xF1 (over F2), then from F1 over G2 to H3: the move must go on. (F3 over G2 would land
     // on H1, which does not exist.)
-    let pos = camelot("camelot W W:MF3,MK4 B:MF2,MG2,MA13 cm=0,0");
-    assert_moves(&pos, &["F3xF1xH3"]);
-}
-
-/// A piece of the mover standing in its own castle must be the one to move, and this comes
-/// before compulsory capture elsewhere.
-#[test]
-fn own_castle_must_leave_next_turn() {
+    MoveCase {
+        rule: "A piece that jumps into its own castle and can jump again must continue (out of \
+               it).",
+        position: "camelot W W:MF3,MK4 B:MF2,MG2,MA13 cm=0,0",
+        moves: &["F3xF1xH3"],
+    },
     // F1 cannot jump; D8 could jump D9, but the castle piece must leave: E2, F2, G2 (G1 is the
     // castle).
-    let pos = camelot("camelot W W:MD8,MF1 B:MD9,ML13 cm=0,0");
-    assert_moves(&pos, &["F1-E2", "F1-F2", "F1-G2"]);
+    MoveCase {
+        rule: OWN_CASTLE_LEAVE,
+        position: "camelot W W:MD8,MF1 B:MD9,ML13 cm=0,0",
+        moves: &["F1-E2", "F1-F2", "F1-G2"],
+    },
     // It may leave by a canter too: over F2 to F3.
-    let pos = camelot("camelot W W:MD8,MF1,MF2 B:MD9,ML13 cm=0,0");
-    assert_moves(&pos, &["F1-E2", "F1-F3", "F1-G2"]);
+    MoveCase {
+        rule: OWN_CASTLE_LEAVE,
+        position: "camelot W W:MD8,MF1,MF2 B:MD9,ML13 cm=0,0",
+        moves: &["F1-E2", "F1-F3", "F1-G2"],
+    },
+    // Black's castle works the same way: G16 must leave (F15 G15 H15; F16 is the castle).
+    MoveCase {
+        rule: OWN_CASTLE_LEAVE,
+        position: "camelot B W:MD8,MK4 B:MD9,MG16 cm=0,0",
+        moves: &["G16-F15", "G16-G15", "G16-H15"],
+    },
+    // Knight F1 can jump G2 to H3. It may instead Charge: canter over E2 to D3, jump C4 to B5.
+    // No plain move, no canter-only move, and not D8xD10 (the castle comes first).
+    MoveCase {
+        rule: "Leaving the own castle: by a jump (or a Knight's Charge) if the piece can jump.",
+        position: "camelot W W:KF1,MD8,ME2 B:MC4,MD9,MG2 cm=0,0",
+        moves: &["F1xH3", "F1-D3xB5"],
+    },
+    // F1: E2 F2 G2 occupied by Black with D3 F3 H3 behind them occupied, G1 is the own castle.
+    MoveCase {
+        rule: "If the piece in its own castle cannot move at all, the obligation lapses for \
+               that turn and the normal rules apply (here: compulsory capture elsewhere).",
+        position: "camelot W W:MD8,MF1 B:MD3,MD9,ME2,MF2,MF3,MG2,MH3 cm=0,0",
+        moves: &["D8xD10"],
+    },
+];
 
-    // Played out: F3xF1 ends in the castle; after Black's reply White must move the F1 piece
-    // (K4's moves are not legal).
+#[test]
+fn own_castle_rules_on_hand_built_positions() {
+    assert_move_cases::<CamelotRules>(OWN_CASTLE_RULES);
+}
+
+/// The own-castle obligation played out: a piece that jumped into its own castle must be the one
+/// to move on its owner's next turn.
+#[test]
+fn own_castle_must_leave_next_turn() {
+    // F3xF1 ends in the castle; after Black's reply White must move the F1 piece (K4's moves
+    // are not legal).
     let mut pos = camelot("camelot W W:MF3,MK4 B:MF2,MA13,MB13 cm=0,0");
     play(&mut pos, "F3xF1");
     play(&mut pos, "A13-A12");
     assert_moves(&pos, &["F1-E2", "F1-F2", "F1-G2"]);
-
-    // Black's castle works the same way: G16 must leave (F15 G15 H15; F16 is the castle).
-    let pos = camelot("camelot B W:MD8,MK4 B:MD9,MG16 cm=0,0");
-    assert_moves(&pos, &["G16-F15", "G16-G15", "G16-H15"]);
-}
-
-/// Leaving the own castle: by a jump (or a Knight's Charge) if the piece can jump.
-#[test]
-fn own_castle_leave_by_jump_when_possible() {
-    // Knight F1 can jump G2 to H3. It may instead Charge: canter over E2 to D3, jump C4 to B5.
-    // No plain move, no canter-only move, and not D8xD10 (the castle comes first).
-    let pos = camelot("camelot W W:KF1,MD8,ME2 B:MC4,MD9,MG2 cm=0,0");
-    assert_moves(&pos, &["F1xH3", "F1-D3xB5"]);
-}
-
-/// If the piece in its own castle cannot move at all, the obligation lapses for that turn and the
-/// normal rules apply (here: compulsory capture elsewhere).
-#[test]
-fn own_castle_obligation_lapses_when_blocked() {
-    // F1: E2 F2 G2 occupied by Black with D3 F3 H3 behind them occupied, G1 is the own castle.
-    let pos = camelot("camelot W W:MD8,MF1 B:MD3,MD9,ME2,MF2,MF3,MG2,MH3 cm=0,0");
-    assert_moves(&pos, &["D8xD10"]);
 }
 
 /// Opponent's castle: entering it by any move ends the move there; a piece inside may never
@@ -357,14 +375,12 @@ fn opponent_castle_entry_ends_move_and_no_leaving() {
 fn castle_moves_limited_and_counted() {
     let mut pos = camelot("camelot W W:MD4,MF16 B:MK14,ML13 cm=0,0");
     assert!(notations(&pos).contains(&"F16-G16".to_string()));
-    play(&mut pos, "F16-G16");
+    assert_play(&mut pos, "F16-G16", "camelot B W:MD4,MG16 B:MK14,ML13 cm=1,0");
     assert_eq!(pos.castle_moves(), [1, 0]);
-    assert_eq!(pos.to_string(), "camelot B W:MD4,MG16 B:MK14,ML13 cm=1,0");
     play(&mut pos, "L13-L12");
     play(&mut pos, "G16-F16");
     assert_eq!(pos.castle_moves(), [2, 0]);
-    play(&mut pos, "L12-L11");
-    assert_eq!(pos.to_string(), "camelot W W:MD4,MF16 B:MK14,ML11 cm=2,0");
+    assert_play(&mut pos, "L12-L11", "camelot W W:MD4,MF16 B:MK14,ML11 cm=2,0");
     assert!(!notations(&pos).iter().any(|n| n.starts_with("F16")), "no third castle move");
     // Ordinary moves do not count.
     play(&mut pos, "D4-D5");

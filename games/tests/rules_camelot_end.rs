@@ -6,8 +6,8 @@ mod common;
 
 use common::*;
 use games::{
-    Camelot, CamelotPosition, Game, GameOver, MoveError, Outcome, Player, PositionError,
-    Termination,
+    Camelot, CamelotPosition, CamelotRules, Game, GameOver, MoveError, Outcome, Player,
+    PositionError, Termination,
 };
 
 const WHITE: Player = Player(0);
@@ -26,20 +26,16 @@ fn over(winner: Option<Player>, termination: Termination) -> Option<GameOver> {
 #[test]
 fn end_castle_occupied_wins() {
     let mut pos = camelot("camelot W W:MD4,MF16,MG15 B:MK14,ML13 cm=0,0");
-    assert_eq!(pos.outcome(), None);
-    play(&mut pos, "G15-G16");
-    assert_eq!(pos.outcome(), over(Some(WHITE), Termination::Castle));
+    assert_outcome_after(&mut pos, "G15-G16", over(Some(WHITE), Termination::Castle));
     assert!(pos.legal_moves().is_empty());
 
     let mut pos = camelot("camelot B W:MD4,ME4 B:MF1,MG2 cm=0,0");
-    play(&mut pos, "G2-G1");
-    assert_eq!(pos.outcome(), over(Some(BLACK), Termination::Castle));
+    assert_outcome_after(&mut pos, "G2-G1", over(Some(BLACK), Termination::Castle));
 
     // Checked before rule 3: E14xG16 takes Black's last piece and fills the castle.
     let mut pos = camelot("camelot W W:ME14,MF16 B:MF15 cm=0,0");
     assert_moves(&pos, &["E14xG16"]);
-    play(&mut pos, "E14xG16");
-    assert_eq!(pos.outcome(), over(Some(WHITE), Termination::Castle));
+    assert_outcome_after(&mut pos, "E14xG16", over(Some(WHITE), Termination::Castle));
 }
 
 /// Rule 2: if neither player has more than one piece, the game is drawn (before rule 3).
@@ -51,23 +47,18 @@ fn end_neither_more_than_one_piece_draws() {
 
     // White captures Black's last two pieces but is left with one piece: draw, not capture-all.
     let mut pos = camelot("camelot W W:MD4 B:MD5,MD7 cm=0,0");
-    assert_eq!(pos.outcome(), None);
     assert_moves(&pos, &["D4xD6xD8"]);
-    play(&mut pos, "D4xD6xD8");
-    assert_eq!(pos.outcome(), over(None, Termination::Draw));
+    assert_outcome_after(&mut pos, "D4xD6xD8", over(None, Termination::Draw));
 }
 
 /// Rule 3: a player who captures all opposing pieces wins if he has two or more left.
 #[test]
 fn end_capture_all_wins() {
     let mut pos = camelot("camelot W W:MD4,MK4 B:MD5 cm=0,0");
-    assert_eq!(pos.outcome(), None);
-    play(&mut pos, "D4xD6");
-    assert_eq!(pos.outcome(), over(Some(WHITE), Termination::CaptureAll));
+    assert_outcome_after(&mut pos, "D4xD6", over(Some(WHITE), Termination::CaptureAll));
 
     let mut pos = camelot("camelot B W:MD4 B:MD5,MK13 cm=0,0");
-    play(&mut pos, "D5xD3");
-    assert_eq!(pos.outcome(), over(Some(BLACK), Termination::CaptureAll));
+    assert_outcome_after(&mut pos, "D5xD3", over(Some(BLACK), Termination::CaptureAll));
 }
 
 /// Rule 4: a player to move with no legal move loses if the opponent has two or more pieces.
@@ -82,9 +73,7 @@ fn end_no_legal_move_loses() {
 
     // The same reached by a move.
     let mut pos = camelot("camelot W W:MK10,MK12 B:MF1 cm=0,2");
-    assert_eq!(pos.outcome(), None);
-    play(&mut pos, "K10-K9");
-    assert_eq!(pos.outcome(), over(Some(WHITE), Termination::NoMove));
+    assert_outcome_after(&mut pos, "K10-K9", over(Some(WHITE), Termination::NoMove));
 
     // With one castle move left, F1-G1 is a legal move and the game goes on.
     let pos = camelot("camelot B W:MK10,MK12 B:MF1 cm=0,1");
@@ -110,16 +99,9 @@ fn leg_interface_charge_playthrough() {
     assert_eq!(landed(&game), ["F5", "F7"]);
     // F5-F7 is a complete canter, and the Charge goes on: both end-move and the next leap.
     assert_eq!(actions(&game), ["F7>F9", "end"]);
-    {
-        let mut stop = game.clone();
-        act(&mut stop, "end");
-        assert_eq!(stop.to_move(), BLACK);
-        assert!(stop.landed().is_empty());
-        assert_eq!(
-            stop.position().to_string(),
-            "camelot B W:KF7,MF6,MF8 B:ME12,MG10,MG12,ML13 cm=0,0"
-        );
-    }
+    let mut stop = game.clone();
+    act(&mut stop, "end");
+    assert_move_complete(&stop, "camelot B W:KF7,MF6,MF8 B:ME12,MG10,MG12,ML13 cm=0,0");
     act(&mut game, "F7>F9");
     // F5-F7-F9 is not a legal canter under `strict` (F9 is a jump square): the jump must follow.
     assert_eq!(actions(&game), ["F9>H11"]);
@@ -130,9 +112,7 @@ fn leg_interface_charge_playthrough() {
     assert_eq!(actions(&game), ["F13>D11"]);
     act(&mut game, "F13>D11");
     // The move is complete by itself: Black to move.
-    assert_eq!(game.to_move(), BLACK);
-    assert!(game.landed().is_empty());
-    assert_eq!(game.position().to_string(), "camelot B W:KD11,MF6,MF8 B:ML13 cm=0,0");
+    assert_move_complete(&game, "camelot B W:KD11,MF6,MF8 B:ML13 cm=0,0");
     assert_eq!(game.outcome(), None);
 
     // A chained canter: end-move after each leap that could go on.
@@ -142,8 +122,7 @@ fn leg_interface_charge_playthrough() {
     act(&mut game, "C6>E8");
     assert_eq!(actions(&game), ["E8>G8", "end"]);
     act(&mut game, "E8>G8");
-    assert_eq!(game.to_move(), BLACK);
-    assert_eq!(game.position().to_string(), "camelot B W:MC5,MD7,MF8,MG8 B:MK14,ML13 cm=0,0");
+    assert_move_complete(&game, "camelot B W:MC5,MD7,MF8,MG8 B:MK14,ML13 cm=0,0");
 
     // A jump chain: never an end-move in the middle.
     let mut game = Camelot::new(camelot("camelot W W:MD4,MH8 B:MD5,MD7,ME6,MH9 cm=0,0"));
@@ -151,8 +130,15 @@ fn leg_interface_charge_playthrough() {
     act(&mut game, "D4>D6");
     assert_eq!(actions(&game), ["D6>D8", "D6>F6"]);
     act(&mut game, "D6>F6");
+    assert_move_complete(&game, "camelot B W:MF6,MH8 B:MD7,MH9 cm=0,0");
+}
+
+/// Asserts that White's move is complete: no cell landed on, Black to move, the position `after`.
+#[track_caller]
+fn assert_move_complete(game: &Camelot, after: &str) {
+    assert!(game.landed().is_empty(), "a move in progress in `{game}`");
     assert_eq!(game.to_move(), BLACK);
-    assert_eq!(game.position().to_string(), "camelot B W:MF6,MH8 B:MD7,MH9 cm=0,0");
+    assert_eq!(game.position().to_string(), after);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,34 +178,25 @@ fn symmetry_mirror_and_turn() {
     let turned = transform(&start, turn, true);
     assert_eq!(turned.to_string(), start.to_string().replacen("camelot W", "camelot B", 1));
 
-    for seed in 0..6usize {
-        let mut pos = CamelotPosition::start();
-        for ply in 0..80usize {
-            for (map, swap) in [(mirror as fn(&str) -> String, false), (turn, true)] {
-                let image = transform(&pos, map, swap);
-                assert_eq!(
-                    move_keys(&pos, map),
-                    move_keys(&image, |s| s.to_string()),
-                    "image of `{pos}` is `{image}`"
-                );
-                let flip = |o: Option<GameOver>| {
-                    o.map(|g| match g.outcome {
-                        Outcome::Win(p) if swap => {
-                            GameOver { outcome: Outcome::Win(Player(1 - p.0)), ..g }
-                        }
-                        _ => g,
-                    })
-                };
-                assert_eq!(flip(pos.outcome()), image.outcome(), "outcome of `{pos}`");
-            }
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = &moves[(ply * 7919 + seed * 104_729 + 13) % moves.len()];
-            pos.play(m);
+    walk_games::<CamelotRules>(6, 80, 13, |pos| {
+        for (map, swap) in [(mirror as fn(&str) -> String, false), (turn, true)] {
+            let image = transform(pos, map, swap);
+            assert_eq!(
+                move_keys(pos, map),
+                move_keys(&image, |s| s.to_string()),
+                "image of `{pos}` is `{image}`"
+            );
+            let flip = |o: Option<GameOver>| {
+                o.map(|g| match g.outcome {
+                    Outcome::Win(p) if swap => {
+                        GameOver { outcome: Outcome::Win(Player(1 - p.0)), ..g }
+                    }
+                    _ => g,
+                })
+            };
+            assert_eq!(flip(pos.outcome()), image.outcome(), "outcome of `{pos}`");
         }
-    }
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,31 +263,35 @@ fn move_parse_errors() {
 
 // ---- Decisions this engine takes where RULES.md leaves room (see docs/rules.md). ----
 
-/// Two of the mover's pieces in its own castle, only one with a jump: the move must be a
-/// capture by that piece (F1 jumps NW over E2 to D3); G1 may not leave by a plain move, and the
-/// Man on A5 with its own jump elsewhere may not move at all.
-#[test]
-fn own_castle_two_pieces_one_can_jump() {
-    let pos = camelot("camelot W W:MF1,MG1,MA5 B:ME2,MA6,MK13 cm=0,0");
-    assert_moves(&pos, &["F1xD3"]);
-}
+/// The engine's decisions on leaving the own castle, each shown by one position's legal moves.
+const OWN_CASTLE_DECISIONS: &[MoveCase] = &[
+    MoveCase {
+        rule: "Two of the mover's pieces in its own castle, only one with a jump: the move must \
+               be a capture by that piece (F1 jumps NW over E2 to D3); G1 may not leave by a \
+               plain move, and the Man on A5 with its own jump elsewhere may not move at all.",
+        position: "camelot W W:MF1,MG1,MA5 B:ME2,MA6,MK13 cm=0,0",
+        moves: &["F1xD3"],
+    },
+    MoveCase {
+        rule: "Two of the mover's pieces in its own castle, neither with a jump: either may \
+               leave, by any move, and nothing else moves.",
+        position: "camelot W W:MF1,MG1,MA4 B:MK12,MK13 cm=0,0",
+        moves: &["F1-E2", "F1-F2", "F1-G2", "G1-F2", "G1-G2", "G1-H2"],
+    },
+    MoveCase {
+        rule: "A Knight in its own castle with no direct jump but a Charge (over its Man on F2 \
+               to F3, then over Black's F4 to F5): it leaves by any of its moves, the Charge \
+               among them and not forced; the pure canter to F3 is not a move (strict: F3 is a \
+               square it could jump from), and the direct jump A5xA7 elsewhere is not allowed, \
+               since the castle obligation comes first.",
+        position: "camelot W W:KF1,MF2,MA5 B:MF4,MA6 cm=0,0",
+        moves: &["F1-E2", "F1-F3xF5", "F1-G2"],
+    },
+];
 
-/// Two of the mover's pieces in its own castle, neither with a jump: either may leave, by any
-/// move, and nothing else moves.
 #[test]
-fn own_castle_two_pieces_none_can_jump() {
-    let pos = camelot("camelot W W:MF1,MG1,MA4 B:MK12,MK13 cm=0,0");
-    assert_moves(&pos, &["F1-E2", "F1-F2", "F1-G2", "G1-F2", "G1-G2", "G1-H2"]);
-}
-
-/// A Knight in its own castle with no direct jump but a Charge (over its Man on F2 to F3, then
-/// over Black's F4 to F5): it leaves by any of its moves, the Charge among them and not forced;
-/// the pure canter to F3 is not a move (strict: F3 is a square it could jump from), and the
-/// direct jump A5xA7 elsewhere is not allowed, since the castle obligation comes first.
-#[test]
-fn own_castle_leaving_knight_with_only_a_charge() {
-    let pos = camelot("camelot W W:KF1,MF2,MA5 B:MF4,MA6 cm=0,0");
-    assert_moves(&pos, &["F1-E2", "F1-F3xF5", "F1-G2"]);
+fn own_castle_decisions_on_hand_built_positions() {
+    assert_move_cases::<CamelotRules>(OWN_CASTLE_DECISIONS);
 }
 
 /// Material (for move-limit adjudication, not a rule of the game): pieces per seat, Knights and

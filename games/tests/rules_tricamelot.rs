@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 use common::*;
 use games::{
     Game, GameOver, MoveError, Outcome, Player, PositionError, Termination, TriCamelot,
-    TriCamelotPosition,
+    TriCamelotPosition, TriCamelotRules,
 };
 
 const BLUE: Player = Player(0);
@@ -40,8 +40,7 @@ fn jumps_over_either_opponent() {
     // G10 to H11 (then nothing).
     let mut pos = tri("tricamelot B B:MF9 R:MF11 G:MG10,MG14");
     assert_moves(&pos, &["F9xF13xH15", "F9xH11"]);
-    play(&mut pos, "F9xF13xH15");
-    assert_eq!(pos.to_string(), "tricamelot G B:MH15 R: G:MG10");
+    assert_play(&mut pos, "F9xF13xH15", "tricamelot G B:MH15 R: G:MG10");
     // Red was taken entirely: it is skipped, Green moves next.
     assert_eq!(pos.to_move(), GREEN);
 
@@ -56,17 +55,14 @@ fn jumps_over_either_opponent() {
 fn target_castle_plain_move_wins() {
     let mut pos = tri("tricamelot B B:MA14,MF5 R:MD9,MD13 G:MH13");
     assert!(notations(&pos).contains(&"A14-A16".to_string()));
-    play(&mut pos, "A14-A16");
-    assert_eq!(pos.outcome(), win(BLUE, Termination::Castle));
+    assert_outcome_after(&mut pos, "A14-A16", win(BLUE, Termination::Castle));
     assert!(pos.legal_moves().is_empty());
 
     let mut pos = tri("tricamelot R B:MF5 R:MK14 G:MH9");
-    play(&mut pos, "K14-K16");
-    assert_eq!(pos.outcome(), win(RED, Termination::Castle));
+    assert_outcome_after(&mut pos, "K14-K16", win(RED, Termination::Castle));
 
     let mut pos = tri("tricamelot G B:MH5 R:MB13 G:MF3");
-    play(&mut pos, "F3-F1");
-    assert_eq!(pos.outcome(), win(GREEN, Termination::Castle));
+    assert_outcome_after(&mut pos, "F3-F1", win(GREEN, Termination::Castle));
 }
 
 /// A canter that reaches the target ends there and wins, even where it could go on; via the leg
@@ -107,57 +103,77 @@ fn target_castle_reached_by_jump_chain_ends_move_and_wins() {
     assert!(actions(&game).is_empty());
 }
 
-/// The castle of the opponent to the right is never entered: no plain move, no canter, no
-/// jump; a jump that would land there does not exist and creates no capture obligation.
-#[test]
-fn forbidden_castle_never_entered() {
+const FORBIDDEN_CASTLE: &str = "The castle of the opponent to the right is never entered: no \
+    plain move, no canter, no jump; a jump that would land there does not exist and creates no \
+    capture obligation.";
+
+const OWN_CASTLE_ENTRY: &str =
+    "Own castle: no plain move or canter lands on it; a jump may, and must jump on out if it can.";
+
+/// Castle rules that one position's legal moves show, each derived by hand.
+const CASTLE_RULES: &[MoveCase] = &[
     // Blue K14: K12 is Blue, K16 is forbidden -> J13, J15. Blue K12: K10 does not exist -> J11,
     // J13; the canter over K14 would land on K16.
-    let pos = tri("tricamelot B B:MK12,MK14 R:MD9 G:MH9");
-    assert_moves(&pos, &["K12-J11", "K12-J13", "K14-J13", "K14-J15"]);
-
+    MoveCase {
+        rule: FORBIDDEN_CASTLE,
+        position: "tricamelot B B:MK12,MK14 R:MD9 G:MH9",
+        moves: &["K12-J11", "K12-J13", "K14-J13", "K14-J15"],
+    },
     // Blue K12 next to Red K14: the jump would land on K16, so it does not exist and nothing is
     // compulsory: every plain move is legal.
-    let pos = tri("tricamelot B B:MF5,MK12 R:MD9,MK14 G:MH9");
-    assert_moves(
-        &pos,
-        &["F5-E4", "F5-E6", "F5-F3", "F5-F7", "F5-G4", "F5-G6", "K12-J11", "K12-J13"],
-    );
-
+    MoveCase {
+        rule: FORBIDDEN_CASTLE,
+        position: "tricamelot B B:MF5,MK12 R:MD9,MK14 G:MH9",
+        moves: &["F5-E4", "F5-E6", "F5-F3", "F5-F7", "F5-G4", "F5-G6", "K12-J11", "K12-J13"],
+    },
     // Red: F1 is forbidden. E2: E4 D3 (D1, E0 do not exist), canter over F3 to G4.
     // F3: F5 E4 G2 G4.
-    let pos = tri("tricamelot R B:MH9 R:ME2,MF3 G:MH13");
-    assert_moves(&pos, &["E2-D3", "E2-E4", "E2-G4", "F3-E4", "F3-F5", "F3-G2", "F3-G4"]);
-
+    MoveCase {
+        rule: FORBIDDEN_CASTLE,
+        position: "tricamelot R B:MH9 R:ME2,MF3 G:MH13",
+        moves: &["E2-D3", "E2-E4", "E2-G4", "F3-E4", "F3-F5", "F3-G2", "F3-G4"],
+    },
     // Green: A16 is forbidden.
-    let pos = tri("tricamelot G B:MF5 R:MD9 G:MA14");
-    assert_moves(&pos, &["A14-A12", "A14-B13", "A14-B15"]);
-}
-
-/// Own castle: no plain move or canter lands on it; a jump may, and must jump on out if it can.
-#[test]
-fn own_castle_entry_by_jump_only() {
+    MoveCase {
+        rule: FORBIDDEN_CASTLE,
+        position: "tricamelot G B:MF5 R:MD9 G:MA14",
+        moves: &["A14-A12", "A14-B13", "A14-B15"],
+    },
     // F3: E2 E4 G2 G4 (F1 own castle), canter F3-F7 over F5. F5: E4 E6 F7 G4 G6; the canter over
     // F3 would land on F1.
-    let pos = tri("tricamelot B B:MF3,MF5 R:MD17 G:MH17");
-    assert_moves(
-        &pos,
-        &["F3-E2", "F3-E4", "F3-F7", "F3-G2", "F3-G4", "F5-E4", "F5-E6", "F5-F7", "F5-G4", "F5-G6"],
-    );
+    MoveCase {
+        rule: OWN_CASTLE_ENTRY,
+        position: "tricamelot B B:MF3,MF5 R:MD17 G:MH17",
+        moves: &[
+            "F3-E2", "F3-E4", "F3-F7", "F3-G2", "F3-G4", "F5-E4", "F5-E6", "F5-F7", "F5-G4",
+            "F5-G6",
+        ],
+    },
     // F5 jumps Red F3 into F1, then must jump Green G2 out to H3.
-    let pos = tri("tricamelot B B:MF5,MH5 R:MD17,MF3 G:MG2,MH17");
-    assert_moves(&pos, &["F5xF1xH3"]);
+    MoveCase {
+        rule: OWN_CASTLE_ENTRY,
+        position: "tricamelot B B:MF5,MH5 R:MD17,MF3 G:MG2,MH17",
+        moves: &["F5xF1xH3"],
+    },
+    // F1 cannot jump; F9 could jump Red F11, but F1 must leave: E2 F3 G2.
+    MoveCase {
+        rule: "A piece in its own castle must leave on its owner's next turn, before compulsory \
+               capture elsewhere.",
+        position: "tricamelot B B:MF1,MF9 R:MD17,MF11 G:MH17",
+        moves: &["F1-E2", "F1-F3", "F1-G2"],
+    },
+];
+
+#[test]
+fn castle_rules_on_hand_built_positions() {
+    assert_move_cases::<TriCamelotRules>(CASTLE_RULES);
 }
 
-/// A piece in its own castle must leave on its owner's next turn, before compulsory capture
-/// elsewhere.
+/// The own-castle obligation played out: a piece that jumped into its own castle must be the one
+/// to move on its owner's next turn.
 #[test]
 fn own_castle_must_leave_next_turn() {
-    // F1 cannot jump; F9 could jump Red F11, but F1 must leave: E2 F3 G2.
-    let pos = tri("tricamelot B B:MF1,MF9 R:MD17,MF11 G:MH17");
-    assert_moves(&pos, &["F1-E2", "F1-F3", "F1-G2"]);
-
-    // Played out: F5xF1 ends in the castle; after Red and Green, Blue must move F1.
+    // F5xF1 ends in the castle; after Red and Green, Blue must move F1.
     let mut pos = tri("tricamelot B B:MF5,MH5 R:MD17,MF3 G:MH17");
     assert_moves(&pos, &["F5xF1"]);
     play(&mut pos, "F5xF1");
@@ -171,9 +187,8 @@ fn own_castle_must_leave_next_turn() {
 #[test]
 fn elimination_player_without_pieces_is_skipped() {
     let mut pos = tri("tricamelot B B:MF5 R: G:MH13,MH9");
-    play(&mut pos, "F5-F7");
+    assert_play(&mut pos, "F5-F7", "tricamelot G B:MF7 R: G:MH9,MH13");
     assert_eq!(pos.to_move(), GREEN);
-    assert_eq!(pos.to_string(), "tricamelot G B:MF7 R: G:MH9,MH13");
     play(&mut pos, "H9-H11");
     assert_eq!(pos.to_move(), BLUE);
     assert_eq!(pos.outcome(), None);
@@ -186,8 +201,7 @@ fn elimination_player_without_moves_is_removed() {
     // Red's only piece is in its own castle A16, hemmed in by Green A14 B15 B17 with Blue A12
     // C14 C18 behind them: no step, no jump. After Blue's F5-F7, Red is eliminated.
     let mut pos = tri("tricamelot B B:MA12,MC14,MC18,MF5 R:MA16 G:MA14,MB15,MB17");
-    play(&mut pos, "F5-F7");
-    assert_eq!(pos.outcome(), None);
+    assert_outcome_after(&mut pos, "F5-F7", None);
     assert_eq!(pos.to_move(), GREEN);
     assert_eq!(pos.to_string(), "tricamelot G B:MA12,MC14,MC18,MF7 R: G:MA14,MB15,MB17");
     // Green must capture: B15 over Blue C14 to D13 (A14 over A12 and B17 over C18 would leave
@@ -198,8 +212,7 @@ fn elimination_player_without_moves_is_removed() {
     // Targets never change: Red's castle A16, now empty, is still Blue's target. Blue must
     // capture: A12 over Green A14, or C18 over Green B17, both landing on A16 and winning.
     assert_moves(&pos, &["A12xA16", "C18xA16"]);
-    play(&mut pos, "C18xA16");
-    assert_eq!(pos.outcome(), win(BLUE, Termination::Castle));
+    assert_outcome_after(&mut pos, "C18xA16", win(BLUE, Termination::Castle));
 }
 
 /// A Knight's Charge, the rules' own example F5-F9-H11xF13xD11: canter over F7, then jumps over
@@ -207,15 +220,13 @@ fn elimination_player_without_moves_is_removed() {
 /// the Charge is optional; F9 is a jump square, so there is no pure canter F5-F9.
 #[test]
 fn knight_charge_rules_example() {
-    let pos = tri("tricamelot B B:KF5,MF7 R:ME12,MG10 G:MG12,MI18");
+    let mut pos = tri("tricamelot B B:KF5,MF7 R:ME12,MG10 G:MG12,MI18");
     assert_moves_from(
         &pos,
         "F5",
         &["F5-E4", "F5-E6", "F5-F3", "F5-G4", "F5-G6", "F5-F9xH11xF13xD11"],
     );
-    let mut pos = pos;
-    play(&mut pos, "F5-F9xH11xF13xD11");
-    assert_eq!(pos.to_string(), "tricamelot G B:KD11,MF7 R: G:MI18");
+    assert_play(&mut pos, "F5-F9xH11xF13xD11", "tricamelot G B:KD11,MF7 R: G:MI18");
 }
 
 /// The last player with pieces wins: by capture (capture-all) or when the others are
@@ -224,8 +235,7 @@ fn knight_charge_rules_example() {
 fn last_player_with_pieces_wins() {
     let mut pos = tri("tricamelot B B:MF5,MF9 R:MF11 G:");
     assert_moves(&pos, &["F9xF13"]);
-    play(&mut pos, "F9xF13");
-    assert_eq!(pos.outcome(), win(BLUE, Termination::CaptureAll));
+    assert_outcome_after(&mut pos, "F9xF13", win(BLUE, Termination::CaptureAll));
     assert!(pos.legal_moves().is_empty());
 
     // Red (Green already out) cannot move and is eliminated: Blue is the last player left.
@@ -324,26 +334,17 @@ fn rotation_symmetry_of_start_position() {
 /// the rotation, and the same outcome up to the colour permutation.
 #[test]
 fn rotation_symmetry_along_games() {
-    for seed in 0..8usize {
-        let mut pos = TriCamelotPosition::start();
-        for ply in 0..120usize {
-            let image = rotate_position(&pos);
-            let image2 = rotate_position(&image);
-            assert_eq!(move_keys(&pos, rot), move_keys(&image, |s| s.to_string()), "`{pos}`");
-            assert_eq!(move_keys(&pos, rot2), move_keys(&image2, |s| s.to_string()), "`{pos}`");
-            let mapped = pos.outcome().map(|g| match g.outcome {
-                Outcome::Win(p) => GameOver { outcome: Outcome::Win(seat(sigma(letter(p)))), ..g },
-                Outcome::Draw => g,
-            });
-            assert_eq!(mapped, image.outcome(), "outcome of `{pos}`");
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = &moves[(ply * 7919 + seed * 104_729 + 5) % moves.len()];
-            pos.play(m);
-        }
-    }
+    walk_games::<TriCamelotRules>(8, 120, 5, |pos| {
+        let image = rotate_position(pos);
+        let image2 = rotate_position(&image);
+        assert_eq!(move_keys(pos, rot), move_keys(&image, |s| s.to_string()), "`{pos}`");
+        assert_eq!(move_keys(pos, rot2), move_keys(&image2, |s| s.to_string()), "`{pos}`");
+        let mapped = pos.outcome().map(|g| match g.outcome {
+            Outcome::Win(p) => GameOver { outcome: Outcome::Win(seat(sigma(letter(p)))), ..g },
+            Outcome::Draw => g,
+        });
+        assert_eq!(mapped, image.outcome(), "outcome of `{pos}`");
+    });
 }
 
 // ---------------------------------------------------------------------------------------------

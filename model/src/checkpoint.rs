@@ -259,6 +259,15 @@ mod tests {
         fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
     }
 
+    /// Cuts `dir`'s `file` to its first `keep(length)` bytes; returns its path and the bytes it
+    /// held.
+    fn truncate(dir: &Path, file: &str, keep: impl FnOnce(usize) -> usize) -> (PathBuf, Vec<u8>) {
+        let path = dir.join(file);
+        let bytes = fs::read(&path).unwrap();
+        fs::write(&path, &bytes[..keep(bytes.len())]).unwrap();
+        (path, bytes)
+    }
+
     #[test]
     fn save_then_load_gives_bit_identical_outputs() {
         let (_scratch, dir, net) = saved("roundtrip");
@@ -308,9 +317,7 @@ mod tests {
     #[test]
     fn truncated_weights_are_corrupt() {
         let (_scratch, dir, _) = saved("truncated");
-        let path = dir.join(WEIGHTS_FILE);
-        let bytes = fs::read(&path).unwrap();
-        fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+        let (path, bytes) = truncate(&dir, WEIGHTS_FILE, |len| len / 2);
         let err = load(&dir, VARIANT, ENCODING).unwrap_err();
         assert!(matches!(&err, ModelError::CorruptWeights { path: p, .. } if *p == path), "{err}");
         // Same length, one flipped byte: caught by the hash.
@@ -348,9 +355,7 @@ mod tests {
     #[test]
     fn corrupted_net_json_is_bad_json() {
         let (_scratch, dir, _) = saved("badjson");
-        let path = dir.join(META_FILE);
-        let text = fs::read(&path).unwrap();
-        fs::write(&path, &text[..text.len() - 7]).unwrap();
+        let (path, _) = truncate(&dir, META_FILE, |len| len - 7);
         let err = load(&dir, VARIANT, ENCODING).unwrap_err();
         assert!(matches!(&err, ModelError::BadJson { path: p, .. } if *p == path), "{err}");
         fs::write(&path, b"{\"format\": 1}").unwrap();

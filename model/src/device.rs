@@ -12,12 +12,12 @@
 //! it is.
 
 use std::fmt;
-use std::str::FromStr;
 
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ModelError, Result};
+use crate::names::named_enum;
 
 /// Where the network runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -29,6 +29,8 @@ pub enum DeviceKind {
     /// burn's `wgpu` backend on the default adapter (needs the `gpu` feature).
     Gpu,
 }
+
+named_enum!(DeviceKind, "device", { Cpu => "cpu", Gpu => "gpu" });
 
 impl DeviceKind {
     /// Whether this build can run on this kind of device at all.
@@ -141,41 +143,9 @@ fn gpu_device() -> Result<Device> {
     gpu().map(|(device, _)| device.clone())
 }
 
-impl fmt::Display for DeviceKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            DeviceKind::Cpu => "cpu",
-            DeviceKind::Gpu => "gpu",
-        })
-    }
-}
-
-impl FromStr for DeviceKind {
-    type Err = ModelError;
-
-    /// Parses `"cpu"` or `"gpu"` (case-insensitive).
-    fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "cpu" => Ok(DeviceKind::Cpu),
-            "gpu" => Ok(DeviceKind::Gpu),
-            _ => Err(ModelError::InvalidArgument(format!(
-                "unknown device {s:?}; expected \"cpu\" or \"gpu\""
-            ))),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn serde_names_are_lowercase() {
-        assert_eq!(serde_json::to_string(&DeviceKind::Gpu).unwrap(), "\"gpu\"");
-        assert_eq!(serde_json::from_str::<DeviceKind>("\"cpu\"").unwrap(), DeviceKind::Cpu);
-        assert_eq!("GPU".parse::<DeviceKind>().unwrap(), DeviceKind::Gpu);
-        assert!("tpu".parse::<DeviceKind>().is_err());
-    }
 
     #[test]
     fn gpu_without_the_feature_is_an_error() {

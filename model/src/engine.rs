@@ -1,13 +1,11 @@
 //! Which code computes the network: a [`Predictor`](crate::Predictor)'s forward pass and a
 //! [`Trainer`](crate::Trainer)'s gradients.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 use crate::device::DeviceKind;
 use crate::error::{ModelError, Result};
+use crate::names::named_enum;
 
 /// The code behind a [`Predictor`](crate::Predictor) or a [`Trainer`](crate::Trainer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -20,6 +18,8 @@ pub enum NetEngine {
     /// batch statistics, burn keeping the parameters and the optimizer. CPU only.
     Native,
 }
+
+named_enum!(NetEngine, "inference engine", { Burn => "burn", Native => "native" });
 
 impl NetEngine {
     /// Checks the engine runs on `kind`: the native engine is CPU only
@@ -42,40 +42,12 @@ impl NetEngine {
     }
 }
 
-impl fmt::Display for NetEngine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            NetEngine::Burn => "burn",
-            NetEngine::Native => "native",
-        })
-    }
-}
-
-impl FromStr for NetEngine {
-    type Err = ModelError;
-
-    /// Parses `"burn"` or `"native"` (case-insensitive).
-    fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "burn" => Ok(NetEngine::Burn),
-            "native" => Ok(NetEngine::Native),
-            _ => Err(ModelError::InvalidArgument(format!(
-                "unknown inference engine {s:?}; expected \"burn\" or \"native\""
-            ))),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn names_and_defaults() {
-        assert_eq!(serde_json::to_string(&NetEngine::Native).unwrap(), "\"native\"");
-        assert_eq!(serde_json::from_str::<NetEngine>("\"burn\"").unwrap(), NetEngine::Burn);
-        assert_eq!(" Native".parse::<NetEngine>().unwrap(), NetEngine::Native);
-        assert!("onnx".parse::<NetEngine>().is_err());
+    fn the_default_follows_the_device() {
         assert_eq!(NetEngine::default_for(DeviceKind::Cpu), NetEngine::Native);
         assert_eq!(NetEngine::default_for(DeviceKind::Gpu), NetEngine::Burn);
     }

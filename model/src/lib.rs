@@ -34,6 +34,7 @@ mod files;
 mod heads;
 pub mod moves_left;
 pub mod named_weights;
+mod names;
 pub mod native;
 pub mod net;
 pub mod onnx;

@@ -8,14 +8,11 @@
 //! is `f32` only, and so is burn's CPU backend here (some of its f16 kernels panic): `f16` is for
 //! the GPU. How far it moves the outputs is measured by `camelot-zero device check` there.
 
-use std::fmt;
-use std::str::FromStr;
-
 use burn::module::{Module, ModuleMapper, Param};
 use burn::tensor::{FloatDType, Tensor};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ModelError, Result};
+use crate::names::named_enum;
 use crate::net::Net;
 
 /// The float type of burn's forward pass at inference.
@@ -28,6 +25,8 @@ pub enum Precision {
     /// 16-bit floats (IEEE half): weights, activations and batch-norm statistics.
     F16,
 }
+
+named_enum!(Precision, "precision", { F32 => "f32", F16 => "f16" });
 
 impl Precision {
     /// burn's float type for this precision.
@@ -66,43 +65,11 @@ impl ModuleMapper for CastTo {
     }
 }
 
-impl fmt::Display for Precision {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Precision::F32 => "f32",
-            Precision::F16 => "f16",
-        })
-    }
-}
-
-impl FromStr for Precision {
-    type Err = ModelError;
-
-    /// Parses `"f32"` or `"f16"` (case-insensitive).
-    fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "f32" => Ok(Precision::F32),
-            "f16" => Ok(Precision::F16),
-            _ => Err(ModelError::InvalidArgument(format!(
-                "unknown precision {s:?}; expected \"f32\" or \"f16\""
-            ))),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testing::camelot_shape;
     use crate::{DeviceKind, NetConfig, NetEngine, Predictor};
-
-    #[test]
-    fn names_parse_and_print() {
-        assert_eq!("F16".parse::<Precision>().unwrap(), Precision::F16);
-        assert_eq!(Precision::F32.to_string(), "f32");
-        assert_eq!(serde_json::to_string(&Precision::F16).unwrap(), "\"f16\"");
-        assert!("bf16".parse::<Precision>().is_err());
-    }
 
     #[test]
     fn f16_is_refused_on_the_cpu_engines() {

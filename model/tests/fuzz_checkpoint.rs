@@ -6,7 +6,7 @@
 //! Cases: `FUZZ_CASES` (default 300 per property; CI runs the default). For a longer run:
 //! `FUZZ_CASES=20000 PROPTEST_RNG_SEED=$RANDOM cargo test --release -p model --test fuzz_checkpoint`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -21,15 +21,9 @@ mod fuzz;
 const VARIANT: &str = "camelot";
 const ENCODING: u32 = 1;
 
-/// This test file's folder, in Cargo's scratch folder for integration tests (emptied at the first
-/// use in each run, so that runs do not pile folders up in the system's temporary directory).
+/// This test file's folder ([`fuzz::scratch`]).
 fn scratch() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-checkpoint");
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
-    })
+    fuzz::scratch("fuzz-checkpoint")
 }
 
 /// `net.json` and the weights of a small real checkpoint.

@@ -148,6 +148,32 @@ pub struct PositionRow {
     pub full_search: bool,
 }
 
+impl PositionRow {
+    /// The first decision (game 0, ply 0) of a game at `state`, whose search spread its target
+    /// evenly over every legal action, with `result` as its root, network and final values: a
+    /// row for tests of what reads rows (the trainer's targets, the teacher's filters).
+    pub fn uniform<G: games::Game>(state: &G, result: Vec<f32>, full_search: bool) -> Self {
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let policy_actions: Vec<u16> =
+            legal.iter().map(|&a| state.action_index(a) as u16).collect();
+        let n = policy_actions.len();
+        PositionRow {
+            game_id: 0,
+            ply: 0,
+            move_number: 0,
+            position: state.to_string(),
+            mover: state.to_move().0,
+            policy_actions,
+            policy_target: vec![1.0 / n as f32; n],
+            root_values: result.clone(),
+            net_values: result.clone(),
+            result,
+            full_search,
+        }
+    }
+}
+
 /// The games and positions of one shard.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shard {

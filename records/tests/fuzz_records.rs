@@ -5,7 +5,7 @@
 //! Cases: `FUZZ_CASES` (default 1000 per property; CI runs the default). For a longer run:
 //! `FUZZ_CASES=100000 PROPTEST_RNG_SEED=$RANDOM cargo test --release -p records --test fuzz_records`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -16,15 +16,9 @@ use records::{GameRecord, PositionRow, Shard, read_games, read_positions, read_s
 #[path = "../../tests/common/fuzz.rs"]
 mod fuzz;
 
-/// This test file's folder, in Cargo's scratch folder for integration tests (emptied at the first
-/// use in each run, so that runs do not pile folders up in the system's temporary directory).
+/// This test file's folder ([`fuzz::scratch`]).
 fn dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-records");
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
-    })
+    fuzz::scratch("fuzz-records")
 }
 
 /// The bytes of a real shard's games and positions files.

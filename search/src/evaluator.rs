@@ -103,6 +103,23 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
     }
 }
 
+/// Evaluates each of `states` with `evaluate`, given the state and its legal actions (one
+/// buffer for the whole batch, refilled per state): the loop of the evaluators that need no
+/// network.
+pub(crate) fn evaluate_each<G: Game>(
+    states: &[G],
+    mut evaluate: impl FnMut(&G, &[G::Action]) -> Evaluation,
+) -> Vec<Evaluation> {
+    let mut legal = Vec::new();
+    states
+        .iter()
+        .map(|s| {
+            s.legal_actions(&mut legal);
+            evaluate(s, &legal)
+        })
+        .collect()
+}
+
 /// Uniform prior, every seat valued at the draw share: search guided by nothing but the rules
 /// (finished games still score exactly).
 #[derive(Clone, Copy, Debug, Default)]
@@ -110,18 +127,13 @@ pub struct UniformEvaluator;
 
 impl<G: Game> Evaluator<G> for UniformEvaluator {
     fn evaluate(&mut self, states: &[G]) -> Vec<Evaluation> {
-        let mut legal = Vec::new();
-        states
-            .iter()
-            .map(|s| {
-                s.legal_actions(&mut legal);
-                let mut e = Evaluation::uniform(legal.len(), G::NUM_PLAYERS);
-                if let Some(r) = s.returns() {
-                    e.values = r;
-                }
-                e
-            })
-            .collect()
+        evaluate_each(states, |s, legal| {
+            let mut e = Evaluation::uniform(legal.len(), G::NUM_PLAYERS);
+            if let Some(r) = s.returns() {
+                e.values = r;
+            }
+            e
+        })
     }
 }
 
@@ -161,23 +173,20 @@ impl RolloutEvaluator {
 
 impl<G: Game> Evaluator<G> for RolloutEvaluator {
     fn evaluate(&mut self, states: &[G]) -> Vec<Evaluation> {
-        let mut legal = Vec::new();
-        states
-            .iter()
-            .map(|s| {
-                let mut sum = [0.0f32; MAX_PLAYERS];
-                for _ in 0..self.playouts {
-                    let r = self.playout(s, &mut legal);
-                    for (acc, v) in sum.iter_mut().zip(r.0) {
-                        *acc += v;
-                    }
+        // The playouts' own buffer of legal actions: `legal` is the root's.
+        let mut scratch = Vec::new();
+        evaluate_each(states, |s, legal| {
+            let mut sum = [0.0f32; MAX_PLAYERS];
+            for _ in 0..self.playouts {
+                let r = self.playout(s, &mut scratch);
+                for (acc, v) in sum.iter_mut().zip(r.0) {
+                    *acc += v;
                 }
-                s.legal_actions(&mut legal);
-                let mut e = Evaluation::uniform(legal.len(), G::NUM_PLAYERS);
-                e.values = Values(sum.map(|x| x / self.playouts as f32));
-                e
-            })
-            .collect()
+            }
+            let mut e = Evaluation::uniform(legal.len(), G::NUM_PLAYERS);
+            e.values = Values(sum.map(|x| x / self.playouts as f32));
+            e
+        })
     }
 }
 

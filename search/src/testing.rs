@@ -4,7 +4,7 @@
 
 use games::{Game, MAX_PLAYERS, Values};
 
-use crate::evaluator::{Evaluation, Evaluator};
+use crate::evaluator::{Evaluation, Evaluator, evaluate_each};
 use crate::mcts::RootFilter;
 
 /// A root filter that clears `action` from the prior wherever it is legal beside others and
@@ -74,25 +74,20 @@ fn unit(h: u64) -> f32 {
 
 impl<G: Game> Evaluator<G> for HashEvaluator {
     fn evaluate(&mut self, states: &[G]) -> Vec<Evaluation> {
-        let mut legal = Vec::new();
-        states
-            .iter()
-            .map(|s| {
-                let h = mix(s.hash() ^ self.salt);
-                s.legal_actions(&mut legal);
-                let raw: Vec<f32> =
-                    legal.iter().map(|&a| unit(mix(h ^ (s.action_index(a) as u64 + 1)))).collect();
-                let total: f32 = raw.iter().sum();
-                let policy = raw.iter().map(|p| p / total).collect();
-                let mut v = [0.0; MAX_PLAYERS];
-                for (seat, x) in v.iter_mut().take(G::NUM_PLAYERS).enumerate() {
-                    *x = unit(mix(h.wrapping_add(seat as u64 + 101)));
-                }
-                let sum: f32 = v.iter().sum();
-                let values = s.returns().unwrap_or(Values(v.map(|x| x / sum)));
-                Evaluation { policy, values, moves_left: None }
-            })
-            .collect()
+        evaluate_each(states, |s, legal| {
+            let h = mix(s.hash() ^ self.salt);
+            let raw: Vec<f32> =
+                legal.iter().map(|&a| unit(mix(h ^ (s.action_index(a) as u64 + 1)))).collect();
+            let total: f32 = raw.iter().sum();
+            let policy = raw.iter().map(|p| p / total).collect();
+            let mut v = [0.0; MAX_PLAYERS];
+            for (seat, x) in v.iter_mut().take(G::NUM_PLAYERS).enumerate() {
+                *x = unit(mix(h.wrapping_add(seat as u64 + 101)));
+            }
+            let sum: f32 = v.iter().sum();
+            let values = s.returns().unwrap_or(Values(v.map(|x| x / sum)));
+            Evaluation { policy, values, moves_left: None }
+        })
     }
 }
 

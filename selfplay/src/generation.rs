@@ -72,14 +72,10 @@ pub fn play_generation<V: Variant>(
         .map(|make| move || -> Box<dyn RootFilter<State<V>>> { Box::new(make()) });
     let make_sparrer = teacher.sparrers::<V>(seed);
     let session = Session {
-        config,
-        mcts,
-        game_ids: ids,
-        seed,
-        start: &start,
         stop,
         root_filter: make_root_filter.as_ref().map(|make| make as &RootFilterFactory<_>),
         sparring: make_sparrer.as_ref().map(|make| make as &SparringFactory<_>),
+        ..Session::new(config, mcts, ids, seed, &start)
     };
     let mut labels = teacher.labels::<V>(options);
     let leaf = config.leaf_heuristic;

@@ -177,16 +177,7 @@ mod tests {
             SelfPlayConfig { games_in_flight: 2, max_moves: 6, ..SelfPlayConfig::default() };
         let mcts = MctsConfig { simulations: 4, ..MctsConfig::default() };
         let start = |_: u64| Camelot::initial();
-        let session = Session {
-            config: &config,
-            mcts: &mcts,
-            game_ids: (0..5).collect(),
-            seed: 3,
-            start: &start,
-            stop: None,
-            root_filter: None,
-            sparring: None,
-        };
+        let session = Session::new(&config, &mcts, (0..5).collect(), 3, &start);
         let mut writer = ShardWriter::new(&dir, "t", 0, "camelot", "uniform", 2).unwrap();
         let mut written = 0;
         play(

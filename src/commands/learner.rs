@@ -17,7 +17,7 @@ use train::distributed::{LearnerLease, WorkerHub};
 use train::run::GamesSource;
 use train::{RunConfig, RunJob, TrainGame, run_generations};
 
-use super::run::PROGRAM;
+use super::run::{PROGRAM, RunLength};
 use crate::input::{BadInput, load_config};
 use crate::interrupt;
 use crate::progress::RunView;
@@ -34,13 +34,8 @@ pub struct LearnerArgs {
     /// data/cache/<bucket>/<prefix>).
     #[arg(long)]
     pub cache: Option<PathBuf>,
-    /// Generations in the whole run (default: the config's run.generations).
-    #[arg(long)]
-    pub generations: Option<u32>,
-    /// Train for at most this long (60m, 1h30m), as `run --time` (default: the config's
-    /// run.time_budget). When it is spent the workers are told the run is finished.
-    #[arg(long, value_name = "DURATION")]
-    pub time: Option<train::TimeBudget>,
+    #[command(flatten)]
+    pub length: RunLength,
 }
 
 pub fn run(args: LearnerArgs) -> Result<()> {
@@ -67,8 +62,7 @@ pub fn run(args: LearnerArgs) -> Result<()> {
             .into());
         }
     };
-    let generations = args.generations.unwrap_or(config.run.generations);
-    let limits = (generations, args.time.or(config.run.time_budget));
+    let limits = args.length.of(&config);
     games::with_variant!(config.game.variant, V => {
         learn::<V>(&location, &hub, &run_dir, &config, limits)
     })?;

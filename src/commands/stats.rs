@@ -14,7 +14,7 @@ use records::collection::{
     GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
 };
 use report::charts::ChartFormat;
-use report::stats::{blunders_view, openings_view, summary_view, values_view};
+use report::stats::{TableView, openings_view};
 use search::{DrawScore, PlaySearch, TacticsFilter};
 use selfplay::arena::{LeafValues, PlayerSpec};
 use selfplay::stats::blunders::{
@@ -169,12 +169,7 @@ fn run_openings(args: &OpeningsArgs) -> Result<()> {
 fn run_summary(args: &RecordsArgs) -> Result<()> {
     let (variant, games) = load(args)?;
     let s = games::with_variant!(variant, V => summary::summary::<V>(&games)).map_err(bad)?;
-    let text = match args.format {
-        Format::Table => summary_view::text(&s),
-        Format::Csv => summary_view::csv(&s),
-        Format::Json => serde_json::to_string_pretty(&summary_view::json(&s))? + "\n",
-    };
-    out!("{text}")?;
+    print_report(args.format, &s)?;
     Ok(())
 }
 
@@ -190,12 +185,7 @@ fn run_blunders(args: &BlundersArgs) -> Result<()> {
     let play = play_search(args.config.as_deref())?;
     let (variant, games) = load(&args.records)?;
     let b = games::with_variant!(variant, V => blunders::<V>(args, judge, &models, &play, &games))?;
-    let text = match args.records.format {
-        Format::Table => blunders_view::text(&b),
-        Format::Csv => blunders_view::csv(&b),
-        Format::Json => serde_json::to_string_pretty(&blunders_view::json(&b))? + "\n",
-    };
-    out!("{text}")?;
+    print_report(args.records.format, &b)?;
     Ok(())
 }
 
@@ -205,12 +195,18 @@ fn run_values(args: &ValuesArgs) -> Result<()> {
     }
     let (variant, games) = load(&args.records)?;
     let probe = games::with_variant!(variant, V => value_probe::<V>(&args.model, &games))?;
-    let text = match args.records.format {
-        Format::Table => values_view::text(&probe),
-        Format::Csv => values_view::csv(&probe),
-        Format::Json => serde_json::to_string_pretty(&values_view::json(&probe))? + "\n",
+    print_report(args.records.format, &probe)?;
+    Ok(())
+}
+
+/// Prints a statistic in the format asked for (the JSON pretty-printed and ended by a newline).
+fn print_report(format: Format, report: &impl TableView) -> Result<()> {
+    let rendered = match format {
+        Format::Table => report.text(),
+        Format::Csv => report.csv(),
+        Format::Json => serde_json::to_string_pretty(&report.json())? + "\n",
     };
-    out!("{text}")?;
+    out!("{rendered}")?;
     Ok(())
 }
 

@@ -146,29 +146,22 @@ pub fn sync_dir(dir: &Path) -> Result<(), StorageError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("storage-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use crate::ScratchDir;
 
     #[test]
     fn a_write_replaces_the_file_whole() {
-        let dir = scratch("replace");
+        let dir = ScratchDir::new("storage-replace").unwrap();
         let p = dir.join("a.txt");
         write_atomic(&p, b"old").unwrap();
         write_atomic(&p, b"new contents").unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"new contents");
         assert!(!temp_path(&p).exists());
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[cfg(unix)]
     #[test]
     fn a_planted_link_at_the_temporary_name_is_not_followed() {
-        let dir = scratch("planted");
+        let dir = ScratchDir::new("storage-planted").unwrap();
         let victim = dir.join("victim.txt");
         fs::write(&victim, b"precious").unwrap();
         let target = dir.join("index.html");
@@ -183,12 +176,11 @@ mod tests {
         let tmp = temp_dir(&ckpt).unwrap();
         assert!(fs::symlink_metadata(&tmp).unwrap().is_dir());
         assert!(victim.exists(), "clearing the link removed its target");
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn an_uncommitted_file_leaves_nothing() {
-        let dir = scratch("dropped");
+        let dir = ScratchDir::new("storage-dropped").unwrap();
         let target = dir.join("x.bin");
         {
             let mut t = TempFile::create(&target).unwrap();
@@ -196,7 +188,6 @@ mod tests {
             assert!(t.path().exists());
         }
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -212,17 +212,11 @@ pub fn process_start(pid: u32) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("storage-lock-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use crate::ScratchDir;
 
     #[test]
     fn a_second_holder_is_refused_with_the_holders_name() {
-        let dir = scratch("second");
+        let dir = ScratchDir::new("storage-lock-second").unwrap();
         let lock = DirLock::acquire(&dir, "run.lock", "camelot-zero run").unwrap();
         let err = DirLock::acquire(&dir, "run.lock", "camelot-zero run").unwrap_err();
         let message = err.to_string();
@@ -231,13 +225,12 @@ mod tests {
         drop(lock);
         assert!(!dir.join("run.lock").exists(), "dropping the lock removes it");
         DirLock::acquire(&dir, "run.lock", "again").unwrap();
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[cfg(target_os = "linux")]
     #[test]
     fn the_lock_of_a_dead_process_is_taken_over() {
-        let dir = scratch("stale");
+        let dir = ScratchDir::new("storage-lock-stale").unwrap();
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = child.id();
         child.wait().unwrap();
@@ -250,17 +243,15 @@ mod tests {
         let reused = LockHolder { process_start: Some(1), ..LockHolder::current("old") };
         fs::write(dir.join("run.lock"), reused.to_text()).unwrap();
         DirLock::acquire(&dir, "run.lock", "new run").unwrap();
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_holder_on_another_host_is_never_judged_stale() {
-        let dir = scratch("host");
+        let dir = ScratchDir::new("storage-lock-host").unwrap();
         let other = LockHolder { host: "elsewhere".into(), pid: 1, ..LockHolder::current("x") };
         fs::write(dir.join("run.lock"), other.to_text()).unwrap();
         let err = DirLock::acquire(&dir, "run.lock", "y").unwrap_err();
         assert!(err.to_string().contains("elsewhere"), "{err}");
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

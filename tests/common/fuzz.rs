@@ -3,6 +3,9 @@
 //! `records/tests/fuzz_records.rs`, `train/tests/fuzz_config.rs`), each of which includes this
 //! file with `#[path]` and builds it with its own proptest dev-dependency.
 
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
 use proptest::test_runner::{Config, RngSeed};
 
 /// `FUZZ_CASES` cases per property (`ci_cases` when unset: what CI runs), drawn from a fixed seed
@@ -17,4 +20,17 @@ pub fn config(ci_cases: u32) -> Config {
         chosen => chosen,
     };
     Config { cases, rng_seed, ..default }
+}
+
+/// The folder of the fuzz test binary that includes this file, `name` in Cargo's scratch folder
+/// for integration tests, emptied at its first use in each run (so that runs do not pile folders
+/// up in the system's temporary directory). One per binary: the first call's `name` holds.
+#[allow(dead_code)] // the fuzzers that write no files (configs, positions) do not call it
+pub fn scratch(name: &str) -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    })
 }

@@ -2,9 +2,11 @@
 // Each test file uses only some of these helpers.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
+use std::io::Write;
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 pub use storage::ScratchDir;
@@ -13,6 +15,17 @@ pub use storage::ScratchDir;
 pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_camelot-zero"))
 }
+
+/// `args![a, b, ...]`: a command line as an array of `&OsStr`, each argument a `&str`, a
+/// `String`, a `Path`, a `PathBuf` or a [`ScratchDir`] (or a reference to one), for [`run`] or
+/// `Command::args`: `run(&args!["report", "--run", run_dir, "--out", out])`.
+macro_rules! args {
+    ($($arg:expr),* $(,)?) => {
+        [$(::std::convert::AsRef::<::std::path::Path>::as_ref(&$arg).as_os_str()),*]
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use args;
 
 /// The path of `configs/<name>`.
 pub fn config(name: &str) -> String {
@@ -61,6 +74,11 @@ impl Spawned {
         Spawned(Some(command.spawn().expect("the program starts")))
     }
 
+    /// Starts `command` with its standard output and standard error piped.
+    pub fn piped(command: &mut Command) -> Spawned {
+        Spawned::start(command.stdout(Stdio::piped()).stderr(Stdio::piped()))
+    }
+
     /// Waits for the program to exit and returns its output, as [`Child::wait_with_output`].
     pub fn wait_with_output(mut self) -> std::io::Result<Output> {
         self.0.take().expect("not waited for yet").wait_with_output()
@@ -107,8 +125,35 @@ impl Drop for Spawned {
 }
 
 /// Runs the binary to completion.
-pub fn run(args: &[&str]) -> Output {
+pub fn run(args: &[impl AsRef<OsStr>]) -> Output {
     bin().args(args).output().expect("runs")
+}
+
+/// The `run` command on `cfg` and `run_dir` (more arguments can be added).
+pub fn run_command(cfg: impl AsRef<Path>, run_dir: impl AsRef<Path>) -> Command {
+    let mut command = bin();
+    command.args(args!["run", "--config", cfg, "--run-dir", run_dir]);
+    command
+}
+
+/// Runs the `run` command on `cfg` and `run_dir`, with `extra` arguments, to completion.
+pub fn run_loop(cfg: impl AsRef<Path>, run_dir: impl AsRef<Path>, extra: &[&str]) -> Output {
+    run_command(cfg, run_dir).args(extra).output().expect("runs")
+}
+
+/// Starts `command` with its standard input and output piped (its standard error as the
+/// command says, inherited unless set).
+pub fn spawn_piped(command: &mut Command) -> Child {
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("the program starts")
+}
+
+/// Runs `command` to completion with `input` on its standard input, capturing its standard
+/// output and standard error.
+pub fn with_input(command: &mut Command, input: &[u8]) -> Output {
+    let mut child =
+        Spawned::start(command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()));
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
 }
 
 /// Lossy UTF-8 of captured output.

@@ -14,7 +14,7 @@ mod sidecar;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{run, scratch, stderr};
+use common::{args, bin, run, scratch, stderr};
 use games::{CamelotRules, ENCODING_VERSION, Encode, Game, State, TriCamelotRules, Variant};
 use model::onnx::Dim;
 use model::{DeviceKind, Net, NetConfig};
@@ -43,10 +43,9 @@ where
 
 /// Runs `export` and returns the sidecar as JSON.
 fn export(ckpt: &Path, format: &str, out: &Path, extra: &[&str]) -> Value {
-    let args = ["export", "--model", ckpt.to_str().unwrap(), "--format", format];
-    let args = [&args[..], &["--out", out.to_str().unwrap()], extra].concat();
-    let o = run(&args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    let args = args!["export", "--model", ckpt, "--format", format, "--out", out];
+    let o = bin().args(args).args(extra).output().unwrap();
+    assert!(o.status.success(), "{args:?} {extra:?}: {}", stderr(&o));
     let sidecar = format!("{}.json", out.display());
     serde_json::from_slice(&std::fs::read(sidecar).unwrap()).unwrap()
 }
@@ -228,13 +227,16 @@ fn check_onnx_script_agrees_with_analyze() {
         };
         let onnx = dir.join(format!("{name}.onnx"));
         export(&ckpt, "onnx", &onnx, &[]);
-        let bin = env!("CARGO_BIN_EXE_camelot-zero");
-        let o = Command::new("python3")
-            .args([script, onnx.to_str().unwrap(), "--checkpoint", ckpt.to_str().unwrap()])
-            .args(["--bin", bin])
-            .args(&positions)
-            .output()
-            .unwrap();
+        // The script on `onnx` against `analyze --raw` of `checkpoint`.
+        let check = |checkpoint: &Path| {
+            let exe = env!("CARGO_BIN_EXE_camelot-zero");
+            Command::new("python3")
+                .args(args![script, onnx, "--checkpoint", checkpoint, "--bin", exe])
+                .args(&positions)
+                .output()
+                .unwrap()
+        };
+        let o = check(&ckpt);
         let out = String::from_utf8_lossy(&o.stdout);
         eprintln!("{name}: {out}");
         assert!(o.status.success(), "{name}: {out}{}", stderr(&o));
@@ -242,12 +244,7 @@ fn check_onnx_script_agrees_with_analyze() {
         if name == "camelot" {
             // Another network's `analyze` output must be caught as a mismatch.
             let (other, _) = checkpoint_with_blocks::<CamelotRules>(&dir.join("other"), 2);
-            let o = Command::new("python3")
-                .args([script, onnx.to_str().unwrap(), "--checkpoint", other.to_str().unwrap()])
-                .args(["--bin", bin])
-                .args(&positions)
-                .output()
-                .unwrap();
+            let o = check(&other);
             let out = String::from_utf8_lossy(&o.stdout);
             assert_eq!(o.status.code(), Some(1), "{out}");
             assert!(out.contains("MISMATCH"), "{out}");

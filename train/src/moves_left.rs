@@ -50,17 +50,14 @@ mod tests {
 
     #[test]
     fn the_config_parses_and_checks_its_ranges() {
-        let parse = |s: &str| {
-            s.parse::<toml::Table>()
-                .and_then(|t| t["moves_left_target"].clone().try_into::<MovesLeftTarget>())
-        };
-        assert_eq!(parse("moves_left_target = \"off\"").unwrap(), MovesLeftTarget::Off);
-        let on = parse("moves_left_target = { moves = { weight = 0.5 } }").unwrap();
+        let parse = crate::testutil::from_toml::<MovesLeftTarget>;
+        assert_eq!(parse("\"off\"").unwrap(), MovesLeftTarget::Off);
+        let on = parse("{ moves = { weight = 0.5 } }").unwrap();
         assert_eq!(on, MovesLeftTarget::Moves { weight: 0.5 });
         assert_eq!(on.weight(), Some(0.5));
         assert!(on.validate().is_ok());
-        assert!(parse("moves_left_target = \"moves\"").is_err());
-        assert!(parse("moves_left_target = { moves = { weight = 1, x = 1 } }").is_err());
+        assert!(parse("\"moves\"").is_err());
+        assert!(parse("{ moves = { weight = 1, x = 1 } }").is_err());
         for bad in [-1.0, f32::NAN, f32::INFINITY] {
             let e = MovesLeftTarget::Moves { weight: bad }.validate().unwrap_err();
             assert_eq!(e.0, "moves.weight");

@@ -80,20 +80,18 @@ mod tests {
 
     #[test]
     fn toml_forms() {
-        let parse = |text: &str| {
-            text.parse::<toml::Table>().and_then(|t| t["s"].clone().try_into::<LrSchedule>())
-        };
-        assert_eq!(parse("s = \"constant\"").unwrap(), LrSchedule::Constant);
+        let parse = crate::testutil::from_toml::<LrSchedule>;
+        assert_eq!(parse("\"constant\"").unwrap(), LrSchedule::Constant);
         assert_eq!(
-            parse("s = { step_decay = { every_generations = 3, factor = 0.5 } }").unwrap(),
+            parse("{ step_decay = { every_generations = 3, factor = 0.5 } }").unwrap(),
             LrSchedule::StepDecay { every_generations: 3, factor: 0.5 }
         );
         assert_eq!(
-            parse("s = { cosine = { final_fraction = 0.0 } }").unwrap(),
+            parse("{ cosine = { final_fraction = 0.0 } }").unwrap(),
             LrSchedule::Cosine { final_fraction: 0.0 }
         );
-        assert!(parse("s = { cosine = { final_fraction = 0.1, typo = 1 } }").is_err());
-        assert!(parse("s = \"linear\"").is_err());
+        assert!(parse("{ cosine = { final_fraction = 0.1, typo = 1 } }").is_err());
+        assert!(parse("\"linear\"").is_err());
         assert!(LrSchedule::StepDecay { every_generations: 0, factor: 0.5 }.validate().is_err());
         assert!(LrSchedule::Cosine { final_fraction: 2.0 }.validate().is_err());
     }

@@ -17,25 +17,9 @@ pub fn scratch_dir(name: &str) -> storage::ScratchDir {
     storage::ScratchDir::new(&format!("train-test-{name}")).unwrap()
 }
 
-/// A position row of `state` with a uniform policy target over its legal actions.
+/// A position row of `state` with a uniform policy target over its legal actions (game 1).
 pub fn uniform_row<G: Game>(state: &G, result: Vec<f32>, full_search: bool) -> PositionRow {
-    let mut actions = Vec::new();
-    state.legal_actions(&mut actions);
-    let policy_actions: Vec<u16> = actions.iter().map(|&a| state.action_index(a) as u16).collect();
-    let n = policy_actions.len();
-    PositionRow {
-        game_id: 1,
-        ply: 0,
-        move_number: 0,
-        position: state.to_string(),
-        mover: state.to_move().0,
-        policy_actions,
-        policy_target: vec![1.0 / n as f32; n],
-        root_values: result.clone(),
-        net_values: result.clone(),
-        result,
-        full_search,
-    }
+    PositionRow { game_id: 1, ..PositionRow::uniform(state, result, full_search) }
 }
 
 /// [`uniform_row`] as a [`Record`].
@@ -94,4 +78,10 @@ pub fn write_generation<G: Game>(run: &Path, generation: u32, rows: Vec<Position
     };
     let shard = Shard { games: vec![game], positions: rows };
     write_shard(&dir, 0, "test", generation, &shard).unwrap().positions
+}
+
+/// `value` (a TOML value as a config file writes it: `"constant"`, `{ cosine = { ... } }`) read as
+/// a `T`: the option enums' tests of their TOML forms.
+pub fn from_toml<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, toml::de::Error> {
+    format!("v = {value}").parse::<toml::Table>().and_then(|t| t["v"].clone().try_into())
 }

@@ -143,16 +143,14 @@ mod tests {
 
     #[test]
     fn toml_forms_and_validation() {
-        let parse = |s: &str| {
-            s.parse::<toml::Table>().and_then(|t| t["v"].clone().try_into::<ValueTarget>())
-        };
-        assert_eq!(parse("v = \"outcome\"").unwrap(), ValueTarget::Outcome);
+        let parse = crate::testutil::from_toml::<ValueTarget>;
+        assert_eq!(parse("\"outcome\"").unwrap(), ValueTarget::Outcome);
         assert_eq!(
-            parse("v = { discounted = { per_move = 0.98 } }").unwrap(),
+            parse("{ discounted = { per_move = 0.98 } }").unwrap(),
             ValueTarget::Discounted { per_move: 0.98 }
         );
-        assert!(parse("v = \"discounted\"").is_err());
-        assert!(parse("v = { discounted = { per_move = 0.9, x = 1 } }").is_err());
+        assert!(parse("\"discounted\"").is_err());
+        assert!(parse("{ discounted = { per_move = 0.9, x = 1 } }").is_err());
         for bad in [0.0, -0.5, 1.01, f32::NAN] {
             let e = ValueTarget::Discounted { per_move: bad }.validate().unwrap_err();
             assert_eq!(e.0, "discounted.per_move");

@@ -3,7 +3,7 @@
 //! training) and resumed end up with the same games, positions, metrics and checkpoints as an
 //! uninterrupted run.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -45,13 +45,15 @@ fn smoke_config(dir: &Path) -> RunConfig {
     RunConfig::load(&cfg).unwrap()
 }
 
-/// A scratch folder and the smoke configuration cut to 4 games per generation and no ladder.
-fn short_run(name: &str) -> (ScratchDir, RunConfig) {
+/// A scratch folder, the smoke configuration cut to 4 games per generation and no ladder, and
+/// the run folder in the scratch folder.
+fn short_run(name: &str) -> (ScratchDir, RunConfig, PathBuf) {
     let dir = scratch(name);
     let mut config = smoke_config(&dir);
     config.run.games_per_generation = 4;
     config.ladder.games = 0;
-    (dir, config)
+    let run_dir = dir.join("run");
+    (dir, config, run_dir)
 }
 
 /// Every game and position of generation `g`, in game id (and ply) order.
@@ -63,7 +65,16 @@ fn weights(dir: &Path) -> Vec<(String, Vec<u32>)> {
     testing::weights(dir, "camelot")
 }
 
-fn job<'a>(run_dir: &'a Path, config: &'a RunConfig, stop: &'a AtomicBool) -> RunJob<'a> {
+/// The stop flag of the jobs nobody stops.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// Two generations of `config` in `run_dir`, never stopped.
+fn job<'a>(run_dir: &'a Path, config: &'a RunConfig) -> RunJob<'a> {
+    stoppable(run_dir, config, &NEVER)
+}
+
+/// [`job`] with a stop flag the test raises.
+fn stoppable<'a>(run_dir: &'a Path, config: &'a RunConfig, stop: &'a AtomicBool) -> RunJob<'a> {
     RunJob {
         run_dir,
         config,
@@ -81,17 +92,16 @@ fn a_run_stopped_in_self_play_and_in_training_resumes_to_the_same_files() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("resume");
     let config = smoke_config(&dir);
-    let never = AtomicBool::new(false);
 
     // Uninterrupted.
     // Both run directories are named `run`: records carry the directory's name.
     let whole = dir.join("whole/run");
-    run_generations::<CamelotRules>(job(&whole, &config, &never), |_| {}).unwrap();
+    run_generations::<CamelotRules>(job(&whole, &config), |_| {}).unwrap();
 
     // Stopped after the first self-play game of generation 0.
     let parts = dir.join("parts/run");
     let stop = AtomicBool::new(false);
-    let err = run_generations::<CamelotRules>(job(&parts, &config, &stop), |e| {
+    let err = run_generations::<CamelotRules>(stoppable(&parts, &config, &stop), |e| {
         if let RunEvent::SelfPlay(s) = e
             && s.games >= 1
         {
@@ -110,7 +120,7 @@ fn a_run_stopped_in_self_play_and_in_training_resumes_to_the_same_files() {
     // Resumed, and stopped at the second training step of generation 1.
     let stop = AtomicBool::new(false);
     let mut training = false;
-    let err = run_generations::<CamelotRules>(job(&parts, &config, &stop), |e| match e {
+    let err = run_generations::<CamelotRules>(stoppable(&parts, &config, &stop), |e| match e {
         RunEvent::GenerationStarted { generation } => training = generation == 1,
         RunEvent::TrainStep(m) if training && m.step >= 2 => stop.store(true, Ordering::SeqCst),
         _ => {}
@@ -124,7 +134,7 @@ fn a_run_stopped_in_self_play_and_in_training_resumes_to_the_same_files() {
 
     // Resumed to the end.
     let mut done = Vec::new();
-    run_generations::<CamelotRules>(job(&parts, &config, &never), |e| {
+    run_generations::<CamelotRules>(job(&parts, &config), |e| {
         if let RunEvent::GenerationDone { generation, .. } = e {
             done.push(generation);
         }
@@ -172,10 +182,8 @@ fn a_run_stopped_in_self_play_and_in_training_resumes_to_the_same_files() {
 #[test]
 fn a_finished_run_is_only_reported() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (dir, config) = short_run("done");
-    let never = AtomicBool::new(false);
-    let run_dir = dir.join("run");
-    let one = RunJob { generations: 1, ..job(&run_dir, &config, &never) };
+    let (_dir, config, run_dir) = short_run("done");
+    let one = RunJob { generations: 1, ..job(&run_dir, &config) };
     run_generations::<CamelotRules>(one, |_| {}).unwrap();
     let mut events = Vec::new();
     let report = run_generations::<CamelotRules>(one, |e| events.push(format!("{e:?}"))).unwrap();
@@ -188,11 +196,9 @@ fn a_finished_run_is_only_reported() {
 #[test]
 fn a_growing_run_deepens_its_models_generation_by_generation() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (dir, mut config) = short_run("growth");
+    let (_dir, mut config, run_dir) = short_run("growth");
     config.net.growth = Growth::Blocks { start: 0, every_generations: 1 };
-    let never = AtomicBool::new(false);
-    let run_dir = dir.join("run");
-    run_generations::<CamelotRules>(job(&run_dir, &config, &never), |_| {}).unwrap();
+    run_generations::<CamelotRules>(job(&run_dir, &config), |_| {}).unwrap();
     let blocks = |g: u32| {
         let dir = run_dir.join(format!("models/gen-{g:04}"));
         model::checkpoint::load(&dir, "camelot", games::ENCODING_VERSION)
@@ -211,11 +217,9 @@ fn a_growing_run_deepens_its_models_generation_by_generation() {
 #[test]
 fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (dir, mut config) = short_run("aux-columns");
+    let (_dir, mut config, run_dir) = short_run("aux-columns");
     config.train.moves_left_target = MovesLeftTarget::Moves { weight: 0.5 };
-    let never = AtomicBool::new(false);
-    let run_dir = dir.join("run");
-    let one = RunJob { generations: 1, ..job(&run_dir, &config, &never) };
+    let one = RunJob { generations: 1, ..job(&run_dir, &config) };
     run_generations::<CamelotRules>(one, |_| {}).unwrap();
     let aux = ",loss_material,loss_ownership,loss_moves_left";
     let probe = ",probe_down2,probe_even,probe_up2,probe_far_draw";
@@ -228,7 +232,7 @@ fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
         let cut = |l: &str| l.rsplitn(k + 1, ',').nth(k).unwrap().to_string() + "\n";
         std::fs::write(&path, text.lines().map(cut).collect::<String>()).unwrap();
     }
-    run_generations::<CamelotRules>(job(&run_dir, &config, &never), |_| {}).unwrap();
+    run_generations::<CamelotRules>(job(&run_dir, &config), |_| {}).unwrap();
     let rows = [2 * config.train.steps_per_generation, 2];
     for ((file, added), rows) in files.iter().zip(rows) {
         let text = std::fs::read_to_string(run_dir.join(file)).unwrap();
@@ -267,10 +271,8 @@ fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
 #[test]
 fn a_resumed_run_continues_its_clock_from_its_newest_model() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (dir, config) = short_run("clock");
-    let never = AtomicBool::new(false);
-    let run_dir = dir.join("run");
-    let one = RunJob { generations: 1, ..job(&run_dir, &config, &never) };
+    let (_dir, config, run_dir) = short_run("clock");
+    let one = RunJob { generations: 1, ..job(&run_dir, &config) };
     let first = std::time::Instant::now();
     run_generations::<CamelotRules>(one, |_| {}).unwrap();
     let first = first.elapsed().as_secs_f64();
@@ -295,7 +297,7 @@ fn a_resumed_run_continues_its_clock_from_its_newest_model() {
     std::fs::write(games1.join(SessionFigures::FILE), toml::to_string(&kept).unwrap()).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let second = std::time::Instant::now();
-    run_generations::<CamelotRules>(job(&run_dir, &config, &never), |_| {}).unwrap();
+    run_generations::<CamelotRules>(job(&run_dir, &config), |_| {}).unwrap();
     let second = second.elapsed().as_secs_f64();
     let gen2 = summary(2).run_seconds.unwrap();
     assert!((4100.0 + summary(2).seconds..=4100.0 + second).contains(&gen2), "{gen2}, {second} s");
@@ -316,14 +318,13 @@ fn d1_a_row_lost_with_a_kill_during_the_ladder_is_written_again() {
     let dir = scratch("d1");
     let mut config = smoke_config(&dir);
     config.run.games_per_generation = 8;
-    let never = AtomicBool::new(false);
     let whole = dir.join("whole/run");
-    run_generations::<CamelotRules>(job(&whole, &config, &never), |_| {}).unwrap();
+    run_generations::<CamelotRules>(job(&whole, &config), |_| {}).unwrap();
 
     // The files a kill during generation 1's ladder leaves: both rows missing would be a run
     // killed twice; here generation 0 is whole and generation 1's model lacks its ladder.
     let cut = dir.join("cut/run");
-    let one = RunJob { generations: 1, ..job(&cut, &config, &never) };
+    let one = RunJob { generations: 1, ..job(&cut, &config) };
     run_generations::<CamelotRules>(one, |_| {}).unwrap();
     let csv = cut.join("generations.csv");
     let text = std::fs::read_to_string(&csv).unwrap();
@@ -332,7 +333,7 @@ fn d1_a_row_lost_with_a_kill_during_the_ladder_is_written_again() {
     std::fs::remove_file(cut.join("models/gen-0001/ladder.toml")).unwrap();
 
     let mut restored = Vec::new();
-    run_generations::<CamelotRules>(job(&cut, &config, &never), |e| {
+    run_generations::<CamelotRules>(job(&cut, &config), |e| {
         if let RunEvent::RowRestored { generation } = e {
             restored.push(generation);
         }
@@ -349,13 +350,10 @@ fn d1_a_row_lost_with_a_kill_during_the_ladder_is_written_again() {
 #[test]
 fn d2_a_redone_generation_keeps_the_figures_of_its_self_play() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = scratch("d2");
-    let mut config = smoke_config(&dir);
+    let (_dir, mut config, run_dir) = short_run("d2");
     config.run.games_per_generation = 8;
-    config.ladder.games = 0;
-    let run_dir = dir.join("run");
     let stop = AtomicBool::new(false);
-    let one = RunJob { generations: 1, ..job(&run_dir, &config, &stop) };
+    let one = RunJob { generations: 1, ..stoppable(&run_dir, &config, &stop) };
     let err = run_generations::<CamelotRules>(one, |e| {
         if let RunEvent::TrainStep(_) = e {
             stop.store(true, Ordering::SeqCst);
@@ -363,12 +361,8 @@ fn d2_a_redone_generation_keeps_the_figures_of_its_self_play() {
     })
     .unwrap_err();
     assert!(matches!(err, RunError::Interrupted { stage: Stage::Training, .. }), "{err}");
-    let never = AtomicBool::new(false);
-    run_generations::<CamelotRules>(
-        RunJob { generations: 1, ..job(&run_dir, &config, &never) },
-        |_| {},
-    )
-    .unwrap();
+    run_generations::<CamelotRules>(RunJob { generations: 1, ..job(&run_dir, &config) }, |_| {})
+        .unwrap();
     let text = std::fs::read_to_string(run_dir.join("generations.csv")).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -388,15 +382,9 @@ fn d2_a_redone_generation_keeps_the_figures_of_its_self_play() {
 #[test]
 fn a_spent_time_budget_ends_the_run_between_generations() {
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = scratch("budget");
-    let mut config = smoke_config(&dir);
-    config.run.games_per_generation = 4;
-    config.ladder.games = 0;
-    let never = AtomicBool::new(false);
-    let run_dir = dir.join("run");
+    let (_dir, config, run_dir) = short_run("budget");
     let budget: train::TimeBudget = "1s".parse().unwrap();
-    let timed =
-        RunJob { generations: 3, time_budget: Some(budget), ..job(&run_dir, &config, &never) };
+    let timed = RunJob { generations: 3, time_budget: Some(budget), ..job(&run_dir, &config) };
     let mut spent = Vec::new();
     let report = run_generations::<CamelotRules>(timed, |e| match e {
         // Generation 0 takes at least 0.6 s, so a second one would end past the second.
@@ -416,7 +404,7 @@ fn a_spent_time_budget_ends_the_run_between_generations() {
     assert!(run_dir.join("models/gen-0001").is_dir());
     assert!(!run_dir.join("models/gen-0002").exists());
     // Without the budget the same run goes on from where it ended.
-    let rest = RunJob { generations: 2, ..job(&run_dir, &config, &never) };
+    let rest = RunJob { generations: 2, ..job(&run_dir, &config) };
     let report = run_generations::<CamelotRules>(rest, |_| {}).unwrap();
     assert!(report.contains("2 generation rows"), "{report}");
 }

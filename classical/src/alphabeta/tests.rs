@@ -4,6 +4,9 @@ use super::*;
 use crate::heuristic::MAN;
 use games::{CamelotPosition, CamelotRules, TriCamelotPosition, TriCamelotRules};
 
+/// White to play F7-F8, a sacrifice that wins a chain of three (the tests below say how).
+const SACRIFICE: &str = "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0";
+
 fn depth(depth: u32) -> AlphaBetaLimits {
     AlphaBetaLimits { depth, time: None }
 }
@@ -18,8 +21,7 @@ fn a_sacrifice_that_forces_a_capture_and_wins_a_chain() {
     // F7-F8 offers a Man: Black must take it (F9xF7, compulsory, and the only capture),
     // which puts the Black Man on F7 where E6 jumps it and goes on over H8 and I9
     // (E6xG8xI8xI10): one Man for three. The quiescence search sees it at depth 1.
-    let pos: CamelotPosition =
-        "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0".parse().unwrap();
+    let pos: CamelotPosition = SACRIFICE.parse().unwrap();
     for d in [1, 2, 3] {
         let (m, r) = best(&pos, d);
         assert_eq!(m, "F7-F8", "depth {d}: {r:?}");
@@ -32,8 +34,7 @@ fn root_scores_are_each_moves_exact_score() {
     // Every move's score at depth d is the negation of the opponent's best reply searched
     // to depth d - 1 by a fresh searcher (Camelot's score is one side's less the other's):
     // exact, not the bounds that the search's cut-offs leave, and the best is the search's.
-    let pos: CamelotPosition =
-        "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0".parse().unwrap();
+    let pos: CamelotPosition = SACRIFICE.parse().unwrap();
     let moves = pos.legal_moves();
     for d in [2, 3] {
         let mut searcher = AlphaBeta::<CamelotRules>::new(depth(d));
@@ -113,8 +114,7 @@ fn the_capture_that_stops_a_castle_entry_beats_the_bigger_one() {
 fn the_quiet_score_sees_the_chain_that_the_reply_must_jump() {
     // After F7-F8 the material is even, but Black must take the Man (F9xF7) and White's
     // E6 then jumps three (E6xG8xI8xI10): two Men down for the side to move.
-    let pos: CamelotPosition =
-        "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0".parse().unwrap();
+    let pos: CamelotPosition = SACRIFICE.parse().unwrap();
     let offered = State::new(pos.clone()).after_move("F7-F8").unwrap();
     let black = Player(1);
     let h = Heuristic::new::<CamelotRules>();

@@ -8,7 +8,8 @@
 use std::collections::BTreeSet;
 
 use games::{
-    CamelotPosition, Game, KnightCanter, Position, RuleOptions, State, TriCamelotPosition, Variant,
+    CamelotPosition, Game, GameOver, KnightCanter, Position, RuleOptions, State,
+    TriCamelotPosition, Variant,
 };
 
 /// Parses a Camelot position string with the default options (`knight_canter = strict`).
@@ -69,6 +70,81 @@ pub fn assert_moves_from<V: Variant>(pos: &Position<V>, square: &str, expected: 
 pub fn play<V: Variant>(pos: &mut Position<V>, notation: &str) {
     let m = pos.parse_move(notation).unwrap_or_else(|e| panic!("{notation} in `{pos}`: {e}"));
     pos.play(&m);
+}
+
+/// Plays the move written `notation`, which must be legal, and asserts that the position string
+/// after it is `after`.
+#[track_caller]
+pub fn assert_play<V: Variant>(pos: &mut Position<V>, notation: &str, after: &str) {
+    play(pos, notation);
+    assert_eq!(pos.to_string(), after, "position after {notation}");
+}
+
+/// Plays the move written `notation` from `pos`, which must not be over yet, and asserts that
+/// the outcome after it is `expected`.
+#[track_caller]
+pub fn assert_outcome_after<V: Variant>(
+    pos: &mut Position<V>,
+    notation: &str,
+    expected: Option<GameOver>,
+) {
+    assert_eq!(pos.outcome(), None, "`{pos}` is over before {notation}");
+    play(pos, notation);
+    assert_eq!(pos.outcome(), expected, "outcome after {notation}: `{pos}`");
+}
+
+/// A position whose legal moves were derived by hand from one rule of RULES.md.
+pub struct MoveCase {
+    /// The rule the case checks, printed when it fails.
+    pub rule: &'static str,
+    /// The position string.
+    pub position: &'static str,
+    /// Every legal move of the position, in any order.
+    pub moves: &'static [&'static str],
+}
+
+/// Asserts every case of `cases` on positions of variant `V`, reporting all failing cases at
+/// once (each with its rule, position, and the expected and actual moves).
+#[track_caller]
+pub fn assert_move_cases<V: Variant>(cases: &[MoveCase]) {
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            let pos: Position<V> = case.position.parse().unwrap_or_else(|e| {
+                panic!("`{}` does not parse: {e}", case.position);
+            });
+            let (got, expected) = (notations(&pos), list(case.moves));
+            let rule = case.rule;
+            (got != expected).then(|| {
+                format!("{rule}\n  legal moves of `{pos}`: expected {expected:?}, got {got:?}")
+            })
+        })
+        .collect();
+    let (failed, all) = (failures.len(), cases.len());
+    assert!(failures.is_empty(), "{failed} of {all} cases fail:\n{}", failures.join("\n"));
+}
+
+/// Walks `games` pseudo-random games of `V` from the start, at most `plies` moves each, and
+/// calls `check` on every position reached. The moves are picked by a fixed formula of the game
+/// number, the ply and `salt`, so the games are the same on every run.
+pub fn walk_games<V: Variant>(
+    games: usize,
+    plies: usize,
+    salt: usize,
+    mut check: impl FnMut(&Position<V>),
+) {
+    for seed in 0..games {
+        let mut pos = Position::<V>::start();
+        for ply in 0..plies {
+            check(&pos);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = &moves[(ply * 7919 + seed * 104_729 + salt) % moves.len()];
+            pos.play(m);
+        }
+    }
 }
 
 /// The sorted legal actions of a leg-interface state, written `F5>F9` or `end`.

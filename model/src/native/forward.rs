@@ -64,25 +64,26 @@ fn conv_acc(
     gemm_acc(cols, k, &layer.weight, out, (rows, k, layer.c_out))
 }
 
-/// Evaluates `n` positions.
-///
-/// * `planes`: `[n, planes, H, W]` (the input layout, channels first);
-/// * `policy`: `[n, N × P + 1]` policy logits, written;
-/// * `value`: `[n, V]` value logits (not softmaxed), written;
-/// * `moves_left`: `[n]`, the moves-left head's expected moves left, written when the network
-///   has the head (left alone otherwise).
-///
-/// The caller checks the slice lengths.
-#[allow(clippy::too_many_arguments)] // the outputs, each its own slice
+/// Where [`forward_chunk`] writes the outputs of `n` positions (the caller checks the lengths).
+pub(crate) struct Outputs<'a> {
+    /// `[n, N × P + 1]` policy logits.
+    pub policy: &'a mut [f32],
+    /// `[n, V]` value logits (not softmaxed).
+    pub value: &'a mut [f32],
+    /// `[n]`, the moves-left head's expected moves left, written when the network has the head
+    /// (left alone otherwise).
+    pub moves_left: &'a mut [f32],
+}
+
+/// Evaluates `n` positions given as `planes`, `[n, planes, H, W]` (the input layout, channels
+/// first), into `out`. The caller checks the slice lengths.
 pub(crate) fn forward_chunk(
     w: &Weights,
     taps: &Taps,
     s: &mut Scratch,
     planes: &[f32],
     n: usize,
-    policy: &mut [f32],
-    value: &mut [f32],
-    moves_left: &mut [f32],
+    out: Outputs<'_>,
 ) -> Result<()> {
     let shape = &w.config.shape;
     let grid = shape.height * shape.width;
@@ -115,18 +116,12 @@ pub(crate) fn forward_chunk(
         relu(trunk);
     }
 
-    heads(w, s, n, policy, value, moves_left)
+    heads(w, s, n, out)
 }
 
 /// The policy, value and moves-left heads on the trunk in `s.trunk`.
-fn heads(
-    w: &Weights,
-    s: &mut Scratch,
-    n: usize,
-    policy: &mut [f32],
-    value: &mut [f32],
-    moves_left: &mut [f32],
-) -> Result<()> {
+fn heads(w: &Weights, s: &mut Scratch, n: usize, out: Outputs<'_>) -> Result<()> {
+    let Outputs { policy, value, moves_left } = out;
     let shape = &w.config.shape;
     let grid = shape.height * shape.width;
     let c = w.config.channels;

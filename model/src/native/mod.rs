@@ -32,7 +32,7 @@ use rayon::prelude::*;
 use crate::config::NetConfig;
 use crate::error::{ModelError, Result};
 use crate::net::Net;
-use forward::{Scratch, forward_chunk};
+use forward::{Outputs, Scratch, forward_chunk};
 use kernels::Taps;
 use weights::Weights;
 
@@ -118,23 +118,24 @@ impl NativeNet {
             }
         }
         let chunk = chunk_size(batch, rayon::current_num_threads());
-        let run = |(planes, policy, value, moves_left): ChunkIo<'_>| {
+        let run = |(planes, out): (&[f32], Outputs<'_>)| {
             let n = planes.len() / shape.input_len();
             let mut scratch = self.borrow_scratch();
-            let (w, taps) = (&self.weights, &self.taps);
-            let result = forward_chunk(w, taps, &mut scratch, planes, n, policy, value, moves_left);
+            let result = forward_chunk(&self.weights, &self.taps, &mut scratch, planes, n, out);
             self.return_scratch(scratch);
             result
         };
         if chunk >= batch {
-            return run((planes, policy, value, moves_left));
+            return run((planes, Outputs { policy, value, moves_left }));
         }
         planes
             .par_chunks(chunk * shape.input_len())
             .zip(policy.par_chunks_mut(chunk * shape.num_actions()))
             .zip(value.par_chunks_mut(chunk * shape.value_classes))
             .zip(moves_left.par_chunks_mut(chunk))
-            .map(|(((p, q), v), m)| (p, q, v, m))
+            .map(|(((planes, policy), value), moves_left)| {
+                (planes, Outputs { policy, value, moves_left })
+            })
             .try_for_each(run)
     }
 
@@ -149,9 +150,6 @@ impl NativeNet {
 
 /// What [`NativeNet::forward`] returns: policy logits, value logits, expected moves left.
 pub type NativeOutputs = (Vec<f32>, Vec<f32>, Option<Vec<f32>>);
-
-/// One chunk's input and outputs: planes, policy, value, moves left.
-type ChunkIo<'a> = (&'a [f32], &'a mut [f32], &'a mut [f32], &'a mut [f32]);
 
 /// Positions per chunk: a multiple of `threads` chunks of at most [`MAX_CHUNK`] positions,
 /// as even as possible.

@@ -219,17 +219,24 @@ fn the_moves_left_head_learns_its_target_on_both_engines() {
     assert!(err.to_string().contains("no moves-left head"), "{err}");
 }
 
+/// A trainer with the default optimizer after 3 steps on `f`'s batch, its network saved as a
+/// tri-camelot checkpoint (encoding 1) in `dir`.
+fn trained_and_saved(f: &Fixture, dir: &Path) -> Trainer {
+    let mut t = trainer(f, OptimizerConfig::default());
+    for _ in 0..3 {
+        t.step(&f.batch(), 1e-3).unwrap();
+    }
+    checkpoint::save(dir, t.net(), "tri-camelot", 1).unwrap();
+    t
+}
+
 #[test]
 fn checkpoint_keeps_trained_batch_norm_statistics() {
     // Training moves the running statistics away from their initial 0/1, and burn keeps
     // the latest update on the side: a checkpoint must still capture it.
     let f = fixture();
     let dir = scratch_dir("trained-roundtrip");
-    let mut t = trainer(&f, OptimizerConfig::default());
-    for _ in 0..3 {
-        t.step(&f.batch(), 1e-3).unwrap();
-    }
-    checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+    let t = trained_and_saved(&f, &dir);
     let loaded = checkpoint::load(&dir, "tri-camelot", 1).unwrap().net;
     let predict = |net: &Net| {
         let p = Predictor::new(net, DeviceKind::Cpu).unwrap();
@@ -245,11 +252,7 @@ fn checkpoint_keeps_trained_batch_norm_statistics() {
 fn optimizer_state_survives_a_checkpoint() {
     let f = fixture();
     let dir = scratch_dir("optimizer");
-    let mut t = trainer(&f, OptimizerConfig::default());
-    for _ in 0..3 {
-        t.step(&f.batch(), 1e-3).unwrap();
-    }
-    checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+    let mut t = trained_and_saved(&f, &dir);
     t.save_optimizer(&dir).unwrap();
 
     // Resume: same weights, same optimizer moments → the same next step.

@@ -191,29 +191,28 @@ fn invalid_shards_are_not_written() {
     let dir = temp_dir("refused");
     let games_path = ShardPaths::new(dir.path(), 4).games;
     let positions_path = ShardPaths::new(dir.path(), 4).positions;
-    let mut shard = sample_shard();
-    shard.positions[0].policy_target[1] = f32::NAN;
-    let written = write_shard(dir.path(), 4, RUN, GENERATION, &shard);
-    expect_invalid(written, &positions_path, "row 0: policy target contains NaN");
-
-    let mut shard = sample_shard();
-    shard.positions[5].game_id = 99;
-    let written = write_shard(dir.path(), 4, RUN, GENERATION, &shard);
-    expect_invalid(written, &positions_path, "game_id 99 is not a game of this shard");
-
-    let mut shard = sample_shard();
-    shard.games[1].game_id = 10;
-    let written = write_shard(dir.path(), 4, RUN, GENERATION, &shard);
-    expect_invalid(written, &games_path, "row 1: game_id 10 appears twice");
-
-    let mut shard = sample_shard();
-    shard.games[2].plies = 1;
-    let written = write_shard(dir.path(), 4, RUN, GENERATION, &shard);
-    expect_invalid(written, &games_path, "plies is 1 but there are 0 moves");
-
-    let mut shard = sample_shard();
-    shard.games[0].variant = "chess".to_string();
-    expect_invalid(write_shard(dir.path(), 4, RUN, GENERATION, &shard), &games_path, "\"chess\"");
+    // Each break of the sample shard, the file the error names and what it says.
+    type Break<'a> = (fn(&mut Shard), &'a Path, &'a str);
+    let breaks: [Break; 5] = [
+        (
+            |s| s.positions[0].policy_target[1] = f32::NAN,
+            &positions_path,
+            "row 0: policy target contains NaN",
+        ),
+        (
+            |s| s.positions[5].game_id = 99,
+            &positions_path,
+            "game_id 99 is not a game of this shard",
+        ),
+        (|s| s.games[1].game_id = 10, &games_path, "row 1: game_id 10 appears twice"),
+        (|s| s.games[2].plies = 1, &games_path, "plies is 1 but there are 0 moves"),
+        (|s| s.games[0].variant = "chess".to_string(), &games_path, "\"chess\""),
+    ];
+    for (break_it, path, message) in breaks {
+        let mut shard = sample_shard();
+        break_it(&mut shard);
+        expect_invalid(write_shard(dir.path(), 4, RUN, GENERATION, &shard), path, message);
+    }
 
     let written = write_shard(dir.path(), 4, "other-run", GENERATION, &sample_shard());
     expect_invalid(written, &games_path, "in a shard of run \"other-run\"");

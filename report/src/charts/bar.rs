@@ -110,26 +110,16 @@ impl Drawing for BarPlot<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A scratch folder for one test, removed when the guard is dropped.
-    fn scratch() -> storage::ScratchDir {
-        storage::ScratchDir::new("charts-bar").unwrap()
-    }
+    use crate::charts::testing::png_and_svg;
 
     #[test]
     fn writes_png_and_svg_with_labels_and_values() {
-        let dir = scratch();
         let bars = [
             Bar::new("D7-D5", 0.6).with_interval(0.31, 0.86),
             Bar::new("F7-F8", 0.25).with_interval(0.05, 0.69),
             Bar::new("C6-B5", 1.0),
         ];
-        let png = dir.join("bars.png");
-        bar_chart(&png, "First moves", "score", &bars).unwrap();
-        assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
-        let svg = dir.join("bars.svg");
-        bar_chart(&svg, "First moves", "score", &bars).unwrap();
-        let text = std::fs::read_to_string(&svg).unwrap();
+        let text = png_and_svg("charts-bar", |path| bar_chart(path, "First moves", "score", &bars));
         for needle in ["<svg", "D7-D5", "F7-F8", "C6-B5", "0.60", "First moves"] {
             assert!(text.contains(needle), "{needle} missing");
         }
@@ -137,7 +127,7 @@ mod tests {
 
     #[test]
     fn no_bars_still_draws_axes() {
-        let dir = scratch();
+        let dir = storage::ScratchDir::new("charts-bar").unwrap();
         bar_chart(&dir.join("none.png"), "None", "score", &[]).unwrap();
     }
 }

@@ -119,6 +119,7 @@ impl Drawing for LinePlot<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::charts::testing::png_and_svg;
 
     /// A scratch folder for one test, removed when the guard is dropped.
     fn scratch() -> storage::ScratchDir {
@@ -127,17 +128,12 @@ mod tests {
 
     #[test]
     fn writes_png_and_svg_with_the_legend() {
-        let dir = scratch();
         let series = [
             Series::new("policy loss", vec![(0.0, 2.0), (1.0, 1.5), (2.0, f64::NAN), (3.0, 1.1)]),
             Series::new("value loss", vec![(0.0, 0.9), (1.0, 0.8), (3.0, 0.6)]),
         ];
-        let png = dir.join("loss.png");
-        line_chart(&png, "Losses", "generation", "nats", &series).unwrap();
-        assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
-        let svg = dir.join("loss.svg");
-        line_chart(&svg, "Losses", "generation", "nats", &series).unwrap();
-        let text = std::fs::read_to_string(&svg).unwrap();
+        let draw = |path: &Path| line_chart(path, "Losses", "generation", "nats", &series);
+        let text = png_and_svg("charts-line", draw);
         assert!(
             text.contains("<svg") && text.contains("policy loss") && text.contains("value loss")
         );

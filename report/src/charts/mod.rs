@@ -74,3 +74,29 @@ pub enum ChartError {
     #[error("{}: could not draw the chart: {message}", path.display())]
     Draw { path: PathBuf, message: String },
 }
+
+/// Helpers for the charts' tests.
+#[cfg(test)]
+mod testing {
+    use std::fs;
+    use std::path::Path;
+
+    use super::ChartError;
+
+    /// Draws a chart with `draw` twice, into `chart.png` and `chart.svg` of a fresh scratch
+    /// folder named after `name`; checks that the PNG file starts with the PNG signature and
+    /// returns the SVG's text.
+    pub(super) fn png_and_svg(
+        name: &str,
+        draw: impl Fn(&Path) -> Result<(), ChartError>,
+    ) -> String {
+        let dir = storage::ScratchDir::new(name).unwrap();
+        let png = dir.join("chart.png");
+        draw(&png).unwrap();
+        let signature = &fs::read(&png).unwrap()[..8];
+        assert_eq!(signature, b"\x89PNG\r\n\x1a\n", "{} is not a PNG", png.display());
+        let svg = dir.join("chart.svg");
+        draw(&svg).unwrap();
+        fs::read_to_string(&svg).unwrap()
+    }
+}

@@ -306,6 +306,23 @@ mod tests {
         list.iter().map(|s| s.parse().unwrap()).collect()
     }
 
+    /// Rates `me` in games of `V` against `table`, whose anchors play as `anchors`: in each
+    /// match's seating, 0 is `me` and any other seat the anchor faced.
+    fn rate_against<V: Variant>(
+        table: &AnchorTable,
+        me: &PlayerSpec,
+        anchors: &[PlayerSpec],
+        config: &RateConfig,
+        progress: impl FnMut(&Rating),
+    ) -> Result<Rating, ArenaError> {
+        let one_match = |a: usize, seating: &[usize], seed| {
+            let players: Vec<&PlayerSpec> =
+                seating.iter().map(|&k| if k == 0 { me } else { &anchors[a] }).collect();
+            play::<V>(&players, config.games_per_match, seed)
+        };
+        rate(table, V::NUM_PLAYERS, config, one_match, progress)
+    }
+
     #[test]
     fn a_round_robin_orders_the_floors_and_the_table_round_trips() {
         let specs = specs(&["random", "greedy", "alphabeta:depth=1"]);
@@ -345,18 +362,8 @@ mod tests {
         let me: PlayerSpec = "greedy".parse().unwrap();
         let config = RateConfig { games_per_match: 20, target_interval: 150.0, max_games: 200 };
         let mut rounds = 0;
-        let r = rate(
-            &table,
-            2,
-            &config,
-            |a, seating, i| {
-                let players: Vec<&PlayerSpec> =
-                    seating.iter().map(|&k| if k == 0 { &me } else { &anchors[a] }).collect();
-                play::<CamelotRules>(&players, config.games_per_match, i)
-            },
-            |_| rounds += 1,
-        )
-        .unwrap();
+        let r =
+            rate_against::<CamelotRules>(&table, &me, &anchors, &config, |_| rounds += 1).unwrap();
         assert!(r.elo > 0.0 && r.elo < 900.0, "{r:?}");
         assert!(r.interval <= 150.0 || r.games >= 200, "{r:?}");
         let faced: std::collections::BTreeSet<usize> = r.matches.iter().map(|m| m.anchor).collect();
@@ -365,18 +372,7 @@ mod tests {
         // Tri-Camelot: two seatings per round, the rated player seated once, then twice.
         let tri = AnchorTable { variant: VariantKind::Tricamelot, ..table };
         let config = RateConfig { games_per_match: 6, target_interval: 1.0, max_games: 12 };
-        let r = rate(
-            &tri,
-            3,
-            &config,
-            |a, seating, i| {
-                let players: Vec<&PlayerSpec> =
-                    seating.iter().map(|&k| if k == 0 { &me } else { &anchors[a] }).collect();
-                play::<TriCamelotRules>(&players, config.games_per_match, i)
-            },
-            |_| {},
-        )
-        .unwrap();
+        let r = rate_against::<TriCamelotRules>(&tri, &me, &anchors, &config, |_| {}).unwrap();
         assert_eq!((r.games, r.matches.len()), (12, 2));
         assert!(r.elo.is_finite());
     }

@@ -487,38 +487,38 @@ mod tests {
 
     #[test]
     fn bad_specs_are_named() {
-        assert_eq!(parse(""), Err(SpecError::Empty));
-        assert_eq!(parse("alphabet"), Err(SpecError::UnknownKind("alphabet".into())));
-        assert_eq!(parse("alphabeta:depth=0"), Err(SpecError::BadCount("depth=0".into())));
-        assert_eq!(parse("alphabeta:ms=x"), Err(SpecError::BadCount("ms=x".into())));
-        assert_eq!(parse("mcts:cutoff=-1"), Err(SpecError::BadCount("cutoff=-1".into())));
-        let msg = parse("alphabeta:sims=3").unwrap_err().to_string();
-        assert!(msg.contains("depth=, ms="), "{msg}");
-        assert_eq!(parse("mcts:sims=0"), Err(SpecError::BadSims("sims=0".into())));
-        assert_eq!(parse("mcts:sims=abc"), Err(SpecError::BadSims("sims=abc".into())));
-        assert_eq!(parse("mcts:sims=-3"), Err(SpecError::BadSims("sims=-3".into())));
-        assert_eq!(parse("mcts:sims="), Err(SpecError::BadSims("sims=".into())));
-        assert!(matches!(parse("mcts:depth=3"), Err(SpecError::UnknownOption { .. })));
-        // Contempt is a network player's option only, and a share of a point.
-        assert!(matches!(parse("mcts:sims=4,draw=0.2"), Err(SpecError::UnknownOption { .. })));
-        assert_eq!(parse("a/gen-0001:draw=1.5"), Err(SpecError::BadDraw("draw=1.5".into())));
-        assert_eq!(parse("a/gen-0001:draw=-0.1"), Err(SpecError::BadDraw("draw=-0.1".into())));
-        assert_eq!(parse("a/gen-0001:draw=x"), Err(SpecError::BadDraw("draw=x".into())));
-        let msg = parse("a/gen-0001:depth=2").unwrap_err().to_string();
-        assert!(msg.contains("draw="), "{msg}");
-        assert_eq!(parse("random:sims=3"), Err(SpecError::NoOptions("random".into())));
+        let refused = [
+            ("", SpecError::Empty),
+            ("alphabet", SpecError::UnknownKind("alphabet".into())),
+            ("alphabeta:depth=0", SpecError::BadCount("depth=0".into())),
+            ("alphabeta:ms=x", SpecError::BadCount("ms=x".into())),
+            ("mcts:cutoff=-1", SpecError::BadCount("cutoff=-1".into())),
+            ("mcts:sims=0", SpecError::BadSims("sims=0".into())),
+            ("mcts:sims=abc", SpecError::BadSims("sims=abc".into())),
+            ("mcts:sims=-3", SpecError::BadSims("sims=-3".into())),
+            ("mcts:sims=", SpecError::BadSims("sims=".into())),
+            // Contempt is a share of a point.
+            ("a/gen-0001:draw=1.5", SpecError::BadDraw("draw=1.5".into())),
+            ("a/gen-0001:draw=-0.1", SpecError::BadDraw("draw=-0.1".into())),
+            ("a/gen-0001:draw=x", SpecError::BadDraw("draw=x".into())),
+            ("random:sims=3", SpecError::NoOptions("random".into())),
+            ("a/g:heuristic=1,judge=deep", SpecError::BadJudge("judge=deep".into())),
+            ("a/g:judge=quiescence", SpecError::JudgeWithoutHeuristic("judge=quiescence".into())),
+        ];
+        for (spec, error) in refused {
+            assert_eq!(parse(spec), Err(error), "{spec:?}");
+        }
         for bad in ["heuristic=0", "heuristic=1.5", "heuristic=-1", "heuristic=x", "heuristic="] {
             assert_eq!(parse(&format!("a/g:{bad}")), Err(SpecError::BadHeuristic(bad.into())));
         }
-        let judge = "judge=deep";
-        assert_eq!(parse("a/g:heuristic=1,judge=deep"), Err(SpecError::BadJudge(judge.into())));
-        let alone = "judge=quiescence";
-        assert_eq!(
-            parse("a/g:judge=quiescence"),
-            Err(SpecError::JudgeWithoutHeuristic(alone.into()))
-        );
-        // The heuristic is a network player's option only.
-        assert!(matches!(parse("mcts:heuristic=1"), Err(SpecError::UnknownOption { .. })));
+        // Options the kind does not take: contempt and the heuristic are a network player's only.
+        for spec in ["mcts:depth=3", "mcts:sims=4,draw=0.2", "mcts:heuristic=1"] {
+            assert!(matches!(parse(spec), Err(SpecError::UnknownOption { .. })), "{spec:?}");
+        }
+        let msg = parse("alphabeta:sims=3").unwrap_err().to_string();
+        assert!(msg.contains("depth=, ms="), "{msg}");
+        let msg = parse("a/gen-0001:depth=2").unwrap_err().to_string();
+        assert!(msg.contains("draw="), "{msg}");
         let msg = parse("alphabet").unwrap_err().to_string();
         assert!(msg.contains("alphabeta:depth=N") && msg.contains("mcts:sims=N"), "{msg}");
     }

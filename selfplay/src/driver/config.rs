@@ -118,26 +118,18 @@ impl SelfPlayConfig {
                 return err(key, &problem);
             }
         }
-        if let Some((key, problem)) = self.move_limit.problem() {
-            return err(key, problem);
-        }
-        if let Some((key, problem)) = self.start.problem() {
-            return err(key, problem);
-        }
-        if let Some((key, problem)) = self.draw_score.problem() {
-            return err(key, problem);
-        }
-        if let Some((key, problem)) = self.leaf_heuristic.problem() {
-            return err(key, problem);
-        }
-        if let Some((key, problem)) = self.teacher.problem() {
-            return err(key, problem);
-        }
-        if let Some((key, problem)) = self.tactics_filter.problem() {
-            return err(key, problem);
-        }
+        // The settings that check themselves, each naming its own key.
         let root_keys = ["root_filter.alpha_beta.depth", "root_filter.alpha_beta.margin"];
-        if let Some((key, problem)) = self.root_filter.problem_at(root_keys) {
+        let settings = [
+            self.move_limit.problem(),
+            self.start.problem(),
+            self.draw_score.problem(),
+            self.leaf_heuristic.problem(),
+            self.teacher.problem(),
+            self.tactics_filter.problem(),
+            self.root_filter.problem_at(root_keys),
+        ];
+        if let Some((key, problem)) = settings.into_iter().flatten().next() {
             return err(key, problem);
         }
         if let PlayoutCap::Randomized { full_fraction, fast_simulations } = self.playout_cap {

@@ -80,6 +80,29 @@ pub struct Session<'a, G> {
     pub sparring: Option<&'a SparringFactory<G>>,
 }
 
+impl<'a, G> Session<'a, G> {
+    /// A session of `game_ids` from `start`'s states under `config` and `mcts`, with no stop
+    /// flag, root filter or sparring partner (set those fields on the result to have them).
+    pub fn new(
+        config: &'a SelfPlayConfig,
+        mcts: &'a MctsConfig,
+        game_ids: Vec<u64>,
+        seed: u64,
+        start: &'a (dyn Fn(u64) -> G + Sync),
+    ) -> Self {
+        Session {
+            config,
+            mcts,
+            game_ids,
+            seed,
+            start,
+            stop: None,
+            root_filter: None,
+            sparring: None,
+        }
+    }
+}
+
 /// Makes one game's root filter (one each: a filter may keep a table from move to move).
 pub type RootFilterFactory<G> = dyn Fn() -> Box<dyn RootFilter<G>> + Sync;
 

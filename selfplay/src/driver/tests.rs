@@ -21,6 +21,7 @@ fn mcts(simulations: u32) -> MctsConfig {
     }
 }
 
+/// Plays `games` games of `G` from its start with evaluators from `make`.
 fn run<G: Game, E: Evaluator<G>>(
     config: &SelfPlayConfig,
     mcts: &MctsConfig,
@@ -28,36 +29,21 @@ fn run<G: Game, E: Evaluator<G>>(
     seed: u64,
     make: impl Fn(usize) -> E + Sync,
 ) -> (Vec<PlayedGame>, SelfPlayStats) {
-    run_filtered(config, mcts, games, seed, make, None)
+    let start = |_: u64| G::initial();
+    run_session(&Session::new(config, mcts, (0..games).collect(), seed, &start), make)
 }
 
-/// [`run`] with each game's searches' root priors filtered by `root_filter()`'s filter.
-fn run_filtered<G: Game, E: Evaluator<G>>(
-    config: &SelfPlayConfig,
-    mcts: &MctsConfig,
-    games: u64,
-    seed: u64,
+/// Plays `session` with evaluators from `make`: its games in id order, and the totals.
+fn run_session<G: Game, E: Evaluator<G>>(
+    session: &Session<'_, G>,
     make: impl Fn(usize) -> E + Sync,
-    root_filter: Option<&RootFilterFactory<G>>,
 ) -> (Vec<PlayedGame>, SelfPlayStats) {
-    let start = |_: u64| G::initial();
-    let game_ids = (0..games).collect();
-    let session = Session {
-        config,
-        mcts,
-        game_ids,
-        seed,
-        start: &start,
-        stop: None,
-        root_filter,
-        sparring: None,
-    };
     let mut out = Vec::new();
     let stats = play(
-        &session,
+        session,
         &make,
         |g, _| {
-            let _: () = out.push(g);
+            out.push(g);
             Ok(())
         },
         |_| {},
@@ -70,17 +56,7 @@ fn run_filtered<G: Game, E: Evaluator<G>>(
 /// The error of a tic-tac-toe session of `config` refused before its one game starts.
 fn refusal(config: &SelfPlayConfig, mcts: &MctsConfig) -> String {
     let start = |_: u64| TicTacToe::initial();
-    let game_ids = vec![0];
-    let session = Session {
-        config,
-        mcts,
-        game_ids,
-        seed: 0,
-        start: &start,
-        stop: None,
-        root_filter: None,
-        sparring: None,
-    };
+    let session = Session::new(config, mcts, vec![0], 0, &start);
     let err = play(&session, &|_| UniformEvaluator, |_, _| Ok(()), |_| {}).unwrap_err();
     err.to_string()
 }
@@ -250,16 +226,8 @@ fn move_limit_is_a_draw_and_stop_starts_no_new_games() {
     let stop = AtomicBool::new(true);
     let start = |_: u64| Camelot::initial();
     let mcts = mcts(4);
-    let session = Session {
-        config: &config,
-        mcts: &mcts,
-        game_ids: (0..5).collect(),
-        seed: 0,
-        start: &start,
-        stop: Some(&stop),
-        root_filter: None,
-        sparring: None,
-    };
+    let session =
+        Session { stop: Some(&stop), ..Session::new(&config, &mcts, (0..5).collect(), 0, &start) };
     let stats = play(&session, &|_| UniformEvaluator, |_, _| Ok(()), |_| {}).unwrap();
     assert_eq!(stats.games, 0);
 }
@@ -269,16 +237,7 @@ fn a_failing_game_handler_stops_the_session_with_its_message() {
     let config = SelfPlayConfig { games_in_flight: 1, max_moves: 2, ..SelfPlayConfig::default() };
     let start = |_: u64| Camelot::initial();
     let mcts = mcts(2);
-    let session = Session {
-        config: &config,
-        mcts: &mcts,
-        game_ids: (0..4).collect(),
-        seed: 0,
-        start: &start,
-        stop: None,
-        root_filter: None,
-        sparring: None,
-    };
+    let session = Session::new(&config, &mcts, (0..4).collect(), 0, &start);
     let err =
         play(&session, &|_| UniformEvaluator, |_, _| Err("disk full".into()), |_| {}).unwrap_err();
     assert_eq!(err.to_string(), "disk full");
@@ -364,8 +323,12 @@ fn a_root_filter_keeps_cleared_actions_out_of_the_targets_and_the_moves_played()
 
     // Clears the centre (action 4) wherever it is legal beside other cells.
     let make = || -> Box<dyn RootFilter<TicTacToe>> { Box::new(ClearAction::new(Some(4u8))) };
-    let (filtered, stats) =
-        run_filtered::<TicTacToe, _>(&config, &mcts, 12, 3, |_| UniformEvaluator, Some(&make));
+    let start = |_: u64| TicTacToe::initial();
+    let session = Session {
+        root_filter: Some(&make),
+        ..Session::new(&config, &mcts, (0..12).collect(), 3, &start)
+    };
+    let (filtered, stats) = run_session(&session, |_| UniformEvaluator);
     assert_eq!(stats.games, 12);
     // Roots evaluated fresh and roots kept from the search before (filtered after `advance`)
     // alike: the centre is taken only as the last empty cell, which ends the game.
@@ -413,21 +376,10 @@ fn a_sparring_partner_plays_its_seat_and_its_rows_are_its_targets() {
         (id % 2 == 1).then(|| Box::new(Lowest) as BoxedSparrer<TicTacToe>)
     };
     let session = Session {
-        config: &config,
-        mcts: &mcts,
-        game_ids: (0..8).collect(),
-        seed: 5,
-        start: &start,
-        stop: None,
-        root_filter: None,
         sparring: Some(&make),
+        ..Session::new(&config, &mcts, (0..8).collect(), 5, &start)
     };
-    let mut games = Vec::new();
-    let on_game = |g, _: &SelfPlayStats| {
-        games.push(g);
-        Ok(())
-    };
-    play(&session, &|_| UniformEvaluator, on_game, |_| {}).unwrap();
+    let (games, _) = run_session(&session, |_| UniformEvaluator);
     assert_eq!(games.len(), 8);
     let lowest = |state: &TicTacToe| {
         let mut legal = Vec::new();

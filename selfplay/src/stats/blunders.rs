@@ -18,7 +18,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
-use super::replay::{replayed_move, start_position, under_either_rule};
+use super::replay::{bad_game, replayed_move, start_position, under_either_rule};
 use records::collection::{SourcedGame, StatsError};
 use search::mcts::{PlaySearch, SearchError, choose_action};
 use search::{Evaluator, TacticsFilter};
@@ -83,9 +83,7 @@ pub fn tactical_positions<V: Variant>(
     let mut candidates = Vec::new();
     for g in games {
         let r = &g.record;
-        let states = states_before_moves::<V>(&r.start_position, &r.moves).map_err(|message| {
-            StatsError::BadGame { file: g.file.clone(), game_id: r.game_id, message }
-        })?;
+        let states = states_before_moves::<V>(&r.start_position, &r.moves).map_err(bad_game(g))?;
         let to_move =
             |s: &State<V>| mover.is_none_or(|m| plays_seat(&r.model, s.to_move().index(), m));
         candidates.extend(

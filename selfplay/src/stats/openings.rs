@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use games::Variant;
 
-use super::replay::{is_standard_start, replay};
+use super::replay::{bad_game, is_standard_start, replay};
 use super::tally::{Outcomes, Z95, wilson};
 use records::collection::{SourcedGame, StatsError};
 
@@ -103,9 +103,7 @@ pub fn openings<V: Variant>(
             other_starts += 1;
             continue;
         }
-        let played = replay::<V>(&r.start_position, &r.moves, depth).map_err(|message| {
-            StatsError::BadGame { file: g.file.clone(), game_id: r.game_id, message }
-        })?;
+        let played = replay::<V>(&r.start_position, &r.moves, depth).map_err(bad_game(g))?;
         root.add(V::NUM_PLAYERS, &r.result, r.plies, None);
         let mut node = &mut root;
         for (mv, &seat) in r.moves.iter().zip(&played.movers) {

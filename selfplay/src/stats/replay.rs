@@ -2,6 +2,7 @@
 //! castle entries, which the `games` records do not store.
 
 use games::{KnightCanter, Landing, Move, Position, RuleOptions, Variant};
+use records::collection::{SourcedGame, StatsError};
 
 /// What a replay of (the first moves of) a game found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -23,6 +24,12 @@ pub struct Replay {
 /// The error names the first illegal move (under the default rule).
 pub fn replay<V: Variant>(start: &str, moves: &[String], limit: usize) -> Result<Replay, String> {
     under_either_rule(|knight_canter| replay_with::<V>(start, moves, limit, knight_canter))
+}
+
+/// Turns the message of a failed replay of `game` into its [`StatsError::BadGame`], which
+/// names the game's file and id: `replay(..).map_err(bad_game(game))`.
+pub fn bad_game(game: &SourcedGame) -> impl FnOnce(String) -> StatsError + '_ {
+    |message| StatsError::BadGame { file: game.file.clone(), game_id: game.record.game_id, message }
 }
 
 /// `replay` under the strict Knight's-canter rule and, when that fails, under `final-square`

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use games::{Termination, Variant};
 use rayon::prelude::*;
 
-use super::replay::{Replay, replay};
+use super::replay::{Replay, bad_game, replay};
 use super::tally::{Lengths, Outcomes};
 use records::collection::{SourcedGame, StatsError};
 
@@ -47,9 +47,7 @@ pub fn summary<V: Variant>(games: &[SourcedGame]) -> Result<Summary, StatsError>
         .par_iter()
         .map(|g| {
             let r = &g.record;
-            replay::<V>(&r.start_position, &r.moves, usize::MAX).map_err(|message| {
-                StatsError::BadGame { file: g.file.clone(), game_id: r.game_id, message }
-            })
+            replay::<V>(&r.start_position, &r.moves, usize::MAX).map_err(bad_game(g))
         })
         .collect::<Result<_, _>>()?;
     let mut by_generation = BTreeMap::<u32, Vec<(&SourcedGame, &Replay)>>::new();

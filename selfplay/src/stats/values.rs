@@ -13,6 +13,7 @@
 use games::{Game, Player, State, Variant};
 
 use super::blunders::states_before_moves;
+use super::replay::bad_game;
 use records::collection::{SourcedGame, StatsError};
 use search::Evaluator;
 
@@ -69,9 +70,7 @@ pub fn probe_positions<V: Variant>(
     let mut positions = Vec::new();
     for g in games {
         let r = &g.record;
-        let states = states_before_moves::<V>(&r.start_position, &r.moves).map_err(|message| {
-            StatsError::BadGame { file: g.file.clone(), game_id: r.game_id, message }
-        })?;
+        let states = states_before_moves::<V>(&r.start_position, &r.moves).map_err(bad_game(g))?;
         let total = states.len() as u32;
         for (i, state) in states.into_iter().enumerate() {
             if state.outcome().is_some() {

@@ -24,12 +24,12 @@ pub fn filter_targets<V: Variant>(
 
 #[cfg(test)]
 mod tests {
-    use games::{Camelot, CamelotRules, Game};
+    use games::CamelotRules;
     use records::PositionRow;
 
     use super::*;
     use crate::driver::SelfPlayConfig;
-    use crate::teacher::tests::even_row;
+    use crate::teacher::tests::{even_row, leg_index, state};
     use crate::teacher::{TeacherTargets, teacher_game};
 
     const FILTER: TacticsFilter = TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
@@ -37,10 +37,6 @@ mod tests {
     /// White's Man on F7 faces Black's Man on F9 across an empty F8: F7-F8 is jumped (F9xF7),
     /// F7-E7 and F7-G7 are safe.
     const JUMPABLE: &str = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
-
-    fn index(s: &Camelot, leg: &str) -> u16 {
-        s.action_index(s.parse_action(leg).unwrap()) as u16
-    }
 
     fn target(row: &PositionRow, a: u16) -> f32 {
         let i = row.policy_actions.iter().position(|&b| b == a).unwrap();
@@ -50,12 +46,12 @@ mod tests {
     #[test]
     fn a_game_s_full_search_rows_are_filtered_and_its_fast_ones_are_not() {
         let (row, fast) = (even_row(JUMPABLE, true), even_row(JUMPABLE, false));
-        let s: Camelot = State::parse_with(JUMPABLE, RuleOptions::default()).unwrap();
+        let s = state(JUMPABLE);
         let config = SelfPlayConfig { max_moves: 1, ..SelfPlayConfig::default() };
         let mut game = teacher_game(s.clone(), 0, 1, 1, 0.0, TeacherTargets::Best, &config);
         game.positions = vec![row.clone(), fast.clone()];
         filter_targets::<CamelotRules>(FILTER, &mut game, RuleOptions::default());
-        assert_eq!(target(&game.positions[0], index(&s, "F7>F8")), 0.0);
+        assert_eq!(target(&game.positions[0], leg_index(JUMPABLE, "F7>F8")), 0.0);
         assert_eq!(game.positions[1], fast);
         // Off leaves every row as it is.
         let mut off = game.clone();

@@ -83,10 +83,10 @@ fn blend(
 
 #[cfg(test)]
 mod tests {
-    use games::{Camelot, CamelotRules, Game};
+    use games::CamelotRules;
 
     use super::*;
-    use crate::teacher::tests::even_row;
+    use crate::teacher::tests::{even_row, leg_index, state};
     use records::PositionRow;
 
     const LABEL: Teacher = Teacher::AlphaBeta {
@@ -103,15 +103,6 @@ mod tests {
     /// test of this position): the one move that wins material.
     const SACRIFICE: &str = "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0";
 
-    fn state(s: &str) -> Camelot {
-        State::parse_with(s, RuleOptions::default()).unwrap()
-    }
-
-    fn action(position: &str, leg: &str) -> u16 {
-        let s = state(position);
-        s.action_index(s.parse_action(leg).unwrap()) as u16
-    }
-
     fn game(rows: Vec<PositionRow>) -> PlayedGame {
         let mut g = PlayedGame::start(0, 1, &state(SACRIFICE), String::new());
         g.positions = rows;
@@ -127,7 +118,7 @@ mod tests {
         let row = &g.positions[0];
         let n = before[0].policy_actions.len() as f32;
         assert_eq!(row.policy_actions, before[0].policy_actions, "no action added");
-        let sacrifice = action(SACRIFICE, "F7>F8");
+        let sacrifice = leg_index(SACRIFICE, "F7>F8");
         for (&a, &p) in row.policy_actions.iter().zip(&row.policy_target) {
             let expected = 0.75 / n + if a == sacrifice { 0.25 } else { 0.0 };
             assert!((p - expected).abs() < 1e-6, "{a}: {p} against {expected}");

@@ -1,8 +1,6 @@
 use std::sync::atomic::AtomicBool;
 
-use games::{
-    Camelot, CamelotRules, Game, Outcome, Player, RuleOptions, State, Termination, TriCamelotRules,
-};
+use games::{Camelot, CamelotRules, Game, Outcome, Player, State, Termination, TriCamelotRules};
 
 use super::*;
 use crate::driver::{Sparrer, Start};
@@ -14,24 +12,9 @@ use search::TacticsFilter;
 /// A row of `position` whose search spread its target evenly over every legal action (seat 0
 /// to move), for the teacher's tests of what it does to a search's rows.
 pub(super) fn even_row(position: &str, full_search: bool) -> PositionRow {
-    let s: Camelot = State::parse_with(position, RuleOptions::default()).unwrap();
-    let mut legal = Vec::new();
-    s.legal_actions(&mut legal);
-    let actions: Vec<u16> = legal.iter().map(|&a| s.action_index(a) as u16).collect();
-    let n = actions.len();
-    PositionRow {
-        game_id: 0,
-        ply: 0,
-        move_number: 0,
-        position: position.to_string(),
-        mover: 0,
-        policy_actions: actions,
-        policy_target: vec![1.0 / n as f32; n],
-        root_values: vec![0.5, 0.5],
-        net_values: vec![0.5, 0.5],
-        result: vec![0.5, 0.5],
-        full_search,
-    }
+    let row = PositionRow::uniform(&state(position), vec![0.5, 0.5], full_search);
+    assert_eq!((row.position.as_str(), row.mover), (position, 0), "a position of seat 0");
+    row
 }
 
 const ALPHA_BETA: Teacher = Teacher::AlphaBeta {
@@ -61,13 +44,25 @@ fn config() -> SelfPlayConfig {
     SelfPlayConfig { max_moves: 200, workers: 2, ..SelfPlayConfig::default() }
 }
 
+/// The depth-2 teacher's game from `start` with `targets`.
+fn taught(start: &str, targets: TeacherTargets) -> PlayedGame {
+    teacher_game(state(start), 0, 1, 2, 0.0, targets, &config())
+}
+
+/// [`taught`] with `targets` and with [`BEST`], checked to play the same moves.
+fn beside_best(start: &str, targets: TeacherTargets) -> (PlayedGame, PlayedGame) {
+    let (game, best) = (taught(start, targets), taught(start, BEST));
+    assert_eq!(game.game.moves, best.game.moves, "the targets do not change the play");
+    (game, best)
+}
+
 /// A state from a position string, with a move in progress or not.
-fn state(s: &str) -> Camelot {
+pub(super) fn state(s: &str) -> Camelot {
     State::parse_with(s, games::RuleOptions::default()).unwrap()
 }
 
-/// The action index of the leg written `from>to` in the row's position.
-fn leg_index(position: &str, leg: &str) -> u16 {
+/// The action index of the leg written `from>to` in `position`.
+pub(super) fn leg_index(position: &str, leg: &str) -> u16 {
     let s = state(position);
     s.action_index(s.parse_action(leg).unwrap()) as u16
 }
@@ -95,7 +90,7 @@ fn the_teacher_plays_a_sacrifice_that_wins_a_chain_and_records_its_legs() {
     // F7-F8 offers a Man that Black must take (F9xF7, its only legal move: no row), and E6 then
     // jumps three (the alpha-beta player's own test of this position).
     let start = "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0";
-    let game = teacher_game(state(start), 0, 1, 2, 0.0, BEST, &config());
+    let game = taught(start, BEST);
     assert_eq!(game.game.moves[..2], ["F7-F8".to_string(), "F9xF7".to_string()]);
     assert!(game.game.moves[2].starts_with("E6xG8"), "{:?}", game.game.moves);
     let first = &game.positions[0];
@@ -361,9 +356,7 @@ fn safe_targets_keep_the_teachers_move_and_spread_the_rest_over_the_moves_that_d
     // any piece walked beside a Black one with an empty square behind it; most moves are safe.
     // (In the sacrifice position every move but the winning one scores a Man below it.)
     let start = "camelot W W:KA4,ME4,MF7 B:KA13,MF9,ML13 cm=0,0";
-    let safe = teacher_game(state(start), 0, 1, 2, 0.0, SAFE, &config());
-    let best = teacher_game(state(start), 0, 1, 2, 0.0, BEST, &config());
-    assert_eq!(safe.game.moves, best.game.moves, "the targets do not change the play");
+    let (safe, best) = beside_best(start, SAFE);
     let row = &safe.positions[0];
     let sum: f32 = row.policy_target.iter().sum();
     assert!((sum - 1.0).abs() < 1e-5, "{sum}");
@@ -403,7 +396,7 @@ fn safe_targets_keep_the_teachers_move_and_spread_the_rest_over_the_moves_that_d
     assert!(own.iter().any(|w| (best_weight - w).abs() < 1e-12), "{best_weight}");
     // share 0: the teacher's move alone, as one-hot targets.
     let alone = TeacherTargets::Safe { share: 0.0, depth: 1, margin: 100 };
-    let one_hot = teacher_game(state(start), 0, 1, 2, 0.0, alone, &config());
+    let one_hot = taught(start, alone);
     assert_eq!(one_hot.positions[0].policy_target, best.positions[0].policy_target);
     assert_eq!(one_hot.positions[0].policy_actions, best.positions[0].policy_actions);
 }
@@ -413,9 +406,7 @@ fn soft_targets_weigh_every_move_by_its_score() {
     // The sacrifice position: F7-F8 wins two Men net; most other moves win nothing, and those
     // that walk a piece beside Black's with an empty square behind lose one.
     let start = "camelot W W:KA4,KB4,MD5,ME6,MF7 B:KA13,KL13,MF9,MH8,MI9 cm=0,0";
-    let soft = teacher_game(state(start), 0, 1, 2, 0.0, SOFT, &config());
-    let best = teacher_game(state(start), 0, 1, 2, 0.0, BEST, &config());
-    assert_eq!(soft.game.moves, best.game.moves, "the targets do not change the play");
+    let (soft, _) = beside_best(start, SOFT);
     let row = &soft.positions[0];
     let top = row.policy_target.iter().cloned().fold(0.0, f32::max);
     let i = row.policy_target.iter().position(|&p| p == top).unwrap();
@@ -484,14 +475,8 @@ fn a_sparring_game_is_recorded_under_both_players_in_seat_order() {
     let mcts = search::MctsConfig { simulations: 4, ..search::MctsConfig::default() };
     let start = |_: u64| Camelot::initial();
     let session = crate::driver::Session {
-        config: &config,
-        mcts: &mcts,
-        game_ids: (0..12).collect(),
-        seed: 7,
-        start: &start,
-        stop: None,
-        root_filter: None,
         sparring: Some(&make),
+        ..crate::driver::Session::new(&config, &mcts, (0..12).collect(), 7, &start)
     };
     let dir = std::env::temp_dir().join(format!("cz-spar-names-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -79,11 +79,8 @@ impl WorkerHub {
 
     /// Uploads a file of the run directory (S3 only; a folder location has it already).
     pub fn upload(&self, relative: &str) -> Result<(), RunError> {
-        if !self.remote() {
-            return Ok(());
-        }
         let path = self.run_dir.join(relative);
-        if !path.exists() {
+        if !self.remote() || !path.exists() {
             return Ok(());
         }
         let bytes = std::fs::read(&path).map_err(crate::run::error::io("reading", &path))?;
@@ -118,11 +115,8 @@ impl WorkerHub {
     /// Uploads the files of a folder of the run directory, `net.json` last (S3 only; a worker
     /// that sees a model's `net.json` finds the weights it describes).
     pub fn upload_tree(&self, relative: &str) -> Result<(), RunError> {
-        if !self.remote() {
-            return Ok(());
-        }
         let dir = self.run_dir.join(relative);
-        if !dir.is_dir() {
+        if !self.remote() || !dir.is_dir() {
             return Ok(());
         }
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -132,9 +126,8 @@ impl WorkerHub {
             .collect();
         files.sort_by_key(|p| p.file_name().is_some_and(|n| n == model::checkpoint::META_FILE));
         for path in files {
-            let name = path.file_name().expect("a file").to_string_lossy().into_owned();
-            let bytes = std::fs::read(&path).map_err(crate::run::error::io("reading", &path))?;
-            self.store.put(&format!("{relative}/{name}"), bytes)?;
+            let name = path.file_name().expect("a file").to_string_lossy();
+            self.upload(&format!("{relative}/{name}"))?;
         }
         Ok(())
     }

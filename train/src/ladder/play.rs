@@ -13,8 +13,8 @@ use selfplay::arena::{
 
 use super::{Absolute, Baseline, Gating, LadderResult, Versus};
 use crate::evaluators::arena_loader;
-use crate::run::RunError;
 use crate::run::error::io;
+use crate::run::{ModelFile, RunError};
 use crate::{RunConfig, generation_dir_name, list_generation_dirs};
 
 /// The model that plays self-play at generation `g`: the newest `gen-k`, `k <= g`, that is

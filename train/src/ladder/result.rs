@@ -2,13 +2,10 @@
 //! baseline, whether it was promoted, its chained rating, and the `ladder.toml` file that holds
 //! it in the model's folder.
 
-use std::path::Path;
-
 use selfplay::arena::{ArenaGame, Elo, EloInterval, MatchReport, elo_interval, head_to_head};
 use serde::{Deserialize, Serialize};
 
-use crate::run::RunError;
-use crate::run::error::read_toml;
+use crate::run::ModelFile;
 
 /// The file in a model folder holding its ladder result.
 pub const LADDER_FILE: &str = "ladder.toml";
@@ -191,16 +188,11 @@ impl LadderResult {
             self.rating
         )
     }
+}
 
-    /// Reads `models/gen-NNNN/ladder.toml`; `None` when the model was not measured.
-    pub fn read(model_dir: &Path) -> Result<Option<LadderResult>, RunError> {
-        read_toml(&model_dir.join(LADDER_FILE), "a ladder result")
-    }
-
-    pub(crate) fn write(&self, model_dir: &Path) -> Result<(), RunError> {
-        let path = model_dir.join(LADDER_FILE);
-        Ok(model::write_atomic(&path, toml::to_string(self)?.as_bytes())?)
-    }
+impl ModelFile for LadderResult {
+    const FILE: &'static str = LADDER_FILE;
+    const WHAT: &'static str = "a ladder result";
 }
 
 #[cfg(test)]

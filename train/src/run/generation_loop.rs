@@ -25,6 +25,7 @@ use selfplay::{SessionFigures, ShardWriter};
 
 use super::error::{RunError, Stage, io};
 use super::event::RunEvent;
+use super::model_file::ModelFile;
 use super::probe::{ProbeResult, ProbeSet};
 use super::run_clock::RunClock;
 use super::run_dir::{self, GenerationRow, ProgramInfo};

@@ -17,7 +17,8 @@ use search::DrawScore;
 use selfplay::stats::values::{MAX_BALANCE, ProbePosition, buckets, model_values, probe_positions};
 use serde::{Deserialize, Serialize};
 
-use super::error::{RunError, io, read_toml};
+use super::ModelFile;
+use super::error::{RunError, io};
 use crate::{EvaluatorFactory, Source};
 
 /// Where a run keeps its probe set.
@@ -137,16 +138,11 @@ impl ProbeResult {
             f(self.far_draw)
         )
     }
+}
 
-    /// Reads `models/gen-NNNN/probe.toml`; `None` when the model was not probed.
-    pub fn read(model_dir: &Path) -> Result<Option<ProbeResult>, RunError> {
-        read_toml(&model_dir.join(PROBE_FILE), "a value probe result")
-    }
-
-    pub(crate) fn write(&self, model_dir: &Path) -> Result<(), RunError> {
-        let path = model_dir.join(PROBE_FILE);
-        Ok(model::write_atomic(&path, toml::to_string(self)?.as_bytes())?)
-    }
+impl ModelFile for ProbeResult {
+    const FILE: &'static str = PROBE_FILE;
+    const WHAT: &'static str = "a value probe result";
 }
 
 #[cfg(test)]
