@@ -162,6 +162,17 @@ pub trait Game: Clone + Send + Sync + fmt::Display + fmt::Debug + 'static {
         false
     }
 
+    /// The material each of `legal` (this state's legal actions, in order) captures on the way
+    /// to the end of the move, by the best complete move it begins, in Men (a Knight counts
+    /// 1.4, as the classical players weigh it): 0 for an action that begins no capture. Pieces
+    /// taken by legs already played do not count. Written to `gains` (cleared first), one entry
+    /// per action. A search tries captures in this order (`mcts.captures = "first"`), optional
+    /// Knight's Charges included. Zeros (the default) for games without captures.
+    fn capture_gains(&self, legal: &[Self::Action], gains: &mut Vec<f32>) {
+        gains.clear();
+        gains.resize(legal.len(), 0.0);
+    }
+
     /// The next action of a move that wins the game at once for the mover, if there is one (a
     /// search may then score this position a win without evaluating it, and play the action at
     /// its root: `mcts.win_check = "in_one"`). None (the default) for games without such a check.

@@ -66,7 +66,7 @@ pub use mv::{Move, MoveKind};
 pub use options::{KnightCanter, RuleOptions};
 pub use perft::{perft, perft_divide};
 pub use position::{Position, Variant};
-pub use state::{State, num_actions};
+pub use state::{KNIGHT_IN_MEN, State, num_actions};
 pub use tricamelot::{BLUE, GREEN, RED, TRI_ROTATION, TriCamelotRules};
 pub use variant::{Landing, Tables};
 pub use variant_kind::VariantKind;

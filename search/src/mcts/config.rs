@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::moves_left::MovesLeft;
+use super::tactical::{Captures, Certainty, MoveChoice};
 
 /// Everything that shapes one search. Defaults are AlphaZero's where it has one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,6 +47,12 @@ pub struct MctsConfig {
     pub win_check: WinCheck,
     /// Whether selection reads the evaluator's moves left ([`MovesLeft`]).
     pub moves_left: MovesLeft,
+    /// Whether captures get their first visits before quiet actions ([`Captures`]).
+    pub captures: Captures,
+    /// Whether proven wins and losses propagate up the tree ([`Certainty`]).
+    pub certainty: Certainty,
+    /// How the move is picked at temperature 0 ([`MoveChoice`]).
+    pub move_choice: MoveChoice,
 }
 
 impl Default for MctsConfig {
@@ -61,6 +68,9 @@ impl Default for MctsConfig {
             forced_legs: ForcedLegs::Evaluate,
             win_check: WinCheck::Off,
             moves_left: MovesLeft::Off,
+            captures: Captures::Prior,
+            certainty: Certainty::Off,
+            move_choice: MoveChoice::Visits,
         }
     }
 }
@@ -278,6 +288,8 @@ pub enum ConfigError {
     TemperatureMoves(u32),
     #[error("moves_left.utility {0}")]
     MovesLeft(&'static str),
+    #[error("move_choice.lcb {0}")]
+    MoveChoice(&'static str),
     /// An option of the play search (`[play]`) that the search itself does not take.
     #[error("{key} {problem}")]
     Play { key: &'static str, problem: &'static str },
@@ -294,6 +306,7 @@ impl ConfigError {
             ConfigError::Gumbel(_) => "selection",
             ConfigError::Temperature(_) | ConfigError::TemperatureMoves(_) => "temperature",
             ConfigError::MovesLeft(_) => "moves_left",
+            ConfigError::MoveChoice(_) => "move_choice",
             ConfigError::Play { key, .. } => key,
         }
     }
@@ -358,6 +371,9 @@ impl MctsConfig {
         }
         if let Some(problem) = self.moves_left.problem() {
             return Err(ConfigError::MovesLeft(problem));
+        }
+        if let Some(problem) = self.move_choice.problem() {
+            return Err(ConfigError::MoveChoice(problem));
         }
         Ok(())
     }

@@ -13,8 +13,9 @@
 //! - [`search`] has [`Search`], split into `gather` and `apply` for batching;
 //! - [`policy`] adds root noise and chooses the action to play;
 //! - [`config`] has [`MctsConfig`], [`play_search`] the [`PlaySearch`] of a playing model,
-//!   [`tactics_filter`] the setting of its classical guard, and [`summary`] the
-//!   [`SearchSummary`];
+//!   [`tactical`] the options that order captures first, prove wins and losses and choose
+//!   the move by a lower confidence bound, [`tactics_filter`] the setting of its classical
+//!   guard, and [`summary`] the [`SearchSummary`];
 //! - [`analysis`] turns a finished search into an [`Analysis`] for a reader.
 
 pub mod analysis;
@@ -27,6 +28,7 @@ mod sample;
 pub mod search;
 pub mod select;
 pub mod summary;
+pub mod tactical;
 pub mod tactics_filter;
 pub mod tree;
 
@@ -34,6 +36,8 @@ pub mod tree;
 mod forced_tests;
 #[cfg(test)]
 mod search_tests;
+#[cfg(test)]
+mod tactical_tests;
 
 pub use analysis::{ActionLine, Analysis, FirstSearch, complete_move, complete_move_analysed};
 pub use config::{
@@ -45,5 +49,6 @@ pub use play_search::PlaySearch;
 pub use policy::{add_root_noise, choose_action, choose_by_visits};
 pub use search::{Leaf, RootFilter, Search, SearchError};
 pub use summary::{SearchKind, SearchSummary};
+pub use tactical::{Captures, Certainty, MoveChoice};
 pub use tactics_filter::TacticsFilter;
 pub use tree::{Node, NodeId, NodeKind, Tree};

@@ -38,6 +38,7 @@ use super::config::{
     ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
 use super::moves_left::MovesLeft;
+use super::tactical::{Captures, Certainty, MoveChoice};
 use super::tactics_filter::TacticsFilter;
 
 /// The search options of a playing model; [`PlaySearch::mcts`] makes the whole configuration.
@@ -58,6 +59,12 @@ pub struct PlaySearch {
     pub win_check: WinCheck,
     /// See [`MctsConfig::moves_left`].
     pub moves_left: MovesLeft,
+    /// See [`MctsConfig::captures`].
+    pub captures: Captures,
+    /// See [`MctsConfig::certainty`].
+    pub certainty: Certainty,
+    /// See [`MctsConfig::move_choice`].
+    pub move_choice: MoveChoice,
     /// Whether the network's prior at the root is cleared of the actions alpha-beta shows to
     /// lose material (the root filter of every search `classical::GuardedSearch::search` makes).
     pub tactics_filter: TacticsFilter,
@@ -74,6 +81,9 @@ impl Default for PlaySearch {
             forced_legs: ForcedLegs::PassCaptures,
             win_check: WinCheck::InOne,
             moves_left: MovesLeft::Off,
+            captures: plain.captures,
+            certainty: plain.certainty,
+            move_choice: plain.move_choice,
             tactics_filter: TacticsFilter::Off,
         }
     }
@@ -94,6 +104,9 @@ impl PlaySearch {
             forced_legs: self.forced_legs,
             win_check: self.win_check,
             moves_left: self.moves_left,
+            captures: self.captures,
+            certainty: self.certainty,
+            move_choice: self.move_choice,
         }
     }
 

@@ -66,12 +66,15 @@ pub fn choose_by_visits(visits: &[u32], temperature: f32, rng: &mut impl Rng) ->
 ///   noisy choice is a sample from a prior that is nearly flat at 8-32 simulations; played at
 ///   every move of a self-play game, it made the games' outcomes say little about the positions
 ///   they label.
+/// - Either, temperature 0, when the search's move rules chose ([`SearchSummary::chosen`]: a
+///   proven result, a lower confidence bound): that choice.
 pub fn choose_action<A: Copy>(
     summary: &SearchSummary<A>,
     temperature: f32,
     rng: &mut impl Rng,
 ) -> Option<A> {
     let i = match summary.selected {
+        _ if temperature < GREEDY_BELOW && summary.chosen.is_some() => summary.chosen?,
         Some(_) if temperature < GREEDY_BELOW => best_improved(summary)?,
         Some(i) => i,
         None => choose_by_visits(&summary.visits, temperature, rng)?,
@@ -118,6 +121,7 @@ mod tests {
             kind: super::super::SearchKind::Full,
             simulations: 9,
             selected: Some(selected),
+            chosen: None,
         }
     }
 

@@ -18,6 +18,7 @@ use super::moves_left::{along_path, ends_move};
 use super::policy::add_root_noise;
 use super::select::Puct;
 use super::summary::{SearchKind, SearchSummary};
+use super::tactical::{Captures, Certainty, chosen_child};
 use super::tree::{NodeId, NodeKind, Tree};
 use crate::draw_score::DrawScore;
 use crate::evaluator::{Evaluation, Evaluator};
@@ -125,6 +126,8 @@ pub struct Search<G: Game> {
     draw_score: DrawScore,
     /// Applied to the prior of every root a move is chosen at (None: the evaluator's prior).
     root_filter: Option<Box<dyn RootFilter<G>>>,
+    /// Scratch for the capture gains of a node's actions.
+    gains: Vec<f32>,
 }
 
 impl<G: Game> Search<G> {
@@ -150,6 +153,7 @@ impl<G: Game> Search<G> {
             moves_left: Vec::new(),
             draw_score: DrawScore::Share,
             root_filter: None,
+            gains: Vec::new(),
         })
     }
 
@@ -237,6 +241,14 @@ impl<G: Game> Search<G> {
         let mut id = NodeId::ROOT;
         loop {
             match self.tree.node(id).kind {
+                NodeKind::Expanded | NodeKind::Passed
+                    if id != NodeId::ROOT && self.tree.node(id).proven.is_some() =>
+                {
+                    // Proven (`certainty = "propagate"`): its returns are known.
+                    let returns = self.tree.node(id).proven.unwrap_or_default();
+                    self.finish(returns, None);
+                    return None;
+                }
                 NodeKind::Expanded | NodeKind::Passed => {
                     let i = self.select(id);
                     let child = self.tree.child(id, i);
@@ -286,6 +298,7 @@ impl<G: Game> Search<G> {
                         // (`finish`). Capture chains are then searched as deep as the budget
                         // reaches, and the network judges positions whose material is settled.
                         self.tree.pass(id, state.to_move(), &legal);
+                        self.set_gains(id, &state, &legal);
                         continue;
                     }
                     self.serial += 1;
@@ -329,6 +342,7 @@ impl<G: Game> Search<G> {
         let priors = eval.policy.iter().map(|&p| if total > 0.0 { p / total } else { uniform });
         let to_move = leaf.state.to_move();
         self.tree.expand(leaf.node, to_move, eval.values, leaf.legal.iter().copied().zip(priors));
+        self.set_gains(leaf.node, &leaf.state, &leaf.legal);
         self.finish(eval.values, eval.moves_left);
         Ok(())
     }
@@ -472,7 +486,36 @@ impl<G: Game> Search<G> {
             kind: self.kind,
             simulations: self.done,
             selected,
+            chosen: chosen_child(&self.tree, self.config.certainty, self.config.move_choice),
         })
+    }
+
+    /// Records the capture gains of the children of `id` (`state`'s legal actions `legal`) when
+    /// captures are tried first.
+    fn set_gains(&mut self, id: NodeId, state: &G, legal: &[G::Action]) {
+        if self.config.captures == Captures::First {
+            state.capture_gains(legal, &mut self.gains);
+            self.tree.set_gains(id, &self.gains);
+        }
+    }
+
+    /// The unvisited capture with the largest gain among the children of `id` (not a proven
+    /// loss for its mover), when captures are tried first.
+    fn capture_first(&self, id: NodeId) -> Option<usize> {
+        if self.config.captures != Captures::First {
+            return None;
+        }
+        let mover = self.tree.node(id).to_move;
+        let children = self.tree.children(id).map(|c| self.tree.node(c));
+        let unvisited = children
+            .enumerate()
+            .filter(|(_, c)| c.n == 0 && c.gain > 0.0 && !c.proven_loss_for(mover));
+        unvisited
+            .fold(None, |best: Option<(usize, f32)>, (i, c)| match best {
+                Some((_, g)) if g >= c.gain => best,
+                _ => Some((i, c.gain)),
+            })
+            .map(|(i, _)| i)
     }
 
     /// Root noise (full PUCT searches, once per move) and Gumbel sampling (when unset).
@@ -522,6 +565,10 @@ impl<G: Game> Search<G> {
 
     /// The child (index in child order) a simulation takes at expanded node `id`.
     fn select(&self, id: NodeId) -> usize {
+        let gumbel_root = id == NodeId::ROOT && self.gumbel.is_some();
+        if !gumbel_root && let Some(i) = self.capture_first(id) {
+            return i;
+        }
         match (self.sigma(), &self.gumbel) {
             (Some(sigma), Some(g)) if id == NodeId::ROOT => {
                 g.select_root(&self.tree, &sigma, self.done)
@@ -533,6 +580,7 @@ impl<G: Game> Search<G> {
                 fpu: self.config.fpu,
                 moves_left: self.config.moves_left,
                 players: G::NUM_PLAYERS,
+                certainty: self.config.certainty,
             }
             .select(&self.tree, id),
         }
@@ -558,6 +606,14 @@ impl<G: Game> Search<G> {
             self.value_passed_nodes(values);
         }
         self.tree.backup(&self.path, values);
+        if self.config.certainty == Certainty::Propagate {
+            // Only the nodes on this path can have changed: prove upwards while they prove.
+            for &id in self.path.iter().rev() {
+                if !self.tree.prove(id) {
+                    break;
+                }
+            }
+        }
         if let (true, Some(m)) = (self.config.moves_left.is_on(), moves_left) {
             along_path(m, &self.new_move, &mut self.moves_left);
             self.tree.backup_moves_left(&self.path, &self.moves_left);

@@ -9,6 +9,7 @@
 
 use super::config::Fpu;
 use super::moves_left::MovesLeft;
+use super::tactical::Certainty;
 use super::tree::{NodeId, Tree};
 
 /// The PUCT constants of one search, and the moves-left utility added to the Q of visited
@@ -21,6 +22,9 @@ pub(crate) struct Puct {
     pub moves_left: MovesLeft,
     /// Seats of the game (for the moves-left utility's draw share).
     pub players: usize,
+    /// With `Propagate`, a proven child is scored by its proven returns, a proven loss is
+    /// selected only when every child is one, and first-play urgency is never below a loss.
+    pub certainty: Certainty,
 }
 
 impl Puct {
@@ -52,17 +56,25 @@ impl Puct {
     pub fn select<A: Copy>(&self, tree: &Tree<A>, parent: NodeId) -> usize {
         let node = tree.node(parent);
         let mover = node.to_move;
+        let solving = self.certainty == Certainty::Propagate;
         let fpu = self.fpu_value(tree, parent);
+        let fpu = if solving { fpu.max(0.0) } else { fpu };
         let explore = self.c_puct(node.n) * (node.n as f32).sqrt();
-        let mut best = (0, f32::NEG_INFINITY);
+        // (index, score, whether it is a proven loss for the mover)
+        let mut best = (0, f32::NEG_INFINITY, true);
         for (i, c) in tree.children(parent).enumerate() {
             let child = tree.node(c);
             let bonus = |q: f32| q + self.moves_left.bonus(node, child, q, self.players);
-            let q = child.q(mover).map_or(fpu, bonus);
+            let q = match child.proven {
+                Some(v) if solving => v.0[mover.index()],
+                _ => child.q(mover).map_or(fpu, bonus),
+            };
             let u = explore * child.prior / (1.0 + child.n as f32);
             let score = q + u;
-            if score > best.1 {
-                best = (i, score);
+            let loses = solving && child.proven_loss_for(mover);
+            // A proven loss only while nothing else has been seen.
+            if (best.2 && !loses) || (best.2 == loses && score > best.1) {
+                best = (i, score, loses);
             }
         }
         best.0
@@ -93,6 +105,7 @@ mod tests {
             fpu: Fpu::Absolute(0.0),
             moves_left: MovesLeft::Off,
             players: 2,
+            certainty: Certainty::Off,
         }
     }
 
@@ -121,6 +134,44 @@ mod tests {
         let p = Puct { fpu: Fpu::Reduction(0.2), ..p };
         let expected = 0.5 / 3.0 - 0.2 * 0.8f32.sqrt();
         assert!((p.fpu_value(&t, NodeId::ROOT) - expected).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_proven_loss_is_selected_only_when_every_child_is_one() {
+        // Seat 1 moves at the root; child 0 has the best prior and Q but is a proven loss.
+        let mut t = bandit([0.8, 0.1, 0.1]);
+        let c0 = t.child(NodeId::ROOT, 0);
+        t.node_mut(c0).w = [0.0, 2.0, 0.0];
+        let solving = Puct { fpu: Fpu::Reduction(0.2), certainty: Certainty::Propagate, ..puct() };
+        let plain = Puct { certainty: Certainty::Off, ..solving };
+        assert_eq!(plain.select(&t, NodeId::ROOT), 0);
+        t.node_mut(c0).proven = Some(Values([1.0, 0.0, 0.0]));
+        assert_eq!(plain.select(&t, NodeId::ROOT), 0, "without certainty the proof is ignored");
+        assert_ne!(solving.select(&t, NodeId::ROOT), 0);
+        for i in 1..3 {
+            let c = t.child(NodeId::ROOT, i);
+            t.node_mut(c).proven = Some(Values([1.0, 0.0, 0.0]));
+        }
+        assert_eq!(solving.select(&t, NodeId::ROOT), 0, "all lose: the best of them");
+        // A proven win is scored 1 whatever its mean: it beats an unproven child's prior.
+        let mut t = bandit([0.8, 0.1, 0.1]);
+        let c2 = t.child(NodeId::ROOT, 2);
+        t.backup(&[NodeId::ROOT, c2], Values([1.0, 0.0, 0.0]));
+        t.node_mut(c2).proven = Some(Values([0.0, 1.0, 0.0]));
+        assert_eq!(solving.select(&t, NodeId::ROOT), 2);
+    }
+
+    #[test]
+    fn first_play_urgency_stays_above_a_loss_when_solving() {
+        // Every visit so far was a loss for seat 1: the reduced FPU would go below 0.
+        let t = bandit([0.8, 0.1, 0.1]);
+        let p = Puct { fpu: Fpu::Reduction(1.0), ..puct() };
+        assert!(p.fpu_value(&t, NodeId::ROOT) < 0.0);
+        let mut t = t;
+        let c0 = t.child(NodeId::ROOT, 0);
+        t.node_mut(c0).proven = Some(Values([1.0, 0.0, 0.0]));
+        let solving = Puct { certainty: Certainty::Propagate, ..p };
+        assert_eq!(solving.select(&t, NodeId::ROOT), 1);
     }
 
     #[test]

@@ -41,6 +41,9 @@ pub struct SearchSummary<A> {
     pub simulations: u32,
     /// Gumbel's chosen action (index into `actions`); `None` under PUCT.
     pub selected: Option<usize>,
+    /// The action (index into `actions`) to play at temperature 0 when the search's move rules
+    /// override the most visited (`mcts.certainty`, `mcts.move_choice`); `None` otherwise.
+    pub chosen: Option<usize>,
 }
 
 impl<A> SearchSummary<A> {

@@ -53,6 +53,17 @@ pub struct Node<A> {
     pub to_move: Player,
     /// What is known about the node.
     pub kind: NodeKind,
+    /// The material the action into this node captures on the way to the end of its move, in
+    /// Men ([`games::Game::capture_gains`]); 0 unless the search orders captures first
+    /// (`mcts.captures = "first"`).
+    pub gain: f32,
+    /// The returns of the game from here under best play, once the search has proven them
+    /// (`mcts.certainty = "propagate"`; [`Tree::prove`]): a terminal node, or one whose mover
+    /// has a proven win below it, or all of whose children are proven. A simulation that
+    /// reaches a proven node backs these up without going further.
+    pub proven: Option<Values>,
+    /// Sum of the squares of the backed-up values, per seat (for the variance of `q`).
+    w2: [f32; MAX_PLAYERS],
     /// Sum and count of the moves left backed up through the node
     /// ([`Tree::backup_moves_left`]; the simulations whose leaf had none add nothing).
     moves_left_sum: f32,
@@ -71,6 +82,9 @@ impl<A> Node<A> {
             value: Values::default(),
             to_move: Player(0),
             kind: NodeKind::Unexpanded,
+            gain: 0.0,
+            proven: None,
+            w2: [0.0; MAX_PLAYERS],
             moves_left_sum: 0.0,
             moves_left_n: 0,
             first_child: 0,
@@ -81,6 +95,28 @@ impl<A> Node<A> {
     /// Mean backed-up value for `seat`, or `None` before the first visit.
     pub fn q(&self, seat: Player) -> Option<f32> {
         (self.n > 0).then(|| self.w[seat.index()] / self.n as f32)
+    }
+
+    /// A lower confidence bound on `seat`'s mean value: `q - z * sqrt(var / n)`, the variance
+    /// of the backed-up values with one pseudo-observation of [`PRIOR_VARIANCE`] so that a few
+    /// equal values do not look certain. `None` before the first visit.
+    pub fn lcb(&self, seat: Player, z: f32) -> Option<f32> {
+        let q = self.q(seat)?;
+        let n = self.n as f32;
+        let spread = (self.w2[seat.index()] - n * q * q).max(0.0);
+        let variance = (spread + PRIOR_VARIANCE) / n;
+        Some(q - z * (variance / n).sqrt())
+    }
+
+    /// Whether the search proved that the game from here is lost for `seat` (a score share of
+    /// 0 under best play).
+    pub fn proven_loss_for(&self, seat: Player) -> bool {
+        self.proven.is_some_and(|v| v.0[seat.index()] <= PROVEN_EPSILON)
+    }
+
+    /// Whether the search proved that the game from here is won by `seat`.
+    pub fn proven_win_for(&self, seat: Player) -> bool {
+        self.proven.is_some_and(|v| v.0[seat.index()] >= 1.0 - PROVEN_EPSILON)
     }
 
     /// Mean backed-up values of every seat (zeros before the first visit).
@@ -100,6 +136,13 @@ impl<A> Node<A> {
         self.num_children as usize
     }
 }
+
+/// The variance (on the `[0, 1]` share scale) of the one pseudo-observation [`Node::lcb`] adds:
+/// a share that is 0 or 1 with even odds has 0.25.
+pub const PRIOR_VARIANCE: f32 = 0.1;
+
+/// Shares this close to 0 or 1 count as a proven loss or win.
+const PROVEN_EPSILON: f32 = 1e-6;
 
 /// An arena of nodes; node 0 is the root.
 #[derive(Clone, Debug)]
@@ -182,6 +225,46 @@ impl<A: Copy> Tree<A> {
         let node = self.node_mut(id);
         node.kind = NodeKind::Terminal;
         node.value = returns;
+        node.proven = Some(returns);
+    }
+
+    /// Sets the capture gain of each child of `id` (in child order).
+    pub(crate) fn set_gains(&mut self, id: NodeId, gains: &[f32]) {
+        let children: Vec<NodeId> = self.children(id).collect();
+        debug_assert_eq!(children.len(), gains.len());
+        for (c, &g) in children.into_iter().zip(gains) {
+            self.node_mut(c).gain = g;
+        }
+    }
+
+    /// Proves `id` from its children where it can (MCTS-solver; Lc0's certainty propagation),
+    /// max^n for the node's mover `m`: a child proven to win for `m` proves the node with that
+    /// child's returns; when every child is proven, the node takes the proven returns that are
+    /// best for `m`. Returns whether the node is proven (already, or now). An unexpanded or
+    /// childless node is proven only if it is terminal.
+    pub(crate) fn prove(&mut self, id: NodeId) -> bool {
+        let node = self.node(id);
+        if node.proven.is_some() {
+            return true;
+        }
+        if node.num_children == 0 || node.kind == NodeKind::Unexpanded {
+            return false;
+        }
+        let mover = node.to_move;
+        let won = self.children(id).find(|&c| self.node(c).proven_win_for(mover));
+        let mut best: Option<Values> = won.and_then(|c| self.node(c).proven);
+        if best.is_none() {
+            for c in self.children(id) {
+                // A child not yet proven may still be better for the mover than any proven one.
+                let Some(v) = self.node(c).proven else { return false };
+                if best.is_none_or(|b| v.0[mover.index()] > b.0[mover.index()]) {
+                    best = Some(v);
+                }
+            }
+        }
+        let Some(v) = best else { return false };
+        self.node_mut(id).proven = Some(v);
+        true
     }
 
     /// Max^n backup: every node on `path` gains a visit and adds `values`, seat by seat.
@@ -189,8 +272,9 @@ impl<A: Copy> Tree<A> {
         for &id in path {
             let node = self.node_mut(id);
             node.n += 1;
-            for (w, v) in node.w.iter_mut().zip(values.0) {
+            for ((w, w2), v) in node.w.iter_mut().zip(node.w2.iter_mut()).zip(values.0) {
                 *w += v;
+                *w2 += v * v;
             }
         }
     }
