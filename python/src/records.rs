@@ -8,8 +8,8 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use records::collection::{StatsError, games_files};
+use records::sample::{Record, SampleSlot, encode_record};
 use records::{RecordError, ShardPaths, read_games, read_positions};
-use train::targets::{Record, SampleSlot, encode_record};
 
 fn record_error(e: RecordError) -> PyErr {
     if e.is_bad_input() {

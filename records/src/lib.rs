@@ -51,6 +51,7 @@ mod error;
 mod layout;
 mod quiet_panics;
 mod read;
+pub mod sample;
 mod schema;
 mod source;
 mod thrift_check;

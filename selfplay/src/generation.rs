@@ -87,12 +87,8 @@ pub fn play_generation<V: Variant>(
         }
         Box::new(HeuristicMix::<V, _>::new(net, heuristic, leaf.judge()))
     };
-    // The totals count the teacher's games too.
-    let with_taught = |stats: &SelfPlayStats| {
-        let mut total = taught.clone();
-        total.merge(stats);
-        total
-    };
+    // The totals count the teacher's games too, played before the network's.
+    let with_taught = |stats: &SelfPlayStats| taught.then(stats);
     let played = play(
         &session,
         &make_evaluator,

@@ -20,6 +20,7 @@ use selfplay::arena::{LeafValues, PlayerSpec};
 use selfplay::stats::blunders::{
     Blunders, ModelBlunders, prior_blunders, search_blunders, tactical_positions,
 };
+use selfplay::stats::refutation::{refutations, value_discrimination};
 use selfplay::stats::values::{ValueProbe, buckets, model_values, probe_positions};
 use selfplay::stats::{openings, summary};
 use train::{EvaluatorFactory, Source};
@@ -153,12 +154,7 @@ fn run_openings(args: &OpeningsArgs) -> Result<()> {
         openings::openings::<V>(&games, args.depth, args.min_games)
     })
     .map_err(bad)?;
-    let text = match args.records.format {
-        Format::Table => openings_view::text(&tree),
-        Format::Csv => openings_view::csv(&tree),
-        Format::Json => serde_json::to_string_pretty(&openings_view::json(&tree))? + "\n",
-    };
-    out!("{text}")?;
+    print_report(args.records.format, &tree)?;
     if let Some(path) = &args.chart {
         openings_view::chart(&tree, path)?;
         eprintln!("chart written to {}", path.display());
@@ -292,6 +288,7 @@ where
         ))
         .into());
     }
+    let lines = refutations(&set, judge);
     let mut rows = Vec::new();
     for Model { text, dir, sims, draw, values } in models {
         let source = Source::Checkpoint(dir.clone());
@@ -299,17 +296,19 @@ where
             .map_err(|e| BadInput(format!("--model {text}: {}", train::error_chain(&e))))?;
         let mut evaluator = values.apply(factory.make::<State<V>>(*draw));
         let prior = prior_blunders(&set, &mut evaluator);
+        let discrimination = value_discrimination(&set, &lines, &mut evaluator);
         let search = args
             .search
             .then(|| {
                 let bar = progress::bar(set.positions.len() as u64, "positions");
                 bar.set_message(text.clone());
-                let rate = search_blunders(&set, play, *sims, &mut evaluator, || bar.inc(1));
+                let found =
+                    search_blunders(&set, &lines, play, *sims, &mut evaluator, || bar.inc(1));
                 progress::clear(&bar);
-                rate.map(|r| (*sims, r))
+                found
             })
             .transpose()?;
-        rows.push(ModelBlunders { model: text.clone(), prior, search });
+        rows.push(ModelBlunders { model: text.clone(), prior, discrimination, search });
     }
     Ok(Blunders {
         variant: V::NAME,

@@ -26,12 +26,16 @@ pub mod growth;
 pub mod ladder;
 pub mod legacy_config;
 pub mod metrics;
+pub mod model_file;
 pub mod moves_left;
 pub mod run;
 pub mod run_data;
 pub mod sampling;
 pub mod schedule;
-pub mod targets;
+// The sample encoding lives with the records (no burn), so the Python package can use it.
+pub use records::sample as targets;
+#[cfg(test)]
+mod targets_tests;
 pub mod testing;
 #[cfg(test)]
 mod testutil;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use model::ModelError;
 
 use crate::dataset::DatasetError;
+use crate::model_file::ModelFileError;
 
 /// Everything that can stop a generation's training; each names the file, folder or step.
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +38,22 @@ pub enum TrainError {
     Counters { path: PathBuf, message: String },
     #[error(transparent)]
     Storage(#[from] storage::StorageError),
+}
+
+/// A checkpoint's counters or summary that could not be read or written.
+impl From<ModelFileError> for TrainError {
+    fn from(e: ModelFileError) -> Self {
+        match e {
+            ModelFileError::Io { path, source } => TrainError::Io { path, source },
+            ModelFileError::Parse { path, source, .. } => {
+                TrainError::Counters { path, message: source.to_string() }
+            }
+            ModelFileError::Serialize { path, source } => {
+                TrainError::Counters { path, message: source.to_string() }
+            }
+            ModelFileError::Write(e) => TrainError::Net(e),
+        }
+    }
 }
 
 impl TrainError {

@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::TrainConfig;
 use crate::dataset::{Batch, ReplayWindow};
+use crate::model_file::ModelFile;
 use crate::moves_left::MovesLeftTarget;
 use crate::targets::{TrainGame, argmax, entropy};
 pub use crate::train_error::TrainError;
@@ -53,26 +54,20 @@ impl Counters {
     /// Reads `dir/training.toml`; a checkpoint without one (say, a fresh network saved by
     /// hand) starts the counters at zero.
     pub fn load(dir: &Path) -> Result<Counters, TrainError> {
-        Ok(read_toml(&dir.join(COUNTERS_FILE))?.unwrap_or_default())
+        Ok(Counters::read(dir)?.unwrap_or_default())
     }
 }
 
-/// Reads a checkpoint's TOML file; `None` when it does not exist.
-fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, TrainError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => toml::from_str(&text)
-            .map(Some)
-            .map_err(|e| TrainError::Counters { path: path.to_path_buf(), message: e.to_string() }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(TrainError::Io { path: path.to_path_buf(), source }),
-    }
+impl ModelFile for Counters {
+    const FILE: &'static str = COUNTERS_FILE;
+    const WHAT: &'static str = "a checkpoint's training counters";
 }
 
-/// Writes a file of a checkpoint's temporary folder (renamed into place with the folder).
-fn write_toml<T: Serialize>(path: &Path, value: &T) -> Result<(), TrainError> {
-    let text = toml::to_string(value)
-        .map_err(|e| TrainError::Counters { path: path.to_path_buf(), message: e.to_string() })?;
-    std::fs::write(path, text).map_err(io_error(path))
+/// The summary saved in a checkpoint folder; `None` for a checkpoint without one (generation 0,
+/// or one written before summaries were saved).
+impl ModelFile for GenerationSummary {
+    const FILE: &'static str = SUMMARY_FILE;
+    const WHAT: &'static str = "a generation's training summary";
 }
 
 /// Where the network to train comes from.
@@ -156,7 +151,7 @@ pub fn losses_text(l: &LossStats) -> String {
 }
 
 /// What a generation's training did; saved with its checkpoint as `summary.toml`
-/// ([`GenerationSummary::read`]).
+/// ([`ModelFile::read`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GenerationSummary {
     pub generation: u32,
@@ -349,12 +344,6 @@ impl GenerationSummary {
             moves_left: self.loss_moves_left,
         }
     }
-
-    /// The summary saved in the checkpoint folder `dir`; `None` for a checkpoint without one
-    /// (generation 0, or one written before summaries were saved).
-    pub fn read(dir: &Path) -> Result<Option<GenerationSummary>, TrainError> {
-        read_toml(&dir.join(SUMMARY_FILE))
-    }
 }
 
 /// Sums of the losses over a generation's steps, in f64.
@@ -453,8 +442,8 @@ fn save_checkpoint<G: TrainGame>(
     let ckpt_err = |source| TrainError::Checkpoint { dir: tmp.clone(), source };
     checkpoint::save(&tmp, trainer.net(), G::NAME, ENCODING_VERSION).map_err(ckpt_err)?;
     trainer.save_optimizer(&tmp).map_err(ckpt_err)?;
-    write_toml(&tmp.join(COUNTERS_FILE), &summary.counters)?;
-    write_toml(&tmp.join(SUMMARY_FILE), summary)?;
+    summary.counters.write(&tmp)?;
+    summary.write(&tmp)?;
     if out_dir.exists() {
         return Err(TrainError::CheckpointExists { path: out_dir.to_path_buf() });
     }

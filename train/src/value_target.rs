@@ -62,22 +62,10 @@ impl ValueTarget {
     }
 }
 
-/// Mixes the decisive part of a value target (`[players + 1]`, win classes first, draw class
-/// last, summing to 1) with the fair share of every seat:
-/// `win_k = weight × win_k + (1 - weight) × (sum of wins) / players`; the draw class is
-/// unchanged. The result still sums to 1, and every seat's expected score moves towards
-/// `1 / players` by `1 - weight`.
-pub fn discount_towards_share(target: &mut [f32], weight: f32) {
-    let (_draw, wins) = target.split_last_mut().expect("a draw class");
-    let decisive: f32 = wins.iter().sum();
-    let spread = (1.0 - weight) * decisive / wins.len() as f32;
-    for p in wins {
-        *p = weight * *p + spread;
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use records::sample::discount_towards_share;
+
     use super::*;
 
     #[test]

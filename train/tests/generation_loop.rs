@@ -11,7 +11,7 @@ use games::CamelotRules;
 use records::{GameRecord, PositionRow};
 use selfplay::SessionFigures;
 use storage::ScratchDir;
-use train::run::{GamesSource, ProgramInfo, Stage};
+use train::run::{GamesSource, ModelFile, ProgramInfo, Stage};
 use train::testing::{self, timeless_cells};
 use train::{Growth, MovesLeftTarget, RunConfig, RunError, RunEvent, RunJob, run_generations};
 

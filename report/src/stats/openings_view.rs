@@ -1,4 +1,4 @@
-//! [`Openings`] as text, CSV and JSON.
+//! [`Openings`] as text, CSV and JSON ([`TableView`]), and its chart.
 //!
 //! - text: a heading, then one line per opening line, indented two spaces per move of depth;
 //! - CSV: one row per line, with the whole line (moves separated by spaces) in the first column;
@@ -6,11 +6,63 @@
 
 use serde_json::{Value, json};
 
+use super::TableView;
 use super::table::Table;
 use selfplay::stats::openings::{OpeningLine, Openings};
 
-/// The text output: heading and aligned table.
-pub fn text(o: &Openings) -> String {
+impl TableView for Openings {
+    /// The text table (one line per opening line, its last move indented two spaces per move
+    /// of depth) or the CSV's (the whole line in the first column, full precision).
+    fn table(&self, text: bool) -> Table {
+        if text { text_table(self) } else { csv_table(self) }
+    }
+
+    /// The totals, and how the lines were chosen and scored.
+    fn heading(&self) -> String {
+        let o = self;
+        let wins: Vec<String> =
+            o.seats.iter().zip(&o.outcomes.wins).map(|(s, w)| format!("{s} {w}")).collect();
+        let mut out = format!(
+            "{} {} games from the start position ({}, draws {}, mean length {:.1} moves)",
+            o.games,
+            o.variant,
+            wins.join(", "),
+            o.outcomes.draws,
+            o.mean_length
+        );
+        if o.other_starts > 0 {
+            out.push_str(&format!("; left out: {} from other positions", games(o.other_starts)));
+        }
+        out.push_str(&format!(
+            "\nlines of up to {} moves played in at least {}; score: mean result of the mover \
+             (the seat that played the line's last move; draw = 1/{}), 95% Wilson interval",
+            o.depth,
+            games(o.min_games.max(1)),
+            o.seats.len()
+        ));
+        out
+    }
+
+    /// The totals and a `lines` array in the table's order (what `scripts/check_stats.py`
+    /// reads).
+    fn json(&self) -> Value {
+        let o = self;
+        json!({
+            "variant": o.variant,
+            "seats": o.seats,
+            "depth": o.depth,
+            "min_games": o.min_games,
+            "games": o.games,
+            "other_starts": o.other_starts,
+            "wins": o.outcomes.wins,
+            "draws": o.outcomes.draws,
+            "mean_length": o.mean_length,
+            "lines": o.lines.iter().map(|l| line_json(o, l)).collect::<Vec<_>>(),
+        })
+    }
+}
+
+fn text_table(o: &Openings) -> Table {
     let mut header = vec!["line", "games", "%parent", "%all", "mover"];
     header.extend(o.seats);
     header.extend(["draws", "score", "95% interval", "length"]);
@@ -33,36 +85,14 @@ pub fn text(o: &Openings) -> String {
         ]);
         table.push(row);
     }
-    let wins: Vec<String> =
-        o.seats.iter().zip(&o.outcomes.wins).map(|(s, w)| format!("{s} {w}")).collect();
-    let mut out = format!(
-        "{} {} games from the start position ({}, draws {}, mean length {:.1} moves)",
-        o.games,
-        o.variant,
-        wins.join(", "),
-        o.outcomes.draws,
-        o.mean_length
-    );
-    if o.other_starts > 0 {
-        out.push_str(&format!("; left out: {} from other positions", games(o.other_starts)));
-    }
-    out.push_str(&format!(
-        "\nlines of up to {} moves played in at least {}; score: mean result of the mover \
-         (the seat that played the line's last move; draw = 1/{}), 95% Wilson interval\n\n",
-        o.depth,
-        games(o.min_games.max(1)),
-        o.seats.len()
-    ));
-    out.push_str(&table.text());
-    out
+    table
 }
 
 fn games(n: usize) -> String {
     if n == 1 { "1 game".into() } else { format!("{n} games") }
 }
 
-/// The CSV output.
-pub fn csv(o: &Openings) -> String {
+fn csv_table(o: &Openings) -> Table {
     let wins: Vec<String> = o.seats.iter().map(|s| format!("wins_{s}")).collect();
     let mut header =
         vec!["line", "depth", "move", "games", "share_of_parent", "share_of_all", "mover"];
@@ -89,23 +119,7 @@ pub fn csv(o: &Openings) -> String {
         ]);
         table.push(row);
     }
-    table.csv()
-}
-
-/// The JSON output (what `scripts/check_stats.py` reads).
-pub fn json(o: &Openings) -> Value {
-    json!({
-        "variant": o.variant,
-        "seats": o.seats,
-        "depth": o.depth,
-        "min_games": o.min_games,
-        "games": o.games,
-        "other_starts": o.other_starts,
-        "wins": o.outcomes.wins,
-        "draws": o.outcomes.draws,
-        "mean_length": o.mean_length,
-        "lines": o.lines.iter().map(|l| line_json(o, l)).collect::<Vec<_>>(),
-    })
+    table
 }
 
 fn line_json(o: &Openings, l: &OpeningLine) -> Value {

@@ -54,6 +54,15 @@ impl SelfPlayStats {
         }
     }
 
+    /// The totals of this phase and `later`, played after it (a generation's teacher games,
+    /// then its network games): counters add, and so do the wall times.
+    pub fn then(&self, later: &SelfPlayStats) -> SelfPlayStats {
+        let mut total = self.clone();
+        total.merge(later);
+        total.wall_time = self.wall_time + later.wall_time;
+        total
+    }
+
     /// Adds another worker's counters (wall time is the longest of the two).
     pub fn merge(&mut self, o: &SelfPlayStats) {
         self.games += o.games;
@@ -96,5 +105,23 @@ impl SelfPlayStats {
     /// Mean states per evaluator call.
     pub fn mean_batch(&self) -> f64 {
         if self.batches == 0 { 0.0 } else { self.evaluations as f64 / self.batches as f64 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn phase(games: u64, seconds: u64) -> SelfPlayStats {
+        SelfPlayStats { games, wall_time: Duration::from_secs(seconds), ..Default::default() }
+    }
+
+    #[test]
+    fn workers_side_by_side_take_the_longest_time_and_phases_in_turn_the_sum() {
+        let mut side_by_side = phase(3, 10);
+        side_by_side.merge(&phase(4, 7));
+        assert_eq!((side_by_side.games, side_by_side.wall_time.as_secs()), (7, 10));
+        let in_turn = phase(3, 10).then(&phase(4, 7));
+        assert_eq!((in_turn.games, in_turn.wall_time.as_secs()), (7, 17));
     }
 }

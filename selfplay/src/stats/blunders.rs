@@ -18,6 +18,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
+use super::refutation::{Discrimination, Line, Refutation, refutation_visits};
 use super::replay::{bad_game, replayed_move, start_position, under_either_rule};
 use records::collection::{SourcedGame, StatsError};
 use search::mcts::{PlaySearch, SearchError, choose_action};
@@ -177,27 +178,58 @@ pub fn prior_blunders<V: Variant, E: Evaluator<State<V>> + ?Sized>(
     PriorBlunders { mass: mean(masses.into_iter()), top: mean(tops.into_iter()) }
 }
 
-/// The share of `set`'s positions where `play`'s search of `simulations` with `evaluator`
-/// chooses a losing action (at temperature 0, as a playing model); `tick` is called after each
-/// position.
+/// What a model's search chooses on a [`TacticalSet`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchBlunders {
+    /// Simulations of each search.
+    pub simulations: u32,
+    /// The share of positions where the search chooses a losing first leg.
+    pub losing: f64,
+    /// `losing` split by the class of the chosen leg's refutation, in [`Refutation::ALL`]'s
+    /// order (the three sum to `losing`).
+    pub by_class: [f64; 3],
+    /// The share of positions where the chosen leg loses and the search gave its refutation no
+    /// visit ([`refutation_visits`]).
+    pub unvisited: f64,
+}
+
+/// What `play`'s search of `simulations` with `evaluator` chooses (at temperature 0, as a
+/// playing model) on every position of `set`; `lines` are the set's [`refutations`]. `tick` is
+/// called after each position.
 pub fn search_blunders<V: Variant, E: Evaluator<State<V>> + ?Sized>(
     set: &TacticalSet<V>,
+    lines: &[Vec<Option<Line>>],
     play: &PlaySearch,
     simulations: u32,
     evaluator: &mut E,
     mut tick: impl FnMut(),
-) -> Result<f64, SearchError> {
+) -> Result<SearchBlunders, SearchError> {
     let mut rng = StdRng::seed_from_u64(0);
-    let mut losses = Vec::with_capacity(set.positions.len());
-    for p in &set.positions {
+    let (mut losing, mut by_class, mut unvisited) = (0usize, [0usize; 3], 0usize);
+    for (p, lines) in set.positions.iter().zip(lines) {
         let mut search = play.search(p.state.clone(), simulations)?;
         let summary = search.run(evaluator, &mut rng)?;
         let chosen = choose_action(&summary, 0.0, &mut rng).ok_or(SearchError::GameOver)?;
-        let lost = p.legal.iter().zip(&p.losing).any(|(&a, &l)| a == chosen && l);
-        losses.push(if lost { 1.0 } else { 0.0 });
+        let i = p.legal.iter().position(|&a| a == chosen).ok_or(SearchError::GameOver)?;
+        if p.losing[i] {
+            losing += 1;
+            if let Some(line) = &lines[i] {
+                let class = Refutation::ALL.iter().position(|&c| c == line.refutation);
+                by_class[class.unwrap_or(2)] += 1;
+                if refutation_visits(&search, line) == 0 {
+                    unvisited += 1;
+                }
+            }
+        }
         tick();
     }
-    Ok(mean(losses.into_iter()))
+    let share = |k: usize| k as f64 / set.positions.len().max(1) as f64;
+    Ok(SearchBlunders {
+        simulations,
+        losing: share(losing),
+        by_class: by_class.map(share),
+        unvisited: share(unvisited),
+    })
 }
 
 /// One model's figures on a [`TacticalSet`].
@@ -206,9 +238,10 @@ pub struct ModelBlunders {
     /// The checkpoint, as named on the command line.
     pub model: String,
     pub prior: PriorBlunders,
-    /// The simulations of its searches and [`search_blunders`]' share, when the positions were
-    /// searched.
-    pub search: Option<(u32, f64)>,
+    /// The value head's discrimination of losing legs from safe ones.
+    pub discrimination: Discrimination,
+    /// Its searches' choices, when the positions were searched.
+    pub search: Option<SearchBlunders>,
 }
 
 /// What `stats blunders` reports: the set's description and each model's figures on it.
@@ -235,16 +268,18 @@ fn mean(values: impl Iterator<Item = f64>) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::path::PathBuf;
 
     use games::{Camelot, CamelotRules, Termination, Values};
 
     use super::*;
+    use crate::stats::refutation::refutations;
     use records::GameRecord;
     use search::Evaluation;
 
-    const FILTER: TacticsFilter = TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
+    pub(in crate::stats) const FILTER: TacticsFilter =
+        TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
 
     /// White's Man on F7 faces Black's Man on F9 across an empty F8: F7>F8 is jumped (F9xF7),
     /// F7>E7 is safe (the tactics filter's own test position).
@@ -252,7 +287,7 @@ mod tests {
     /// Nothing can be taken or lost in one move.
     const QUIET: &str = "camelot W W:KA4,ME4 B:KA13,ML13 cm=0,0";
 
-    fn game(id: u64, start: &str, moves: &[&str]) -> SourcedGame {
+    pub(in crate::stats) fn game(id: u64, start: &str, moves: &[&str]) -> SourcedGame {
         let record = GameRecord {
             run: "test".into(),
             generation: 0,
@@ -270,7 +305,7 @@ mod tests {
     }
 
     /// Puts the whole prior on one leg (uniform where it is not legal); draw values.
-    struct Pointing(&'static str);
+    pub(in crate::stats) struct Pointing(pub &'static str);
 
     impl Evaluator<Camelot> for Pointing {
         fn evaluate(&mut self, states: &[Camelot]) -> Vec<Evaluation> {
@@ -361,12 +396,23 @@ mod tests {
     #[test]
     fn the_search_follows_its_prior_into_a_loss_unless_its_tactics_filter_stops_it() {
         let set = jumpable_set();
+        let lines = refutations(&set, FILTER);
         let plain = PlaySearch::default();
-        let rate = search_blunders(&set, &plain, 16, &mut Pointing("F7>F8"), || {}).unwrap();
-        assert_eq!(rate, 1.0);
+        let found =
+            search_blunders(&set, &lines, &plain, 16, &mut Pointing("F7>F8"), || {}).unwrap();
+        // F9xF7 is compulsory: the search passes through it and sees the loss, but the prior's
+        // visits still choose F7>F8.
+        let expected = SearchBlunders {
+            simulations: 16,
+            losing: 1.0,
+            by_class: [0.0, 1.0, 0.0],
+            unvisited: 0.0,
+        };
+        assert_eq!(found, expected);
         let guarded = PlaySearch { tactics_filter: FILTER, ..Default::default() };
-        let rate = search_blunders(&set, &guarded, 16, &mut Pointing("F7>F8"), || {}).unwrap();
-        assert_eq!(rate, 0.0);
+        let found =
+            search_blunders(&set, &lines, &guarded, 16, &mut Pointing("F7>F8"), || {}).unwrap();
+        assert_eq!((found.losing, found.by_class), (0.0, [0.0; 3]));
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! Statistics over recorded games: the opening tree with outcomes and scores ([`openings`]) and
-//! a per-generation summary ([`summary`]), the models' blunders ([`blunders`]) and value probe
+//! a per-generation summary ([`summary`]), the models' blunders ([`blunders`], why they lose:
+//! [`refutation`]) and value probe
 //! ([`values`]), read from the parquet `games` records
 //! ([`records::collection`]) by replaying their moves ([`replay`]), with Wilson intervals ([`tally`]). How
 //! they are shown (text, CSV, JSON, charts) is the front end's business.
 
 pub mod blunders;
 pub mod openings;
+pub mod refutation;
 pub mod replay;
 pub mod summary;
 pub mod tally;

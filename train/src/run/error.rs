@@ -1,5 +1,6 @@
 //! The error of the generation loop and its stages: each names the file, folder or stage.
 
+use crate::model_file::ModelFileError;
 use std::path::{Path, PathBuf};
 
 use model::ModelError;
@@ -170,20 +171,18 @@ impl std::fmt::Display for Stage {
     }
 }
 
-/// Reads a TOML file of the run directory (a model's ladder or probe result, ...): `None` when
-/// it does not exist; one that does not parse is [`RunError::BadFile`], holding `what`.
-pub(crate) fn read_toml<T: serde::de::DeserializeOwned>(
-    path: &Path,
-    what: &'static str,
-) -> Result<Option<T>, RunError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(toml::from_str(&text).map_err(|source| RunError::BadFile {
-            path: path.to_path_buf(),
-            what,
-            source: Box::new(source),
-        })?)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io("reading", path)(e)),
+/// A model file's error as the run reports it: a read as [`RunError::Io`], a file that does not
+/// parse as [`RunError::BadFile`].
+impl From<ModelFileError> for RunError {
+    fn from(e: ModelFileError) -> Self {
+        match e {
+            ModelFileError::Io { path, source } => RunError::Io { action: "reading", path, source },
+            ModelFileError::Parse { path, what, source } => {
+                RunError::BadFile { path, what, source }
+            }
+            ModelFileError::Serialize { source, .. } => RunError::Serialize(source),
+            ModelFileError::Write(e) => RunError::Model(e),
+        }
     }
 }
 

@@ -25,7 +25,6 @@ use selfplay::{SessionFigures, ShardWriter};
 
 use super::error::{RunError, Stage, io};
 use super::event::RunEvent;
-use super::model_file::ModelFile;
 use super::probe::{ProbeResult, ProbeSet};
 use super::run_clock::RunClock;
 use super::run_dir::{self, GenerationRow, ProgramInfo};
@@ -34,6 +33,7 @@ use crate::distributed::{WantedGames, WorkerHub};
 use crate::evaluators::{EvaluatorFactory, Source};
 use crate::growth::Growth;
 use crate::ladder::{LadderResult, run_ladder, self_play_model};
+use crate::model_file::ModelFile;
 use crate::trainer::{GenerationJob, StartFrom, TrainError, train_generation};
 use crate::{
     CsvLog, GenerationSummary, ReplayWindow, RunConfig, StepMetrics, TrainGame,

@@ -15,16 +15,15 @@
 pub mod error;
 pub mod event;
 pub mod generation_loop;
-pub mod model_file;
 pub mod probe;
 pub mod run_clock;
 pub mod run_dir;
 pub mod selfplay_stage;
 
+pub use crate::model_file::ModelFile;
 pub use error::{RunError, Stage};
 pub use event::RunEvent;
 pub use generation_loop::{GamesSource, RunJob, run_generations, train_stage};
-pub use model_file::ModelFile;
 pub use probe::{ProbeResult, ProbeSet};
 pub use run_clock::RunClock;
 pub use run_dir::{CONFIG_FILE, GenerationRow, LOCK_FILE, ProgramInfo, RUN_INFO_FILE};

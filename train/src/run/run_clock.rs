@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use selfplay::SessionFigures;
 
+use crate::model_file::ModelFile;
 use crate::trainer::TrainError;
 use crate::{GenerationSummary, generation_dir_name};
 

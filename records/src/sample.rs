@@ -7,8 +7,6 @@
 
 use games::{Encode, PositionError, RuleOptions, State, Variant};
 
-use crate::value_target::discount_towards_share;
-
 /// A game the trainer can learn: encodable, and parseable from the position strings of the
 /// records with the run's rule options (which decide the legal actions).
 pub trait TrainGame: Encode {
@@ -143,8 +141,8 @@ pub struct Record {
     pub moves_to_end: u32,
 }
 
-impl From<records::PositionRow> for Record {
-    fn from(row: records::PositionRow) -> Self {
+impl From<crate::PositionRow> for Record {
+    fn from(row: crate::PositionRow) -> Self {
         Record {
             position: row.position.into_boxed_str(),
             mover: row.mover,
@@ -158,6 +156,20 @@ impl From<records::PositionRow> for Record {
             outcome_weight: 1.0,
             moves_to_end: 1,
         }
+    }
+}
+
+/// Mixes the decisive part of a value target (`[players + 1]`, win classes first, draw class
+/// last, summing to 1) with the fair share of every seat:
+/// `win_k = weight × win_k + (1 - weight) × (sum of wins) / players`; the draw class is
+/// unchanged. The result still sums to 1, and every seat's expected score moves towards
+/// `1 / players` by `1 - weight`.
+pub fn discount_towards_share(target: &mut [f32], weight: f32) {
+    let (_draw, wins) = target.split_last_mut().expect("a draw class");
+    let decisive: f32 = wins.iter().sum();
+    let spread = (1.0 - weight) * decisive / wins.len() as f32;
+    for p in wins {
+        *p = weight * *p + spread;
     }
 }
 
@@ -238,180 +250,4 @@ pub fn argmax(v: &[f32]) -> usize {
         }
     }
     best
-}
-
-#[cfg(test)]
-mod tests {
-    use games::{Camelot, Game, TriCamelot};
-
-    use super::*;
-    use crate::testutil::{random_records, uniform_record};
-
-    fn classes(result: &[f32], mover: usize) -> Vec<f32> {
-        let mut out = vec![9.0; result.len() + 1];
-        value_target(result, mover, result.len(), &mut out).unwrap();
-        out
-    }
-
-    #[test]
-    fn value_classes_two_players() {
-        // [mover wins, other wins, draw]
-        assert_eq!(classes(&[1.0, 0.0], 0), [1.0, 0.0, 0.0]);
-        assert_eq!(classes(&[1.0, 0.0], 1), [0.0, 1.0, 0.0]);
-        assert_eq!(classes(&[0.0, 1.0], 0), [0.0, 1.0, 0.0]);
-        assert_eq!(classes(&[0.0, 1.0], 1), [1.0, 0.0, 0.0]);
-        assert_eq!(classes(&[0.5, 0.5], 0), [0.0, 0.0, 1.0]);
-        assert_eq!(classes(&[0.5, 0.5], 1), [0.0, 0.0, 1.0]);
-    }
-
-    #[test]
-    fn value_classes_three_players() {
-        // [mover wins, next wins, the one after wins, draw]
-        for winner in 0..3 {
-            for mover in 0..3 {
-                let mut result = [0.0; 3];
-                result[winner] = 1.0;
-                let mut want = [0.0; 4];
-                want[(winner + 3 - mover) % 3] = 1.0;
-                assert_eq!(classes(&result, mover), want, "winner {winner} mover {mover}");
-            }
-        }
-        let third = 1.0 / 3.0;
-        for mover in 0..3 {
-            assert_eq!(classes(&[third; 3], mover), [0.0, 0.0, 0.0, 1.0]);
-        }
-        let mut out = [0.0; 4];
-        assert!(value_target(&[1.0, 0.0], 0, 3, &mut out).is_err());
-        assert!(value_target(&[1.0, -1.0, 0.0], 0, 3, &mut out).is_err());
-        assert!(value_target(&[f32::NAN, 0.0, 0.0], 0, 3, &mut out).is_err());
-    }
-
-    #[test]
-    fn search_values_mix_into_the_value_classes() {
-        let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
-        // Two seats, Black (1) to move, White won the game; the search gave Black 0.8.
-        let mut out = classes(&[1.0, 0.0], 1);
-        search_value_target(&[0.2, 0.8], 1, 0.25, &mut out).unwrap();
-        assert!(close(&out, &[0.2, 0.8, 0.0]), "{out:?}");
-        // Weight 1 is the search's value alone; shares below 1 leave the rest to the draw
-        // class (drawn ends scored 0.25 each), shares above 1 are scaled down.
-        let mut out = classes(&[0.5, 0.5], 0);
-        search_value_target(&[0.3, 0.2], 0, 1.0, &mut out).unwrap();
-        assert!(close(&out, &[0.3, 0.2, 0.5]), "{out:?}");
-        let mut out = classes(&[1.0, 0.0], 0);
-        search_value_target(&[1.0, 1.0], 0, 0.5, &mut out).unwrap();
-        assert!(close(&out, &[0.75, 0.25, 0.0]), "{out:?}");
-        // Three seats: classes from the mover on.
-        let mut out = classes(&[0.0, 0.0, 1.0], 1);
-        search_value_target(&[0.1, 0.6, 0.3], 1, 0.5, &mut out).unwrap();
-        assert!(close(&out, &[0.3, 0.65, 0.05, 0.0]), "{out:?}");
-        assert!((out.iter().sum::<f32>() - 1.0).abs() < 1e-6);
-        let mut out = [0.0; 3];
-        assert!(search_value_target(&[0.5], 0, 0.5, &mut out).is_err());
-        assert!(search_value_target(&[0.5, f32::NAN], 0, 0.5, &mut out).is_err());
-        assert!(search_value_target(&[0.5, 0.5], 2, 0.5, &mut out).is_err(), "no seat 2");
-        assert!(search_value_target(&[], 0, 0.5, &mut []).is_err(), "no classes");
-        // In a record: weight 0 leaves the result's target, a weight mixes the root values.
-        let mut record = uniform_record(&Camelot::initial(), vec![1.0, 0.0], true);
-        record.root_values = vec![0.4, 0.6].into();
-        let l = Camelot::layout();
-        let value_of = |r: &Record, search_weight: f32| {
-            let (mut planes, mut value) = (vec![0.0; l.input_len()], vec![0.0; 3]);
-            let (mut policy, mut legal) =
-                (vec![0.0; l.num_actions()], vec![false; l.num_actions()]);
-            let slot = SampleSlot {
-                planes: &mut planes,
-                policy: &mut policy,
-                legal: &mut legal,
-                value: &mut value,
-            };
-            encode_record::<Camelot>(r, 0, RuleOptions::default(), search_weight, slot).unwrap();
-            value
-        };
-        assert_eq!(value_of(&record, 0.0), [1.0, 0.0, 0.0]);
-        assert!(close(&value_of(&record, 0.5), &[0.7, 0.3, 0.0]));
-    }
-
-    /// Encodes `record` under every symmetry and checks the mirrored targets are exactly the
-    /// transformed identity targets. Returns whether a symmetry changed the planes, the policy
-    /// target and the legal mask (the start position is symmetric: there it changes nothing).
-    fn check_symmetries<G: TrainGame>(record: &Record) -> bool {
-        let mut changed = false;
-        let l = G::layout();
-        let a = l.num_actions();
-        let encode = |sym| {
-            let mut planes = vec![0.0; l.input_len()];
-            let mut policy = vec![0.0; a];
-            let mut legal = vec![false; a];
-            let mut value = vec![0.0; l.value_classes];
-            let slot = SampleSlot {
-                planes: &mut planes,
-                policy: &mut policy,
-                legal: &mut legal,
-                value: &mut value,
-            };
-            encode_record::<G>(record, sym, RuleOptions::default(), 0.0, slot).unwrap();
-            (planes, policy, legal, value)
-        };
-        let (planes0, policy0, legal0, value0) = encode(0);
-        assert!(legal0.iter().filter(|&&x| x).count() >= record.policy_actions.len());
-        for (&i, &p) in record.policy_actions.iter().zip(record.policy_target.iter()) {
-            assert_eq!(policy0[i as usize], p);
-        }
-        for sym in 1..G::symmetries() {
-            let (planes, policy, legal, value) = encode(sym);
-            let mut want_planes = planes0.clone();
-            G::transform_planes(sym, &mut want_planes);
-            assert_eq!(planes, want_planes);
-            let mut want_policy = vec![0.0; a];
-            let mut want_legal = vec![false; a];
-            for i in 0..a {
-                want_policy[G::transform_action(sym, i)] = policy0[i];
-                want_legal[G::transform_action(sym, i)] = legal0[i];
-            }
-            assert_eq!(policy, want_policy);
-            assert_eq!(legal, want_legal);
-            assert_eq!(value, value0);
-            changed |= planes != planes0 && policy != policy0 && legal != legal0;
-        }
-        changed
-    }
-
-    #[test]
-    fn mirrored_targets_are_the_transformed_ones() {
-        assert_eq!(Camelot::symmetries(), 2);
-        let records = random_records::<Camelot>(7, 6);
-        let changed = records.iter().filter(|r| check_symmetries::<Camelot>(r)).count();
-        assert!(changed >= 4, "only {changed} positions changed under the mirror: vacuous");
-        for record in random_records::<TriCamelot>(8, 4) {
-            assert!(!check_symmetries::<TriCamelot>(&record));
-        }
-    }
-
-    #[test]
-    fn bad_records_are_errors() {
-        let good = uniform_record(&Camelot::initial(), vec![1.0, 0.0], true);
-        let l = Camelot::layout();
-        let mut planes = vec![0.0; l.input_len()];
-        let mut policy = vec![0.0; l.num_actions()];
-        let mut legal = vec![false; l.num_actions()];
-        let mut value = vec![0.0; 3];
-        let mut run = |r: &Record| {
-            let slot = SampleSlot {
-                planes: &mut planes,
-                policy: &mut policy,
-                legal: &mut legal,
-                value: &mut value,
-            };
-            encode_record::<Camelot>(r, 1, RuleOptions::default(), 0.0, slot)
-        };
-        assert_eq!(run(&good), Ok(()));
-        let wrong_mover = Record { mover: 1, ..good.clone() };
-        assert!(matches!(run(&wrong_mover), Err(SampleError::WrongMover { .. })));
-        let garbage = Record { position: "camelot X nonsense".into(), ..good.clone() };
-        assert!(matches!(run(&garbage), Err(SampleError::Parse { .. })));
-        let illegal =
-            Record { policy_actions: vec![0].into(), policy_target: vec![1.0].into(), ..good };
-        assert!(matches!(run(&illegal), Err(SampleError::IllegalPolicyAction { action: 0 })));
-    }
 }
