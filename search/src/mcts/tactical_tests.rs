@@ -20,7 +20,7 @@ fn minimax(state: &TicTacToe) -> f32 {
     let mut legal = Vec::new();
     state.legal_actions(&mut legal);
     let children = legal.iter().map(|&a| {
-        let mut s = state.clone();
+        let mut s = *state;
         s.play(a);
         minimax(&s)
     });
@@ -41,18 +41,18 @@ fn proofs_agree_with_minimax_and_the_move_keeps_the_proven_value() {
     let positions = ["XOX/OXO/...", "XO./.X./O..", "X.O/.XO/...", "XOX/.O./...", "OX./XO./X.."];
     for p in positions {
         let state = ttt(p);
-        let mut s = Search::new(state.clone(), solving(600)).unwrap();
+        let mut s = Search::new(state, solving(600)).unwrap();
         let summary = s.run(&mut UniformEvaluator, &mut StdRng::seed_from_u64(1)).unwrap();
         let root = s.tree().node(NodeId::ROOT);
         let proven = root.proven.unwrap_or_else(|| panic!("{p}: the root is not proven"));
         assert_eq!(proven.0[0], minimax(&state), "{p}");
-        let mut after = state.clone();
+        let mut after = state;
         after.play(best(&summary));
         assert_eq!(minimax(&after), minimax(&state), "{p}: the move chosen gives away the result");
         // Every proven node of the tree agrees with minimax, wherever the search got to.
         for (i, c) in s.tree().children(NodeId::ROOT).enumerate() {
             if let Some(v) = s.tree().node(c).proven {
-                let mut child = state.clone();
+                let mut child = state;
                 child.play(summary.actions[i]);
                 assert_eq!(v.0[0], minimax(&child), "{p}: child {i}");
             }

@@ -10,5 +10,6 @@ pub mod openings;
 pub mod refutation;
 pub mod replay;
 pub mod summary;
+pub mod tactical_set;
 pub mod tally;
 pub mod values;

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use search::mcts::{NodeId, Search};
 use search::{Evaluator, TacticsFilter};
 
-use super::blunders::{TacticalPosition, TacticalSet};
+use super::tactical_set::{TacticalPosition, TacticalSet};
 
 /// States evaluated per network call.
 const BATCH: usize = 256;

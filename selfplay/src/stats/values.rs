@@ -12,8 +12,8 @@
 
 use games::{Game, Player, State, Variant};
 
-use super::blunders::states_before_moves;
 use super::replay::bad_game;
+use super::tactical_set::states_before_moves;
 use records::collection::{SourcedGame, StatsError};
 use search::Evaluator;
 
