@@ -74,7 +74,7 @@ pub enum PlayerSpec {
 ///
 /// `Heuristic` is a measuring instrument rather than a model: it says how strong the network's
 /// prior and search would be if its value head judged positions as well as the alpha-beta
-/// players' evaluation does (docs/results.md, "What the value head is worth to the search").
+/// players' evaluation does (docs/experiments.md, "What the value head is worth to the search").
 /// Such a player is not the checkpoint alone, so it is named with its option in every table and
 /// record.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
