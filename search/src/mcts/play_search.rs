@@ -14,10 +14,15 @@
 //! forced_legs = "pass_captures"
 //! win_check = "in_one"
 //! tactics_filter = "off"
+//! captures = "prior"
+//! certainty = "off"
+//! move_choice = "visits"
 //! ```
 //!
 //! The simulations come from each player (`sims=` of a player spec, `ladder.simulations`,
-//! `--sims`); root noise is off and the most visited action is played. Measured in Camelot
+//! `--sims`); root noise is off and the most visited action is played, or with `certainty` or
+//! `move_choice` the action those rules choose ([`super::tactical`]; `camelot-cpu.toml` sets all
+//! three of its options, lever DD). Measured in Camelot
 //! (docs/results.md, "The play search"): PUCT against Gumbel with 8 considered actions, and
 //! capture sequences passed through, each made a 20-minute model markedly stronger at 64
 //! simulations.

@@ -12,7 +12,7 @@
 //!   Charge the opponent's prior ignores is then still looked at, at the cost of one simulation.
 //! - [`Certainty::Propagate`]: MCTS-solver (Winands et al. 2008; Lc0's certainty propagation).
 //!   Terminal nodes are proven; a node whose mover has a proven win below it, or all of whose
-//!   children are proven, is proven too ([`super::Tree::prove`]). A simulation stops at a proven
+//!   children are proven, is proven too (`Tree::prove`). A simulation stops at a proven
 //!   node and backs up its proven returns; PUCT scores a proven child by those returns, never
 //!   selects a proven loss while another child is not one, and never lets first-play urgency
 //!   fall below a loss (0); the move played is a proven win if there is one, and never a

@@ -58,7 +58,7 @@ pub struct Node<A> {
     /// (`mcts.captures = "first"`).
     pub gain: f32,
     /// The returns of the game from here under best play, once the search has proven them
-    /// (`mcts.certainty = "propagate"`; [`Tree::prove`]): a terminal node, or one whose mover
+    /// (`mcts.certainty = "propagate"`; `Tree::prove`): a terminal node, or one whose mover
     /// has a proven win below it, or all of whose children are proven. A simulation that
     /// reaches a proven node backs these up without going further.
     pub proven: Option<Values>,
