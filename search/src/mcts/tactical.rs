@@ -84,8 +84,11 @@ pub(crate) fn chosen_child<A: Copy>(
     certainty: Certainty,
     move_choice: MoveChoice,
 ) -> Option<usize> {
-    let mover = tree.node(NodeId::ROOT).to_move;
     let solving = certainty == Certainty::Propagate;
+    if !solving && move_choice == MoveChoice::Visits {
+        return None;
+    }
+    let mover = tree.node(NodeId::ROOT).to_move;
     let children: Vec<_> = tree.children(NodeId::ROOT).map(|c| tree.node(c)).collect();
     if solving && let Some(i) = children.iter().position(|c| c.proven_win_for(mover)) {
         return Some(i);

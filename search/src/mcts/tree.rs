@@ -230,10 +230,12 @@ impl<A: Copy> Tree<A> {
 
     /// Sets the capture gain of each child of `id` (in child order).
     pub(crate) fn set_gains(&mut self, id: NodeId, gains: &[f32]) {
-        let children: Vec<NodeId> = self.children(id).collect();
-        debug_assert_eq!(children.len(), gains.len());
-        for (c, &g) in children.into_iter().zip(gains) {
-            self.node_mut(c).gain = g;
+        let node = self.node(id);
+        debug_assert_eq!(node.num_children(), gains.len());
+        // Children are contiguous: no list of their ids is needed.
+        let first = node.first_child as usize;
+        for (child, &g) in self.nodes[first..first + gains.len()].iter_mut().zip(gains) {
+            child.gain = g;
         }
     }
 
