@@ -17,7 +17,19 @@
 //! | `2P+6` | on-board cells (1), so padding is told apart from the board |
 //! | `2P+7`, `2P+8` | Camelot only: castle moves used by the mover, by the opponent (0, ½, 1) |
 //!
-//! Camelot: 13 planes on 16 × 12; Tri-Camelot: 13 planes on 11 × 11.
+//! The tactical encoding ([`Encoding::Tactical`]) adds five planes per seat `k` after these
+//! (`B` = the basic count, [`crate::tactical_planes`] says how they are computed), as if seat
+//! `k` were to move on the current board:
+//!
+//! | planes | content |
+//! |---|---|
+//! | `B+5k` | pieces seat `k`'s jump moves capture |
+//! | `B+5k+1` | pieces seat `k`'s Knight's Charges capture |
+//! | `B+5k+2` | cells seat `k`'s Charges launch from (where their canter part ends) |
+//! | `B+5k+3` | constant: the material of seat `k`'s best capture / 4, at most 1 |
+//! | `B+5k+4` | constant 1 when capturing is compulsory for seat `k` |
+//!
+//! Camelot: 13 planes (basic) or 23 (tactical) on 16 × 12; Tri-Camelot: 13 or 28 on 11 × 11.
 
 use std::sync::LazyLock;
 
@@ -25,31 +37,30 @@ use ndarray::Array3;
 
 use crate::board::PieceKind;
 use crate::camelot::{CamelotRules, MIRROR};
+use crate::encoding::Encoding;
 use crate::game::{Game, Player};
 use crate::layout::Layout;
 use crate::position::Variant;
 use crate::state::State;
+use crate::tactical_planes::SeatTactics;
 use crate::tricamelot::TriCamelotRules;
 use crate::variant::Landing;
 
-/// Version of the encoding and the action layout; recorded with every checkpoint. Bump it when
-/// either changes.
-pub const ENCODING_VERSION: u32 = 1;
-
 /// A game the network can see: planes, policy layout and symmetries.
 pub trait Encode: Game {
-    /// The tensor layout of this game.
-    fn layout() -> &'static Layout;
+    /// The tensor layout of this game under `encoding` (the policy and value parts are the same
+    /// for every encoding; the planes differ).
+    fn layout(encoding: Encoding) -> &'static Layout;
 
-    /// Writes the planes of this state, `[planes, height, width]` row-major, into `out`
-    /// (`out.len() == layout().input_len()`; it is overwritten entirely).
-    fn encode(&self, out: &mut [f32]);
+    /// Writes the planes of this state under `encoding`, `[planes, height, width]` row-major,
+    /// into `out` (`out.len() == layout(encoding).input_len()`; it is overwritten entirely).
+    fn encode(&self, encoding: Encoding, out: &mut [f32]);
 
     /// The planes as an array `[planes, height, width]`.
-    fn encode_array(&self) -> Array3<f32> {
-        let l = Self::layout();
+    fn encode_array(&self, encoding: Encoding) -> Array3<f32> {
+        let l = Self::layout(encoding);
         let mut a = Array3::zeros((l.planes, l.height, l.width));
-        self.encode(a.as_slice_mut().expect("a fresh array is contiguous"));
+        self.encode(encoding, a.as_slice_mut().expect("a fresh array is contiguous"));
         a
     }
 
@@ -63,7 +74,12 @@ pub trait Encode: Game {
     fn transform_action(sym: usize, index: usize) -> usize;
 }
 
-fn layout_of<V: Variant>() -> Layout {
+/// The planes of the basic encoding of variant `V` (the tactical one adds five per seat).
+fn basic_planes<V: Variant>() -> usize {
+    2 * V::NUM_PLAYERS + 7 + if V::CASTLE_MOVES { 2 } else { 0 }
+}
+
+fn layout_of<V: Variant>(encoding: Encoding) -> Layout {
     let t = V::tables();
     let (height, width) = V::GRID;
     let cells = (0..t.geometry.num_cells() as u8)
@@ -73,9 +89,13 @@ fn layout_of<V: Variant>() -> Layout {
             (row * width + col) as u16
         })
         .collect();
-    let extra = if V::CASTLE_MOVES { 2 } else { 0 };
+    let tactical = match encoding {
+        Encoding::Basic => 0,
+        Encoding::Tactical => TACTICAL_PLANES_PER_SEAT * V::NUM_PLAYERS,
+    };
     Layout {
-        planes: 2 * V::NUM_PLAYERS + 7 + extra,
+        encoding,
+        planes: basic_planes::<V>() + tactical,
         height,
         width,
         policy_channels: 2 * t.geometry.num_dirs(),
@@ -84,8 +104,18 @@ fn layout_of<V: Variant>() -> Layout {
     }
 }
 
-static CAMELOT_LAYOUT: LazyLock<Layout> = LazyLock::new(layout_of::<CamelotRules>);
-static TRI_LAYOUT: LazyLock<Layout> = LazyLock::new(layout_of::<TriCamelotRules>);
+/// Tactical planes per seat (see the module's table).
+const TACTICAL_PLANES_PER_SEAT: usize = 5;
+
+/// The layouts of each variant, in [`Encoding::ALL`] order.
+static CAMELOT_LAYOUTS: LazyLock<[Layout; 2]> =
+    LazyLock::new(|| Encoding::ALL.map(layout_of::<CamelotRules>));
+static TRI_LAYOUTS: LazyLock<[Layout; 2]> =
+    LazyLock::new(|| Encoding::ALL.map(layout_of::<TriCamelotRules>));
+
+fn layout_in(layouts: &[Layout; 2], encoding: Encoding) -> &Layout {
+    &layouts[encoding as usize - 1]
+}
 
 fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) {
     assert_eq!(out.len(), layout.input_len(), "encode: output slice has the wrong length");
@@ -134,15 +164,34 @@ fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) 
             set(base + 8, c, cm[other] as f32 / 2.0);
         }
     }
+    if layout.encoding == Encoding::Tactical {
+        let base = basic_planes::<V>();
+        let pos = state.position();
+        for k in 0..n_players {
+            let seat = Player(((me.index() + k) % n_players) as u8);
+            let tactics =
+                SeatTactics::of::<V>(state.board(), seat, pos.castle_moves(), pos.options());
+            let first = base + TACTICAL_PLANES_PER_SEAT * k;
+            let (gain, compulsory) = (tactics.gain_feature(), tactics.compulsory as u8 as f32);
+            for c in 0..geo.num_cells() as u8 {
+                let i = c as usize;
+                set(first, c, tactics.jump_captures[i] as u8 as f32);
+                set(first + 1, c, tactics.charge_captures[i] as u8 as f32);
+                set(first + 2, c, tactics.charge_launches[i] as u8 as f32);
+                set(first + 3, c, gain);
+                set(first + 4, c, compulsory);
+            }
+        }
+    }
 }
 
 impl Encode for State<CamelotRules> {
-    fn layout() -> &'static Layout {
-        &CAMELOT_LAYOUT
+    fn layout(encoding: Encoding) -> &'static Layout {
+        layout_in(&CAMELOT_LAYOUTS, encoding)
     }
 
-    fn encode(&self, out: &mut [f32]) {
-        encode_state(self, &CAMELOT_LAYOUT, out);
+    fn encode(&self, encoding: Encoding, out: &mut [f32]) {
+        encode_state(self, layout_in(&CAMELOT_LAYOUTS, encoding), out);
     }
 
     /// Identity and the left-right mirror (file A <-> L), a symmetry of Camelot's rules.
@@ -152,7 +201,7 @@ impl Encode for State<CamelotRules> {
 
     fn transform_planes(sym: usize, planes: &mut [f32]) {
         if sym == 1 {
-            let w = CAMELOT_LAYOUT.width;
+            let w = CAMELOT_LAYOUTS[0].width;
             for row in planes.chunks_exact_mut(w) {
                 row.reverse();
             }
@@ -161,7 +210,7 @@ impl Encode for State<CamelotRules> {
 
     /// The mirror commutes with Black's 180° frame, so it acts on frame cells as on board cells.
     fn transform_action(sym: usize, index: usize) -> usize {
-        let l = &*CAMELOT_LAYOUT;
+        let l = &CAMELOT_LAYOUTS[0];
         if sym == 0 || index + 1 == l.num_actions() {
             return index;
         }
@@ -172,12 +221,12 @@ impl Encode for State<CamelotRules> {
 }
 
 impl Encode for State<TriCamelotRules> {
-    fn layout() -> &'static Layout {
-        &TRI_LAYOUT
+    fn layout(encoding: Encoding) -> &'static Layout {
+        layout_in(&TRI_LAYOUTS, encoding)
     }
 
-    fn encode(&self, out: &mut [f32]) {
-        encode_state(self, &TRI_LAYOUT, out);
+    fn encode(&self, encoding: Encoding, out: &mut [f32]) {
+        encode_state(self, layout_in(&TRI_LAYOUTS, encoding), out);
     }
 
     /// None: the mirror swaps the left and right opponents, which play different roles.

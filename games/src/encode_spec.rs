@@ -8,6 +8,7 @@
 //! output.
 
 use crate::board::PieceKind;
+use crate::encoding::Encoding;
 use crate::position::Variant;
 use crate::variant::Landing;
 
@@ -31,6 +32,20 @@ pub enum PlaneFill {
     /// Camelot: every board cell holds the castle moves used by `relative_seat` (0 = the mover),
     /// divided by 2 (so 0, ½ or 1).
     CastleMoves { relative_seat: usize },
+    /// Tactical encoding: the cells of the pieces that some legal jump move (a chain of jumps
+    /// from the start, by a Man or a Knight) of `relative_seat` captures, were that seat to move
+    /// on the current board (with its castle-move count and the rule options).
+    JumpCaptures { relative_seat: usize },
+    /// Tactical encoding: the same for the seat's Knight's Charges (canters, then jumps).
+    ChargeCaptures { relative_seat: usize },
+    /// Tactical encoding: the cells where the canter part of one of the seat's Charges ends.
+    ChargeLaunches { relative_seat: usize },
+    /// Tactical encoding: every board cell holds the material the seat's best capturing move
+    /// wins (Men 1, Knights 1.4) divided by 4, at most 1; 0 when it has no capture.
+    BestCapture { relative_seat: usize },
+    /// Tactical encoding: every board cell is 1 when the seat has a capturing move and no other
+    /// legal move (capturing is compulsory for it).
+    CaptureCompulsory { relative_seat: usize },
 }
 
 /// One input plane: a short name, a sentence saying what it holds, and its fill rule.
@@ -41,9 +56,9 @@ pub struct PlaneSpec {
     pub fill: PlaneFill,
 }
 
-/// The input planes of variant `V`, in plane order (`plane_specs::<V>().len()` is the layout's
-/// plane count).
-pub fn plane_specs<V: Variant>() -> Vec<PlaneSpec> {
+/// The input planes of variant `V` under `encoding`, in plane order (their count is the
+/// layout's plane count).
+pub fn plane_specs<V: Variant>(encoding: Encoding) -> Vec<PlaneSpec> {
     let p = V::NUM_PLAYERS;
     let mut planes = Vec::new();
     let mut push =
@@ -103,6 +118,41 @@ pub fn plane_specs<V: Variant>() -> Vec<PlaneSpec> {
             );
         }
     }
+    if encoding == Encoding::Tactical {
+        for k in 0..p {
+            let whose = relative_seat_name(k, p);
+            let name = |what: &str| format!("{}_{what}", whose.replace(' ', "_"));
+            let were = format!("were the {whose} to move on this board");
+            push(
+                name("jump_captures"),
+                format!("1 on the pieces a jump move of the {whose} captures, {were}"),
+                PlaneFill::JumpCaptures { relative_seat: k },
+            );
+            push(
+                name("charge_captures"),
+                format!("1 on the pieces a Knight's Charge of the {whose} captures, {were}"),
+                PlaneFill::ChargeCaptures { relative_seat: k },
+            );
+            push(
+                name("charge_launches"),
+                format!("1 where the canter part of a Charge of the {whose} ends, {were}"),
+                PlaneFill::ChargeLaunches { relative_seat: k },
+            );
+            push(
+                name("best_capture"),
+                format!(
+                    "material (Men 1, Knights 1.4) of the {whose}'s best capture / 4, at most 1, \
+                     on every board cell, {were}"
+                ),
+                PlaneFill::BestCapture { relative_seat: k },
+            );
+            push(
+                name("capture_compulsory"),
+                format!("1 on every board cell when the {whose} must capture, {were}"),
+                PlaneFill::CaptureCompulsory { relative_seat: k },
+            );
+        }
+    }
     planes
 }
 
@@ -141,22 +191,32 @@ mod tests {
     use crate::encode::Encode;
     use crate::game::{Game, Player};
     use crate::state::State;
+    use crate::tactical_reference::reference;
     use crate::{CamelotRules, TriCamelotRules};
 
     /// Fills the planes of `state` from the specs alone (plus the tables and layout).
-    fn fill_from_specs<V: Variant>(state: &State<V>) -> Vec<f32>
+    fn fill_from_specs<V: Variant>(state: &State<V>, encoding: Encoding) -> Vec<f32>
     where
         State<V>: Encode,
     {
-        let (t, l) = (V::tables(), State::<V>::layout());
+        let (t, l) = (V::tables(), State::<V>::layout(encoding));
         let p = V::NUM_PLAYERS;
         let me = state.to_move().index();
         let area = l.height * l.width;
         let mut out = vec![0.0; l.input_len()];
         let before: usize = (0..p).map(|q| state.position().board().count(Player(q as u8))).sum();
         let now: usize = (0..p).map(|q| state.board().count(Player(q as u8))).sum();
-        for (i, spec) in plane_specs::<V>().iter().enumerate() {
+        // The tactical planes from the second walk of the rules, not from `SeatTactics::of`.
+        let pos = state.position();
+        let tactics: Vec<_> = (0..p)
+            .map(|k| {
+                let seat = Player(((me + k) % p) as u8);
+                reference::<V>(state.board(), seat, pos.castle_moves(), pos.options())
+            })
+            .collect();
+        for (i, spec) in plane_specs::<V>(encoding).iter().enumerate() {
             for c in 0..t.geometry.num_cells() as u8 {
+                let cell = c as usize;
                 let v = match spec.fill {
                     PlaneFill::Pieces { relative_seat, kind } => {
                         state.board().get(c).is_some_and(|q| {
@@ -171,6 +231,21 @@ mod tests {
                     PlaneFill::CastleMoves { relative_seat } => {
                         state.position().castle_moves()[(me + relative_seat) % 2] as f32 / 2.0
                     }
+                    PlaneFill::JumpCaptures { relative_seat } => {
+                        tactics[relative_seat].jump_captures[cell] as u8 as f32
+                    }
+                    PlaneFill::ChargeCaptures { relative_seat } => {
+                        tactics[relative_seat].charge_captures[cell] as u8 as f32
+                    }
+                    PlaneFill::ChargeLaunches { relative_seat } => {
+                        tactics[relative_seat].charge_launches[cell] as u8 as f32
+                    }
+                    PlaneFill::BestCapture { relative_seat } => {
+                        (tactics[relative_seat].best_gain / 4.0).min(1.0)
+                    }
+                    PlaneFill::CaptureCompulsory { relative_seat } => {
+                        tactics[relative_seat].compulsory as u8 as f32
+                    }
                 };
                 out[i * area + l.cells[t.frame_cell[me][c as usize] as usize] as usize] = v;
             }
@@ -182,10 +257,12 @@ mod tests {
     where
         State<V>: Encode,
     {
-        assert_eq!(plane_specs::<V>().len(), State::<V>::layout().planes);
+        for e in Encoding::ALL {
+            assert_eq!(plane_specs::<V>(e).len(), State::<V>::layout(e).planes);
+        }
         let mut rng = StdRng::seed_from_u64(seed);
         let mut actions = Vec::new();
-        for _ in 0..20 {
+        for game in 0..20 {
             let mut s = State::<V>::initial();
             for _ in 0..rng.random_range(0..300) {
                 s.legal_actions(&mut actions);
@@ -193,9 +270,11 @@ mod tests {
                     break;
                 }
                 s.play(actions[rng.random_range(0..actions.len())]);
-                let mut want = vec![0.0; State::<V>::layout().input_len()];
-                s.encode(&mut want);
-                assert_eq!(fill_from_specs(&s), want, "{s}");
+                // The tactical walk plays out every move: every position of a few games only.
+                let encoding = if game < 4 { Encoding::Tactical } else { Encoding::Basic };
+                let mut want = vec![0.0; State::<V>::layout(encoding).input_len()];
+                s.encode(encoding, &mut want);
+                assert_eq!(fill_from_specs(&s, encoding), want, "{s}");
             }
         }
     }

@@ -5,6 +5,8 @@
 
 use thiserror::Error;
 
+use crate::encoding::Encoding;
+
 /// What the network needs to know about a game's tensors.
 ///
 /// Input: `planes` feature planes over a `height × width` grid, row-major `[B, planes, H, W]`.
@@ -14,6 +16,10 @@ use thiserror::Error;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Layout {
+    /// The encoding the input planes follow. Checkpoints written before encodings had names
+    /// carry none, and were all [`Encoding::Basic`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub encoding: Encoding,
     /// Input planes.
     pub planes: usize,
     /// Grid rows and columns.
@@ -100,15 +106,24 @@ mod tests {
 
     #[test]
     fn the_games_layouts_are_valid() {
-        Camelot::layout().validate().unwrap();
-        TriCamelot::layout().validate().unwrap();
-        assert_eq!(Camelot::layout().num_actions(), 2561);
-        assert_eq!(TriCamelot::layout().end_move_action() + 1, TriCamelot::layout().num_actions());
+        for e in Encoding::ALL {
+            Camelot::layout(e).validate().unwrap();
+            TriCamelot::layout(e).validate().unwrap();
+            assert_eq!(Camelot::layout(e).num_actions(), 2561);
+            assert_eq!(Camelot::layout(e).encoding, e);
+            let tri = TriCamelot::layout(e);
+            assert_eq!(tri.end_move_action() + 1, tri.num_actions());
+        }
+        let planes = |l: &Layout| l.planes;
+        assert_eq!(planes(Camelot::layout(Encoding::Basic)), 13);
+        assert_eq!(planes(Camelot::layout(Encoding::Tactical)), 23);
+        assert_eq!(planes(TriCamelot::layout(Encoding::Basic)), 13);
+        assert_eq!(planes(TriCamelot::layout(Encoding::Tactical)), 28);
     }
 
     #[test]
     fn validation_catches_bad_cell_maps() {
-        let mut l = Camelot::layout().clone();
+        let mut l = Camelot::layout(Encoding::Basic).clone();
         let first = l.cells[0];
         l.cells[1] = first;
         assert_eq!(l.validate(), Err(LayoutError::SharedGridIndex { cell: 1, pos: first.into() }));

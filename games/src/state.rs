@@ -13,21 +13,18 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use crate::action::{Action, LegKind};
-use crate::board::{Board, PieceKind};
+use crate::board::Board;
 use crate::error::{ActionError, MoveError, PositionError};
 use crate::game::{Game, GameOver, MAX_PLAYERS, Outcome, Player};
 use crate::geometry::Cell;
 use crate::goal_distance::GoalDistances;
-use crate::mv::Move;
+use crate::mv::{Move, MoveKind};
 use crate::options::RuleOptions;
 use crate::position::Position;
 use crate::position::Variant;
+use crate::tactical_planes::capture_worth;
 use crate::variant::Landing;
 use crate::zobrist;
-
-/// A Knight's worth in Men when captures are weighed ([`Game::capture_gains`]), as the
-/// classical players' material count weighs it (140 against 100).
-pub const KNIGHT_IN_MEN: f32 = 1.4;
 
 /// A game of variant `V` as the search plays it: a position at the start of a turn, its legal
 /// moves, and the legs of the move in progress.
@@ -313,7 +310,7 @@ impl<V: Variant> Game for State<V> {
 
     /// Each action's best capture from here on: the largest material, over the moves that
     /// continue the legs played and whose next action it is, of the pieces their remaining
-    /// jump legs take (a Man 1, a Knight [`KNIGHT_IN_MEN`]).
+    /// jump legs take (a Man 1, a Knight [`KNIGHT_IN_MEN`](crate::KNIGHT_IN_MEN)).
     fn capture_gains(&self, legal: &[Action], gains: &mut Vec<f32>) {
         gains.clear();
         gains.resize(legal.len(), 0.0);
@@ -321,15 +318,12 @@ impl<V: Variant> Game for State<V> {
         // The index of the next leg: 0 before the first, then one less than the cells landed.
         let next_leg = self.landed.len().saturating_sub(1);
         for m in self.candidates() {
-            let worth = |i: usize| {
-                let mid = geo.midpoint(m.path()[i], m.path()[i + 1]).expect("a jump is a leap");
-                match self.pos.board.get(mid).map(|p| p.kind) {
-                    Some(PieceKind::Knight) => KNIGHT_IN_MEN,
-                    Some(PieceKind::Man) => 1.0,
-                    None => 0.0,
-                }
+            let first_jump = match m.kind() {
+                MoveKind::Jump => 0,
+                MoveKind::Charge => self.canter_legs_of(m),
+                MoveKind::Plain | MoveKind::Canter => continue,
             };
-            let gain: f32 = (next_leg..m.num_legs()).filter(|&i| m.is_jump_leg(i)).map(worth).sum();
+            let gain = capture_worth(geo, &self.pos.board, m.path(), first_jump.max(next_leg));
             if gain > 0.0 {
                 let a = self.next_action(m);
                 if let Some(i) = legal.iter().position(|&b| b == a) {

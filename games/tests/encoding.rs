@@ -1,11 +1,12 @@
 //! The network's view: layouts, action indices on random states (mid-move ones included), and
 //! the symmetries: a mirrored Camelot state encodes to the mirrored planes with mirrored action
-//! indices; a rotated Tri-Camelot state (the mover in another seat) encodes identically.
+//! indices; a rotated Tri-Camelot state (the mover in another seat) encodes identically (the
+//! tactical planes included).
 
 use games::testing::{rotated_player, transform_state};
 use games::{
-    Camelot, CamelotRules, Encode, Game, MIRROR, State, TRI_ROTATION, TriCamelot, TriCamelotRules,
-    Variant,
+    Camelot, CamelotRules, Encode, Encoding, Game, MIRROR, State, TRI_ROTATION, TriCamelot,
+    TriCamelotRules, Variant,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -31,21 +32,23 @@ fn random_states<V: Variant>(games: usize, seed: u64) -> Vec<State<V>> {
     out
 }
 
-fn check_layout<G: Encode>() {
-    let l = G::layout();
+fn check_layout<G: Encode>(encoding: Encoding) {
+    let l = G::layout(encoding);
     assert_eq!(l.num_actions(), G::NUM_ACTIONS);
     assert_eq!(l.value_classes, G::NUM_PLAYERS + 1);
     let mut seen = vec![false; l.height * l.width];
     for &g in &l.cells {
         assert!(!std::mem::replace(&mut seen[g as usize], true), "two cells on grid index {g}");
     }
-    assert_eq!(G::initial().encode_array().shape(), &[l.planes, l.height, l.width]);
+    assert_eq!(G::initial().encode_array(encoding).shape(), &[l.planes, l.height, l.width]);
 }
 
 #[test]
 fn layouts_match_the_action_space() {
-    check_layout::<Camelot>();
-    check_layout::<TriCamelot>();
+    for e in Encoding::ALL {
+        check_layout::<Camelot>(e);
+        check_layout::<TriCamelot>(e);
+    }
     assert_eq!(Camelot::NUM_ACTIONS, 2561);
     assert_eq!(TriCamelot::NUM_ACTIONS, 877);
 }
@@ -54,7 +57,7 @@ fn layouts_match_the_action_space() {
 fn hex_neighbours_fit_a_3x3_kernel() {
     let t = TriCamelotRules::tables();
     let g = &t.geometry;
-    let l = TriCamelot::layout();
+    let l = TriCamelot::layout(Encoding::Basic);
     for c in 0..g.num_cells() as u8 {
         for d in 0..6 {
             let n = g.step(c, d);
@@ -145,9 +148,9 @@ fn mirrored_camelot_state_encodes_to_the_mirrored_planes() {
             continue;
         };
         compared += 1;
-        let mut planes = s.encode_array().into_raw_vec_and_offset().0;
+        let mut planes = s.encode_array(Encoding::Tactical).into_raw_vec_and_offset().0;
         Camelot::transform_planes(1, &mut planes);
-        assert_eq!(m.encode_array().into_raw_vec_and_offset().0, planes, "{s}");
+        assert_eq!(m.encode_array(Encoding::Tactical).into_raw_vec_and_offset().0, planes, "{s}");
         let mut expected: Vec<usize> =
             indices(s).iter().map(|&i| Camelot::transform_action(1, i)).collect();
         expected.sort();
@@ -181,7 +184,11 @@ fn rotated_tricamelot_state_encodes_identically() {
             r = next;
             compared += 1;
             assert_ne!(r.to_move(), s.to_move(), "the mover sits in another seat");
-            assert_eq!(r.encode_array(), s.encode_array(), "{s} vs {r}");
+            assert_eq!(
+                r.encode_array(Encoding::Tactical),
+                s.encode_array(Encoding::Tactical),
+                "{s} vs {r}"
+            );
             let (a, b) = (indices(s), indices(&r));
             if a != b {
                 tie_breaks += 1;
@@ -197,8 +204,8 @@ fn encoding_marks_the_move_in_progress() {
     let mut g = Camelot::initial();
     g.play(g.parse_action("D7>D5").unwrap());
     assert_eq!(g.landed().len(), 2, "D7-D5 can go on to B7");
-    let planes = g.encode_array();
-    let l = Camelot::layout();
+    let planes = g.encode_array(Encoding::Tactical);
+    let l = Camelot::layout(Encoding::Tactical);
     let frame_cell = |name: &str| {
         let c = CamelotRules::tables().geometry.parse_cell(name).unwrap();
         let gi = l.cells[c as usize] as usize;
@@ -211,4 +218,29 @@ fn encoding_marks_the_move_in_progress() {
     assert_eq!(planes[[2 * 2 + 4, r7, c7]], 1.0, "start cell is marked as landed on");
     assert_eq!(planes[[1, r7, c7]], 0.0, "and is empty");
     assert_eq!(planes.index_axis(ndarray::Axis(0), 2 * 2 + 5).sum(), 0.0, "no capture yet");
+}
+
+#[test]
+fn encodings_have_names_and_versions() {
+    for (i, e) in Encoding::ALL.into_iter().enumerate() {
+        assert_eq!(e.version() as usize, i + 1);
+        assert_eq!(Encoding::from_version(e.version()), Some(e));
+        assert_eq!(e.as_str().parse::<Encoding>(), Ok(e));
+    }
+    assert_eq!(Encoding::from_version(0), None);
+    assert_eq!(Encoding::from_version(3), None);
+    let e = "fancy".parse::<Encoding>().unwrap_err().to_string();
+    assert_eq!(e, "unknown encoding `fancy` (expected basic or tactical)");
+    assert_eq!(Encoding::default(), Encoding::Basic, "what checkpoints without a name read");
+}
+
+/// The tactical planes come after the basic ones, which they leave as they are.
+#[test]
+fn the_tactical_encoding_extends_the_basic_one() {
+    for s in random_states::<CamelotRules>(20, 5) {
+        let basic = s.encode_array(Encoding::Basic);
+        let tactical = s.encode_array(Encoding::Tactical);
+        let (basic, tactical) = (basic.as_slice().unwrap(), tactical.as_slice().unwrap());
+        assert_eq!(&tactical[..basic.len()], basic, "{s}");
+    }
 }

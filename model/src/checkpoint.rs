@@ -17,6 +17,7 @@ use crate::config::NetConfig;
 use crate::error::{ModelError, Result};
 use crate::files::{self, FileDigest};
 use crate::net::Net;
+use games::Encoding;
 
 /// The metadata file's name.
 pub const META_FILE: &str = "net.json";
@@ -57,7 +58,8 @@ pub struct Checkpoint {
 }
 
 /// Saves `net` into the folder `dir` (created if needed), replacing any checkpoint there.
-pub fn save(dir: &Path, net: &Net, variant: &str, encoding_version: u32) -> Result<CheckpointMeta> {
+/// The encoding version recorded is the one the network's shape names.
+pub fn save(dir: &Path, net: &Net, variant: &str) -> Result<CheckpointMeta> {
     files::ensure_dir(dir)?;
     // `valid()` first: it folds pending batch-norm running-statistic updates into the stored
     // value (burn keeps the latest update per thread on the side, and a plain record of a
@@ -68,7 +70,7 @@ pub fn save(dir: &Path, net: &Net, variant: &str, encoding_version: u32) -> Resu
     let meta = CheckpointMeta {
         format: META_FORMAT,
         variant: variant.to_string(),
-        encoding_version,
+        encoding_version: net.config().shape.encoding.version(),
         config: net.config().clone(),
         weights: FileDigest::of(WEIGHTS_FILE, &bytes),
         tensors_fnv1a64: Some(tensors),
@@ -89,29 +91,22 @@ pub fn tensors_hash(net: &Net) -> Result<String> {
     Ok(format!("{:016x}", files::fnv1a64(&bytes)))
 }
 
-/// Loads the checkpoint in `dir` onto the CPU, checking it is for `expected_variant` and
-/// `expected_encoding_version`.
+/// Loads the checkpoint in `dir` onto the CPU, checking it is for `expected_variant` and that
+/// its encoding version is one this build knows and the one its network's shape names (a
+/// checkpoint written before encodings had names is [`Encoding::Basic`]). Callers encode
+/// states as `net.config().shape.encoding` says.
 ///
 /// Errors, each naming the file: [`ModelError::MissingFile`] (folder, `net.json` or weights),
 /// [`ModelError::BadJson`], [`ModelError::WrongVariant`], [`ModelError::WrongEncodingVersion`],
 /// [`ModelError::CorruptWeights`] (size/hash mismatch or undecodable), and
 /// [`ModelError::ShapeMismatch`] (weights that do not fit the configured network).
-pub fn load(
-    dir: &Path,
-    expected_variant: &str,
-    expected_encoding_version: u32,
-) -> Result<Checkpoint> {
-    load_on(dir, expected_variant, expected_encoding_version, &Device::flex())
+pub fn load(dir: &Path, expected_variant: &str) -> Result<Checkpoint> {
+    load_on(dir, expected_variant, &Device::flex())
 }
 
 /// [`load`] onto a given device. To resume training, load onto the plain device and hand the
 /// net to [`Trainer::new`](crate::Trainer::new), which moves it to the autodiff device.
-pub fn load_on(
-    dir: &Path,
-    expected_variant: &str,
-    expected_encoding_version: u32,
-    device: &Device,
-) -> Result<Checkpoint> {
+pub fn load_on(dir: &Path, expected_variant: &str, device: &Device) -> Result<Checkpoint> {
     let (meta, retired_heads) = read_meta_noting_retired_heads(dir)?;
     let meta_path = dir.join(META_FILE);
     if meta.variant != expected_variant {
@@ -121,10 +116,22 @@ pub fn load_on(
             found: meta.variant,
         });
     }
-    if meta.encoding_version != expected_encoding_version {
+    let named = meta.config.shape.encoding;
+    let expected = match Encoding::from_version(meta.encoding_version) {
+        None => Some(format!(
+            "this build knows versions {} (a newer camelot-zero wrote it?)",
+            Encoding::ALL.map(|e| e.version().to_string()).join(" and ")
+        )),
+        Some(e) if e != named => Some(format!(
+            "its network's shape names the {named} encoding (version {})",
+            named.version()
+        )),
+        Some(_) => None,
+    };
+    if let Some(expected) = expected {
         return Err(ModelError::WrongEncodingVersion {
             path: meta_path,
-            expected: expected_encoding_version,
+            expected,
             found: meta.encoding_version,
         });
     }
@@ -232,7 +239,6 @@ mod tests {
     use storage::ScratchDir;
 
     const VARIANT: &str = "tri-camelot";
-    const ENCODING: u32 = 3;
 
     /// A small saved checkpoint (its folder in the scratch folder returned first, which holds
     /// it until dropped) and the network it holds.
@@ -241,7 +247,7 @@ mod tests {
         let dir = scratch.join("ckpt");
         let config = NetConfig::preset("b4c32", tri_camelot_shape(18)).unwrap();
         let net = Net::new(&config, &Device::flex()).unwrap();
-        save(&dir, &net, VARIANT, ENCODING).unwrap();
+        save(&dir, &net, VARIANT).unwrap();
         (scratch, dir, net)
     }
 
@@ -271,7 +277,7 @@ mod tests {
     #[test]
     fn save_then_load_gives_bit_identical_outputs() {
         let (_scratch, dir, net) = saved("roundtrip");
-        let loaded = load(&dir, VARIANT, ENCODING).unwrap();
+        let loaded = load(&dir, VARIANT).unwrap();
         assert_eq!(loaded.meta.config, *net.config());
         assert_eq!(loaded.meta.variant, VARIANT);
         assert_eq!(outputs(&loaded.net), outputs(&net));
@@ -285,10 +291,10 @@ mod tests {
     #[test]
     fn d12_the_tensors_hash_identifies_the_weights() {
         let (_scratch, dir, net) = saved("hash-a");
-        let loaded = load(&dir, VARIANT, ENCODING).unwrap();
+        let loaded = load(&dir, VARIANT).unwrap();
         let again =
             dir.with_file_name(format!("{}-again", dir.file_name().unwrap().to_str().unwrap()));
-        let meta = save(&again, &loaded.net, VARIANT, ENCODING).unwrap();
+        let meta = save(&again, &loaded.net, VARIANT).unwrap();
         let first = read_meta(&dir).unwrap();
         assert_ne!(first.weights, meta.weights, "the files differ (parameter ids)");
         assert!(first.tensors_fnv1a64.is_some());
@@ -302,29 +308,46 @@ mod tests {
     #[test]
     fn wrong_variant_and_encoding_version_are_refused() {
         let (_scratch, dir, _) = saved("mismatch");
-        let err = load(&dir, "camelot", ENCODING).unwrap_err();
+        let err = load(&dir, "camelot").unwrap_err();
         assert!(
             matches!(&err, ModelError::WrongVariant { found, .. } if found == VARIANT),
             "{err}"
         );
-        let err = load(&dir, VARIANT, ENCODING + 1).unwrap_err();
-        assert!(
-            matches!(err, ModelError::WrongEncodingVersion { expected: 4, found: 3, .. }),
-            "{err}"
-        );
+        let meta_path = dir.join(META_FILE);
+        let original = fs::read_to_string(&meta_path).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&original).unwrap();
+        assert_eq!(json["encoding_version"], 1, "the toy shape is of the basic encoding");
+        let with_version = |v: u32| {
+            let mut j = json.clone();
+            j["encoding_version"] = v.into();
+            fs::write(&meta_path, j.to_string()).unwrap();
+        };
+        with_version(9);
+        let err = load(&dir, VARIANT).unwrap_err();
+        assert!(matches!(err, ModelError::WrongEncodingVersion { found: 9, .. }), "{err}");
+        assert!(err.to_string().contains("knows versions 1 and 2"), "{err}");
+        with_version(2);
+        let err = load(&dir, VARIANT).unwrap_err();
+        assert!(err.to_string().contains("names the basic encoding (version 1)"), "{err}");
+        // A checkpoint from before encodings had names: no `encoding` in its shape.
+        let mut old = json.clone();
+        old["config"]["shape"].as_object_mut().unwrap().remove("encoding").unwrap();
+        fs::write(&meta_path, old.to_string()).unwrap();
+        let loaded = load(&dir, VARIANT).unwrap();
+        assert_eq!(loaded.net.config().shape.encoding, Encoding::Basic);
     }
 
     #[test]
     fn truncated_weights_are_corrupt() {
         let (_scratch, dir, _) = saved("truncated");
         let (path, bytes) = truncate(&dir, WEIGHTS_FILE, |len| len / 2);
-        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        let err = load(&dir, VARIANT).unwrap_err();
         assert!(matches!(&err, ModelError::CorruptWeights { path: p, .. } if *p == path), "{err}");
         // Same length, one flipped byte: caught by the hash.
         let mut flipped = bytes.clone();
         flipped[bytes.len() / 2] ^= 0x40;
         fs::write(&path, &flipped).unwrap();
-        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        let err = load(&dir, VARIANT).unwrap_err();
         assert!(
             matches!(&err, ModelError::CorruptWeights { problem, .. } if problem.contains("hash")),
             "{err}"
@@ -336,16 +359,16 @@ mod tests {
         let (_scratch, dir, _) = saved("missing");
         let nowhere = dir.join("nope");
         assert!(
-            matches!(load(&nowhere, VARIANT, ENCODING), Err(ModelError::MissingFile { path }) if path == nowhere)
+            matches!(load(&nowhere, VARIANT), Err(ModelError::MissingFile { path }) if path == nowhere)
         );
         fs::remove_file(dir.join(WEIGHTS_FILE)).unwrap();
-        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        let err = load(&dir, VARIANT).unwrap_err();
         assert!(
             matches!(&err, ModelError::MissingFile { path } if path.ends_with(WEIGHTS_FILE)),
             "{err}"
         );
         fs::remove_file(dir.join(META_FILE)).unwrap();
-        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        let err = load(&dir, VARIANT).unwrap_err();
         assert!(
             matches!(&err, ModelError::MissingFile { path } if path.ends_with(META_FILE)),
             "{err}"
@@ -356,10 +379,10 @@ mod tests {
     fn corrupted_net_json_is_bad_json() {
         let (_scratch, dir, _) = saved("badjson");
         let (path, _) = truncate(&dir, META_FILE, |len| len - 7);
-        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        let err = load(&dir, VARIANT).unwrap_err();
         assert!(matches!(&err, ModelError::BadJson { path: p, .. } if *p == path), "{err}");
         fs::write(&path, b"{\"format\": 1}").unwrap();
-        assert!(matches!(load(&dir, VARIANT, ENCODING), Err(ModelError::BadJson { .. })));
+        assert!(matches!(load(&dir, VARIANT), Err(ModelError::BadJson { .. })));
     }
 
     /// A checkpoint of an earlier version with a retired head (material or ownership) loads
@@ -374,13 +397,13 @@ mod tests {
         let config = NetConfig::preset("b4c32", tri_camelot_shape(18)).unwrap();
         let net = Net::seeded(&config, &Device::flex(), 3).unwrap();
         let with = net.clone().with_moves_left_head(crate::MOVES_LEFT_CLASSES, 4).unwrap();
-        save(&dir, &with, VARIANT, ENCODING).unwrap();
+        save(&dir, &with, VARIANT).unwrap();
         edit_meta(&dir, |json| json["config"]["moves_left_classes"] = 0.into());
-        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        let err = load(&dir, VARIANT).unwrap_err();
         assert!(matches!(err, ModelError::ShapeMismatch { .. }), "{err}");
         for head in ["material_classes", "ownership_classes"] {
             edit_meta(&dir, |json| json["config"][head] = 5.into());
-            let loaded = load(&dir, VARIANT, ENCODING).unwrap();
+            let loaded = load(&dir, VARIANT).unwrap();
             assert_eq!(loaded.net.config().moves_left_classes, 0);
             let (a, b) = (outputs(&loaded.net), outputs(&net));
             assert_eq!((a.policy_logits, a.values), (b.policy_logits, b.values), "{head}");
@@ -393,7 +416,7 @@ mod tests {
         let (_scratch, dir, _) = saved("shape");
         // The hash still matches (weights untouched), but net.json now describes a wider net.
         edit_meta(&dir, |json| json["config"]["channels"] = 48.into());
-        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        let err = load(&dir, VARIANT).unwrap_err();
         assert!(matches!(err, ModelError::ShapeMismatch { .. }), "{err}");
         // Another game's shape entirely.
         let camelot = serde_json::to_value(camelot_shape(18)).unwrap();
@@ -401,7 +424,7 @@ mod tests {
             json["config"]["channels"] = 32.into();
             json["config"]["shape"] = camelot;
         });
-        let err = load(&dir, VARIANT, ENCODING).unwrap_err();
+        let err = load(&dir, VARIANT).unwrap_err();
         assert!(matches!(err, ModelError::ShapeMismatch { .. }), "{err}");
     }
 }

@@ -96,16 +96,17 @@ pub enum ModelError {
         found: String,
     },
 
-    /// The checkpoint was made with another input encoding version.
+    /// The checkpoint's encoding version is unknown to this build, or disagrees with the
+    /// encoding its network's shape names.
     #[error(
-        "checkpoint {} uses encoding version {found}, expected {expected}",
+        "checkpoint {} uses encoding version {found}, but {expected}",
         path.display()
     )]
     WrongEncodingVersion {
         /// The `net.json` file.
         path: PathBuf,
-        /// The version the caller's encoder produces.
-        expected: u32,
+        /// What was expected instead, in words.
+        expected: String,
         /// The version recorded in the checkpoint.
         found: u32,
     },

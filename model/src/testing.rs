@@ -34,7 +34,15 @@ fn first_cells(
     policy_channels: usize,
     value_classes: usize,
 ) -> Layout {
-    Layout { planes, height, width, policy_channels, cells: (0..cells).collect(), value_classes }
+    Layout {
+        encoding: games::Encoding::Basic,
+        planes,
+        height,
+        width,
+        policy_channels,
+        cells: (0..cells).collect(),
+        value_classes,
+    }
 }
 
 /// Deterministic pseudo-random numbers in `[-1, 1)` (a 64-bit LCG), so tests and benchmarks

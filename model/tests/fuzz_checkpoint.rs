@@ -19,7 +19,6 @@ use proptest::prelude::*;
 mod fuzz;
 
 const VARIANT: &str = "camelot";
-const ENCODING: u32 = 1;
 
 /// This test file's folder ([`fuzz::scratch`]).
 fn scratch() -> &'static Path {
@@ -33,8 +32,8 @@ fn original() -> &'static (String, Vec<u8>) {
         let config = NetConfig::preset("b4c32", camelot_shape(13)).unwrap();
         let net = Net::new(&config, &Default::default()).unwrap();
         let dir = scratch().join("original");
-        checkpoint::save(&dir, &net, VARIANT, ENCODING).unwrap();
-        checkpoint::load(&dir, VARIANT, ENCODING).unwrap();
+        checkpoint::save(&dir, &net, VARIANT).unwrap();
+        checkpoint::load(&dir, VARIANT).unwrap();
         (
             std::fs::read_to_string(dir.join(META_FILE)).unwrap(),
             std::fs::read(dir.join(WEIGHTS_FILE)).unwrap(),
@@ -49,7 +48,7 @@ fn load(name: &str, meta: &str, weights: &[u8]) {
     std::fs::write(dir.join(META_FILE), meta).unwrap();
     std::fs::write(dir.join(WEIGHTS_FILE), weights).unwrap();
     let t = Instant::now();
-    if let Err(e) = checkpoint::load(&dir, VARIANT, ENCODING) {
+    if let Err(e) = checkpoint::load(&dir, VARIANT) {
         assert!(e.to_string().contains(&dir.display().to_string()), "names the file: {e}");
     }
     assert!(t.elapsed() < Duration::from_secs(10), "slow on damaged input");

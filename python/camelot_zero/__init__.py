@@ -35,23 +35,27 @@ __all__ = [
     "training_arrays",
     "games_table",
     "positions_table",
-    "ENCODING_VERSION",
+    "ENCODINGS",
     "SCHEMA_VERSION",
 ]
 
-ENCODING_VERSION: int = _native.ENCODING_VERSION
-"""Version of the input encoding; a checkpoint records the one it was trained on."""
+ENCODINGS: Dict[str, int] = dict(_native.ENCODINGS)
+"""The input encodings by name, with the version a checkpoint records: ``basic`` (1) and
+``tactical`` (2, the basic planes plus what each seat could capture). A network reads the one
+its checkpoint names (``config.shape.encoding`` in ``net.json``, ``encoding_version`` in an
+export's sidecar)."""
 SCHEMA_VERSION: int = _native.SCHEMA_VERSION
 """Version of the parquet record schemas."""
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def layout(variant: str) -> Dict[str, object]:
-    """The network's tensor layout of ``variant`` (``"camelot"`` or ``"tricamelot"``):
-    ``planes``, ``height``, ``width``, ``num_actions``, ``value_classes``, ``seats`` (letters in
-    turn order) and ``cells`` (the flat grid index ``row * width + col`` of every cell)."""
-    return dict(_native.layout(variant))
+def layout(variant: str, encoding: str = "basic") -> Dict[str, object]:
+    """The network's tensor layout of ``variant`` (``"camelot"`` or ``"tricamelot"``) under
+    ``encoding`` (a key of ``ENCODINGS``): ``planes``, ``height``, ``width``, ``num_actions``,
+    ``value_classes``, ``seats`` (letters in turn order), ``cells`` (the flat grid index
+    ``row * width + col`` of every cell), ``encoding`` and ``encoding_version``."""
+    return dict(_native.layout(variant, encoding))
 
 
 class Position:
@@ -172,11 +176,12 @@ class Position:
         """The complete move the last action completed, or ``None``."""
         return self._p.last_move()
 
-    def encode(self) -> np.ndarray:
-        """The network's input: float32 ``[planes, height, width]`` from the mover's point of
-        view (what the exported ONNX model's ``planes`` input takes, one row of the batch)."""
-        lay = layout(self.variant)
-        planes = np.frombuffer(self._p.encode_bytes(), dtype="<f4")
+    def encode(self, encoding: str = "basic") -> np.ndarray:
+        """The network's input under ``encoding`` (the one the model's checkpoint names):
+        float32 ``[planes, height, width]`` from the mover's point of view (what the exported
+        ONNX model's ``planes`` input takes, one row of the batch)."""
+        lay = layout(self.variant, encoding)
+        planes = np.frombuffer(self._p.encode_bytes(encoding), dtype="<f4")
         return planes.reshape(lay["planes"], lay["height"], lay["width"]).copy()
 
     def legal_mask(self) -> np.ndarray:
@@ -206,9 +211,9 @@ _DTYPES = {
 
 
 def training_arrays(paths: Union[PathLike, Iterable[PathLike]], knight_canter: str = "strict",
-                    limit: Optional[int] = None) -> Dict[str, object]:
-    """Every searched position under ``paths`` encoded as the trainer encodes it (no
-    symmetry; the value target is the game's outcome), as numpy arrays:
+                    limit: Optional[int] = None, encoding: str = "basic") -> Dict[str, object]:
+    """Every searched position under ``paths`` encoded in ``encoding`` as the trainer encodes
+    it (no symmetry; the value target is the game's outcome), as numpy arrays:
 
     - ``planes`` float32 ``[N, planes, height, width]``: the network input;
     - ``policy`` float32 ``[N, num_actions]``: the search's visit distribution (the policy
@@ -221,7 +226,7 @@ def training_arrays(paths: Union[PathLike, Iterable[PathLike]], knight_canter: s
       ``ply`` uint32, all ``[N]``;
 
     and ``variant`` and ``count``. ``limit`` keeps the first N positions."""
-    raw = _native.training_arrays(_paths(paths), knight_canter, limit)
+    raw = _native.training_arrays(_paths(paths), knight_canter, limit, encoding)
     out: Dict[str, object] = {"variant": raw["variant"], "count": raw["count"]}
     for name, dtype in _DTYPES.items():
         data, shape = raw[name]

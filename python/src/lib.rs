@@ -19,7 +19,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variant::layout, m)?)?;
     m.add_function(wrap_pyfunction!(records::list_shards, m)?)?;
     m.add_function(wrap_pyfunction!(records::training_arrays, m)?)?;
-    m.add("ENCODING_VERSION", games::ENCODING_VERSION)?;
+    let encodings: Vec<(&str, u32)> =
+        games::Encoding::ALL.iter().map(|e| (e.as_str(), e.version())).collect();
+    m.add("ENCODINGS", encodings)?;
     m.add("SCHEMA_VERSION", ::records::SCHEMA_VERSION)?;
     Ok(())
 }

@@ -232,13 +232,15 @@ impl Position {
         with_state!(&self.state, s, _V => s.last_move())
     }
 
-    /// The network input as little-endian float32 bytes, `[planes, height, width]` row-major,
-    /// from the mover's point of view (the package wraps it as a numpy array).
-    fn encode_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    /// The network input under `encoding` as little-endian float32 bytes, `[planes, height,
+    /// width]` row-major, from the mover's point of view (the package wraps it as a numpy array).
+    #[pyo3(signature = (encoding = "basic"))]
+    fn encode_bytes<'py>(&self, py: Python<'py>, encoding: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let encoding = crate::variant::encoding(encoding)?;
         with_state!(&self.state, s, V => {
-            let mut planes = vec![0.0f32; State::<V>::layout().input_len()];
-            s.encode(&mut planes);
-            f32_bytes(py, &planes)
+            let mut planes = vec![0.0f32; State::<V>::layout(encoding).input_len()];
+            s.encode(encoding, &mut planes);
+            Ok(f32_bytes(py, &planes))
         })
     }
 }

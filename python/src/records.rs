@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use games::{Encode, Game, RuleOptions, State, Variant, VariantKind};
+use games::{Encode, Encoding, Game, RuleOptions, State, Variant, VariantKind};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -49,20 +49,22 @@ pub fn list_shards(paths: Vec<PathBuf>) -> PyResult<Vec<(PathBuf, PathBuf)>> {
 /// float32 `[N, seats]`, `mover` uint8 `[N]`, `full_search` uint8 `[N]`, `generation` uint32
 /// `[N]`, `game_id` uint64 `[N]`, `ply` uint32 `[N]`). `limit` keeps the first N positions.
 #[pyfunction]
-#[pyo3(signature = (paths, knight_canter = "strict", limit = None))]
+#[pyo3(signature = (paths, knight_canter = "strict", limit = None, encoding = "basic"))]
 pub fn training_arrays<'py>(
     py: Python<'py>,
     paths: Vec<PathBuf>,
     knight_canter: &str,
     limit: Option<usize>,
+    encoding: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let options = RuleOptions { knight_canter: crate::variant::knight_canter(knight_canter)? };
+    let encoding = crate::variant::encoding(encoding)?;
     let shards = list_shards(paths)?;
     if shards.is_empty() {
         return Err(PyValueError::new_err("no shards found"));
     }
     let variant = shard_variant(&shards)?;
-    games::with_variant!(variant, V => arrays::<V>(py, &shards, options, limit))
+    games::with_variant!(variant, V => arrays::<V>(py, &shards, options, limit, encoding))
 }
 
 /// The one variant of the shards' games (a ValueError when they mix two).
@@ -95,11 +97,12 @@ fn arrays<'py, V: Variant>(
     shards: &[(PathBuf, PathBuf)],
     options: RuleOptions,
     limit: Option<usize>,
+    encoding: Encoding,
 ) -> PyResult<Bound<'py, PyDict>>
 where
     State<V>: Encode,
 {
-    let layout = State::<V>::layout();
+    let layout = State::<V>::layout(encoding);
     let (input, actions, classes, seats) =
         (layout.input_len(), State::<V>::NUM_ACTIONS, layout.value_classes, V::NUM_PLAYERS);
     let mut planes = Vec::new();
@@ -130,6 +133,7 @@ where
             legal.resize((n + 1) * actions, false);
             value.resize((n + 1) * classes, 0.0f32);
             let slot = SampleSlot {
+                encoding,
                 planes: &mut planes[n * input..],
                 policy: &mut policy[n * actions..],
                 legal: &mut legal[n * actions..],

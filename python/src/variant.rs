@@ -2,7 +2,8 @@
 //! action map.
 
 use games::{
-    CamelotRules, Encode, Game, KnightCanter, State, TriCamelotRules, Variant, VariantKind,
+    CamelotRules, Encode, Encoding, Game, KnightCanter, State, TriCamelotRules, Variant,
+    VariantKind,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -18,20 +19,30 @@ pub fn knight_canter(name: &str) -> PyResult<KnightCanter> {
     name.parse::<KnightCanter>().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The network's tensor layout of `variant`: planes, height, width, the number of actions,
-/// the value classes, the seats (letters in turn order) and the grid index of every cell.
-#[pyfunction]
-pub fn layout<'py>(py: Python<'py>, variant: &str) -> PyResult<Bound<'py, PyDict>> {
-    games::with_variant!(kind(variant)?, V => layout_of::<V>(py))
+/// An encoding name (`basic`, `tactical`).
+pub fn encoding(name: &str) -> PyResult<Encoding> {
+    name.parse::<Encoding>().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-fn layout_of<V: Variant>(py: Python<'_>) -> PyResult<Bound<'_, PyDict>>
+/// The network's tensor layout of `variant` under `encoding`: planes, height, width, the
+/// number of actions, the value classes, the seats (letters in turn order) and the grid index
+/// of every cell.
+#[pyfunction]
+#[pyo3(signature = (variant, encoding = "basic"))]
+pub fn layout<'py>(py: Python<'py>, variant: &str, encoding: &str) -> PyResult<Bound<'py, PyDict>> {
+    let encoding = self::encoding(encoding)?;
+    games::with_variant!(kind(variant)?, V => layout_of::<V>(py, encoding))
+}
+
+fn layout_of<V: Variant>(py: Python<'_>, encoding: Encoding) -> PyResult<Bound<'_, PyDict>>
 where
     State<V>: Encode,
 {
-    let l = State::<V>::layout();
+    let l = State::<V>::layout(encoding);
     let d = PyDict::new(py);
     d.set_item("variant", V::NAME)?;
+    d.set_item("encoding", encoding.as_str())?;
+    d.set_item("encoding_version", encoding.version())?;
     d.set_item("planes", l.planes)?;
     d.set_item("height", l.height)?;
     d.set_item("width", l.width)?;

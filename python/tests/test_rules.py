@@ -56,12 +56,16 @@ def test_results_and_terminations():
 
 
 def test_the_encoding_has_the_layouts_shape():
+    assert cz.ENCODINGS == {"basic": 1, "tactical": 2}
     for variant in ("camelot", "tricamelot"):
         lay = cz.layout(variant)
         pos = cz.Position("start", variant=variant)
         planes = pos.encode()
         assert planes.shape == (lay["planes"], lay["height"], lay["width"])
         assert planes.dtype.name == "float32"
+        tactical = pos.encode("tactical")
+        assert tactical.shape[0] == cz.layout(variant, "tactical")["planes"] > lay["planes"]
+        assert (tactical[: lay["planes"]] == planes).all(), "the basic planes come first"
         mask = pos.legal_mask()
         assert mask.shape == (lay["num_actions"],) and mask.sum() == len(pos.legal_actions())
 
@@ -77,6 +81,7 @@ def test_the_encoding_has_the_layouts_shape():
     lambda: cz.Position("start", variant="camelot").action_name(0),
     lambda: cz.Position("start", variant="camelot").action_index("Q1>Q2"),
     lambda: cz.layout("go"),
+    lambda: cz.layout("camelot", "fancy"),
     lambda: cz.list_shards("/nonexistent/run"),
 ])
 def test_bad_input_raises_value_error(call):

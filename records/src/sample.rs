@@ -5,7 +5,7 @@
 //! The value classes are those of the network's value head (see `search::net`):
 //! `[seat wins, for each seat in turn order starting with the mover ..., draw]`.
 
-use games::{Encode, PositionError, RuleOptions, State, Variant};
+use games::{Encode, Encoding, PositionError, RuleOptions, State, Variant};
 
 /// A game the trainer can learn: encodable, and parseable from the position strings of the
 /// records with the run's rule options (which decide the legal actions).
@@ -175,7 +175,9 @@ pub fn discount_towards_share(target: &mut [f32], weight: f32) {
 
 /// The output slices of one sample, each overwritten entirely.
 pub struct SampleSlot<'a> {
-    /// `[planes, H, W]`
+    /// The encoding `planes` is written in (the network's).
+    pub encoding: Encoding,
+    /// `[planes, H, W]` of `encoding`'s layout
     pub planes: &'a mut [f32],
     /// `[A]`: the visit distribution (sums to 1 over legal actions), whatever `full_search`.
     pub policy: &'a mut [f32],
@@ -211,7 +213,7 @@ pub fn encode_record<G: TrainGame>(
     if actions.is_empty() {
         return Err(SampleError::NoLegalAction);
     }
-    state.encode(slot.planes);
+    state.encode(slot.encoding, slot.planes);
     G::transform_planes(sym, slot.planes);
     slot.legal.fill(false);
     for &a in &actions {

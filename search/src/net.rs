@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use rayon::prelude::*;
 
-use games::{Encode, Player, Values};
+use games::{Encode, Encoding, Player, Values};
 use model::{DeviceKind, ModelError, Net, NetConfig, Predictor, masked_softmax};
 
 use crate::DrawScore;
@@ -24,19 +24,23 @@ pub fn values_from_classes(probs: &[f32], mover: Player, num_players: usize, dra
     Values(v)
 }
 
-/// A network for `G` with random weights of the named preset, drawn from `seed`.
+/// A network for `G` reading `encoding`, with random weights of the named preset, drawn from
+/// `seed`.
 pub fn random_net<G: Encode>(
     preset: &str,
+    encoding: Encoding,
     device: DeviceKind,
     seed: u64,
 ) -> Result<Net, ModelError> {
-    let config = NetConfig::preset(preset, G::layout().clone())?;
+    let config = NetConfig::preset(preset, G::layout(encoding).clone())?;
     Net::seeded(&config, &device.device()?, seed)
 }
 
 /// Evaluates states of game `G` with a network.
 pub struct NetEvaluator<G> {
     predictor: Predictor,
+    /// The encoding the network reads (its shape names it).
+    encoding: Encoding,
     planes: Vec<f32>,
     legal: Vec<Vec<usize>>,
     /// What a draw is worth to each seat ([`DrawScore::value`]).
@@ -45,9 +49,11 @@ pub struct NetEvaluator<G> {
 }
 
 impl<G: Encode> NetEvaluator<G> {
-    /// Wraps a predictor, checking that its network was built for `G`'s shape.
+    /// Wraps a predictor, checking that its network was built for `G`'s shape under the
+    /// encoding it names; states are encoded that way.
     pub fn new(predictor: Predictor) -> Result<Self, ModelError> {
-        let want = G::layout();
+        let encoding = predictor.config().shape.encoding;
+        let want = G::layout(encoding);
         if predictor.config().shape != *want {
             return Err(ModelError::InvalidShape(format!(
                 "the network was built for another game or encoding ({} planes {}x{}, {} actions; {} needs {} planes {}x{}, {} actions)",
@@ -64,6 +70,7 @@ impl<G: Encode> NetEvaluator<G> {
         }
         Ok(NetEvaluator {
             predictor,
+            encoding,
             planes: Vec::new(),
             legal: Vec::new(),
             draw: DrawScore::Share.value(G::NUM_PLAYERS),
@@ -79,8 +86,13 @@ impl<G: Encode> NetEvaluator<G> {
 
     /// A network with random weights of the named preset (generation 0 of a run), drawn from
     /// `seed` so that the same seed gives the same network.
-    pub fn random(preset: &str, device: DeviceKind, seed: u64) -> Result<Self, ModelError> {
-        Self::new(Predictor::new(&random_net::<G>(preset, device, seed)?, device)?)
+    pub fn random(
+        preset: &str,
+        encoding: Encoding,
+        device: DeviceKind,
+        seed: u64,
+    ) -> Result<Self, ModelError> {
+        Self::new(Predictor::new(&random_net::<G>(preset, encoding, device, seed)?, device)?)
     }
 
     /// The predictor (e.g. for benchmarks of the raw forward pass).
@@ -94,7 +106,7 @@ impl<G: Encode> Evaluator<G> for NetEvaluator<G> {
     /// [`PARALLEL_CHUNK`] positions: at a GPU's batch of 1024 they would otherwise be serial work
     /// beside every forward pass. A batch of one chunk or less stays on the calling thread.
     fn evaluate(&mut self, states: &[G]) -> Vec<Evaluation> {
-        let len = G::layout().input_len();
+        let (len, encoding) = (G::layout(self.encoding).input_len(), self.encoding);
         self.planes.resize(states.len() * len, 0.0);
         self.legal.resize_with(states.len(), Vec::new);
         self.planes
@@ -103,7 +115,7 @@ impl<G: Encode> Evaluator<G> for NetEvaluator<G> {
             .zip(states.par_iter())
             .with_min_len(PARALLEL_CHUNK)
             .for_each_init(Vec::new, |actions, ((planes, legal), s)| {
-                s.encode(planes);
+                s.encode(encoding, planes);
                 s.legal_actions(actions);
                 legal.clear();
                 legal.extend(actions.iter().map(|&a| s.action_index(a)));
@@ -160,9 +172,10 @@ mod tests {
     #[test]
     fn a_draw_score_lowers_both_seats_values_by_the_draw_probability() {
         let s = [Camelot::initial()];
-        let fair =
-            NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 5).unwrap().evaluate(&s);
-        let averse = NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 5)
+        let fair = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 5)
+            .unwrap()
+            .evaluate(&s);
+        let averse = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 5)
             .unwrap()
             .with_draw_score(DrawScore::Fixed(0.0))
             .evaluate(&s);
@@ -172,8 +185,8 @@ mod tests {
         assert!(drop[0] > 0.0 && (drop[0] - drop[1]).abs() < 1e-6, "{drop:?}");
     }
 
-    fn check<G: Encode>() {
-        let mut ev = NetEvaluator::<G>::random("b4c32", DeviceKind::Cpu, 1).unwrap();
+    fn check<G: Encode>(encoding: Encoding) {
+        let mut ev = NetEvaluator::<G>::random("b4c32", encoding, DeviceKind::Cpu, 1).unwrap();
         let mut s = G::initial();
         let mut states = vec![s.clone()];
         let mut actions = Vec::new();
@@ -198,23 +211,32 @@ mod tests {
 
     #[test]
     fn random_network_evaluates_both_games() {
-        check::<Camelot>();
-        check::<TriCamelot>();
+        for e in Encoding::ALL {
+            check::<Camelot>(e);
+            check::<TriCamelot>(e);
+        }
     }
 
     #[test]
     fn the_same_seed_gives_the_same_random_network() {
         let s = [Camelot::initial()];
-        let a = NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 5).unwrap().evaluate(&s);
-        let b = NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 5).unwrap().evaluate(&s);
-        let c = NetEvaluator::<Camelot>::random("b4c32", DeviceKind::Cpu, 6).unwrap().evaluate(&s);
+        let a = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 5)
+            .unwrap()
+            .evaluate(&s);
+        let b = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 5)
+            .unwrap()
+            .evaluate(&s);
+        let c = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 6)
+            .unwrap()
+            .evaluate(&s);
         assert_eq!(a, b);
         assert_ne!(a, c);
     }
 
     #[test]
     fn a_network_of_the_other_game_is_refused() {
-        let tri = NetEvaluator::<TriCamelot>::random("b4c32", DeviceKind::Cpu, 1).unwrap();
+        let tri = NetEvaluator::<TriCamelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 1)
+            .unwrap();
         let Err(e) = NetEvaluator::<Camelot>::new(tri.predictor.clone()) else {
             panic!("accepted")
         };

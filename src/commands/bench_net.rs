@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use games::{Encode, State, Variant, VariantKind};
+use games::{Encode, Encoding, State, Variant, VariantKind};
 use model::{
     DeviceKind, Net, NetConfig, NetEngine, Precision, bench_forward, bench_forward_at,
     bench_forward_with, bench_train, bench_train_with,
@@ -27,8 +27,9 @@ pub fn net(
     seconds: f64,
     export: Option<&Path>,
 ) -> Result<()> {
-    let shapes = VariantKind::ALL
-        .map(|v| (v.as_str(), games::with_variant!(v, V => State::<V>::layout().clone())));
+    let shapes = VariantKind::ALL.map(|v| {
+        (v.as_str(), games::with_variant!(v, V => State::<V>::layout(Encoding::LATEST).clone()))
+    });
     if let Some(dir) = export {
         for (name, shape) in shapes {
             let config = NetConfig::preset(preset, shape)?;
@@ -116,7 +117,8 @@ where
     State<V>: Encode,
 {
     let batch = config.selfplay.games_in_flight;
-    let net = NetConfig::preset(&config.net.preset, State::<V>::layout().clone())?;
+    let net =
+        NetConfig::preset(&config.net.preset, State::<V>::layout(config.net.encoding).clone())?;
     let raw = bench_forward(&net, config.net.device, &[batch], seconds)?[0].positions_per_s;
 
     let source = Source::Random { net: net.clone(), seed: config.run.seed };

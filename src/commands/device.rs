@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use games::testing::random_states;
-use games::{ENCODING_VERSION, Encode, Game, State, Variant, VariantKind};
+use games::{Encode, Encoding, Game, State, Variant, VariantKind};
 use model::{
     DeviceKind, LossStats, Net, NetEngine, OptimizerConfig, Precision, Predictor, TrainBatch,
     Trainer, checkpoint,
@@ -144,14 +144,14 @@ where
     State<V>: Encode,
 {
     let what = format!("{} {preset}", V::NAME);
-    let net = random_net::<State<V>>(preset, DeviceKind::Cpu, args.seed)?;
-    let positions = Positions::<V>::new(args.positions, args.seed);
+    let net = random_net::<State<V>>(preset, Encoding::LATEST, DeviceKind::Cpu, args.seed)?;
+    let positions = Positions::<V>::new(args.positions, Encoding::LATEST, args.seed);
     forward_line(args, &format!("forward {what} random weights"), &net, &positions, report)?;
     if !train {
         return Ok(());
     }
 
-    let batch = Positions::<V>::new(args.train_batch, args.seed ^ 0x5eed);
+    let batch = Positions::<V>::new(args.train_batch, Encoding::LATEST, args.seed ^ 0x5eed);
     let targets = batch.targets(args.seed);
     let train_batch = targets.batch(&batch);
     let optimizer = OptimizerConfig::default();
@@ -220,10 +220,9 @@ where
         // Removed at the end of this block, errors included.
         let scratch = storage::ScratchDir::new("camelot-zero-device-check")?;
         let dir = scratch.join("checkpoint");
-        checkpoint::save(&dir, &net, V::NAME, ENCODING_VERSION)?;
-        let on_cpu = checkpoint::load(&dir, V::NAME, ENCODING_VERSION)?.net;
-        let on_device =
-            checkpoint::load_on(&dir, V::NAME, ENCODING_VERSION, &args.device.device()?)?.net;
+        checkpoint::save(&dir, &net, V::NAME)?;
+        let on_cpu = checkpoint::load(&dir, V::NAME)?.net;
+        let on_device = checkpoint::load_on(&dir, V::NAME, &args.device.device()?)?.net;
         (on_cpu, on_device)
     };
     let original = Predictor::new(&net, args.device)?.predict(&positions.planes, positions.len)?;
@@ -254,10 +253,9 @@ fn check_checkpoint<V: Variant>(args: &CheckArgs, dir: &Path, report: &mut Repor
 where
     State<V>: Encode,
 {
-    let net = checkpoint::load(dir, V::NAME, ENCODING_VERSION)
-        .with_context(|| format!("loading {}", dir.display()))?
-        .net;
-    let positions = Positions::<V>::new(args.positions, args.seed);
+    let net =
+        checkpoint::load(dir, V::NAME).with_context(|| format!("loading {}", dir.display()))?.net;
+    let positions = Positions::<V>::new(args.positions, net.config().shape.encoding, args.seed);
     forward_line(args, &format!("forward {} {}", V::NAME, dir.display()), &net, &positions, report)
 }
 
@@ -327,8 +325,9 @@ impl<V: Variant> Positions<V>
 where
     State<V>: Encode,
 {
-    fn new(len: usize, seed: u64) -> Self {
-        let layout = State::<V>::layout();
+    /// `len` positions encoded in `encoding`.
+    fn new(len: usize, encoding: Encoding, seed: u64) -> Self {
+        let layout = State::<V>::layout(encoding);
         let (input, actions) = (layout.input_len(), layout.num_actions());
         // Random games cut anywhere in their first 150 actions: openings, middle games and the
         // odd finished game (skipped); more games than needed, spread over evenly.
@@ -342,7 +341,7 @@ where
         let mut legal = vec![false; len * actions];
         let mut moves = Vec::new();
         for (i, s) in states.iter().enumerate() {
-            s.encode(&mut planes[i * input..(i + 1) * input]);
+            s.encode(encoding, &mut planes[i * input..(i + 1) * input]);
             s.legal_actions(&mut moves);
             for &m in &moves {
                 legal[i * actions + s.action_index(m)] = true;
@@ -353,7 +352,8 @@ where
 
     /// One-hot targets: a random legal action per position, and a random outcome class.
     fn targets(&self, seed: u64) -> Targets {
-        let layout = State::<V>::layout();
+        // The policy and value parts are the same in every encoding.
+        let layout = State::<V>::layout(Encoding::Basic);
         let (actions, classes) = (layout.num_actions(), layout.value_classes);
         let mut rng = StdRng::seed_from_u64(seed);
         let mut policy = vec![0.0; self.len * actions];

@@ -64,9 +64,10 @@ where
     let seed = args.seed.unwrap_or(config.run.seed);
     let source = match (&args.source.model, args.source.random) {
         (Some(dir), _) => Source::Checkpoint(dir.clone()),
-        (None, true) => {
-            Source::Random { net: config.net.config_at(State::<V>::layout().clone(), 0)?, seed }
-        }
+        (None, true) => Source::Random {
+            net: config.net.config_at(State::<V>::layout(config.net.encoding).clone(), 0)?,
+            seed,
+        },
         (None, false) => Source::Uniform,
     };
     let factory =

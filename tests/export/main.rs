@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{args, bin, run, scratch, stderr};
-use games::{CamelotRules, ENCODING_VERSION, Encode, Game, State, TriCamelotRules, Variant};
+use games::{CamelotRules, Encode, Encoding, Game, State, TriCamelotRules, Variant};
 use model::onnx::Dim;
 use model::{DeviceKind, Net, NetConfig};
 use serde_json::Value;
@@ -26,18 +26,22 @@ fn checkpoint<V: Variant>(dir: &Path) -> (PathBuf, Net)
 where
     State<V>: Encode,
 {
-    checkpoint_with_blocks::<V>(dir, 1)
+    checkpoint_with_blocks::<V>(dir, 1, Encoding::Basic)
 }
 
-fn checkpoint_with_blocks<V: Variant>(dir: &Path, blocks: usize) -> (PathBuf, Net)
+fn checkpoint_with_blocks<V: Variant>(
+    dir: &Path,
+    blocks: usize,
+    encoding: Encoding,
+) -> (PathBuf, Net)
 where
     State<V>: Encode,
 {
-    let mut config = NetConfig::preset("b4c32", State::<V>::layout().clone()).unwrap();
+    let mut config = NetConfig::preset("b4c32", State::<V>::layout(encoding).clone()).unwrap();
     config.blocks = blocks;
     let net = Net::new(&config, &DeviceKind::Cpu.device().unwrap()).unwrap();
     let ckpt = dir.join("ckpt");
-    model::checkpoint::save(&ckpt, &net, V::NAME, ENCODING_VERSION).unwrap();
+    model::checkpoint::save(&ckpt, &net, V::NAME).unwrap();
     (ckpt, net)
 }
 
@@ -63,8 +67,8 @@ where
     let mut actions = Vec::new();
     for state in games::testing::random_states::<V>(30, 300, seed) {
         let text = state.to_string();
-        let mut want = vec![0.0; State::<V>::layout().input_len()];
-        state.encode(&mut want);
+        let mut want = vec![0.0; State::<V>::layout(Encoding::Basic).input_len()];
+        state.encode(Encoding::Basic, &mut want);
         assert_eq!(spec.encode(&text), want, "planes of {text}");
         state.legal_actions(&mut actions);
         let mover = state.to_move().index();
@@ -84,7 +88,7 @@ fn the_sidecar_alone_reproduces_the_encoding_and_the_action_indices() {
     let (ckpt, _) = checkpoint::<CamelotRules>(&dir.join("camelot"));
     let sidecar = export(&ckpt, "onnx", &dir.join("camelot.onnx"), &[]);
     assert_eq!(sidecar["variant"], "camelot");
-    assert_eq!(sidecar["encoding_version"], ENCODING_VERSION);
+    assert_eq!(sidecar["encoding_version"], 1);
     assert_eq!(sidecar["model_file"], "camelot.onnx");
     let (seats, mid_move) = check_states::<CamelotRules>(&sidecar, 1);
     assert!(seats.iter().all(|&n| n > 100) && mid_move > 20, "{seats:?} {mid_move}");
@@ -94,6 +98,25 @@ fn the_sidecar_alone_reproduces_the_encoding_and_the_action_indices() {
     assert_eq!(sidecar["players"].as_array().unwrap().len(), 3);
     let (seats, mid_move) = check_states::<TriCamelotRules>(&sidecar, 2);
     assert!(seats.iter().all(|&n| n > 100) && mid_move > 20, "{seats:?} {mid_move}");
+}
+
+/// A network of the tactical encoding: the sidecar names its version and describes its planes
+/// (a program outside fills the tactical ones with its own move generator, as they say).
+#[test]
+fn a_tactical_networks_sidecar_lists_its_planes() {
+    let dir = scratch("tactical");
+    let (ckpt, _) = checkpoint_with_blocks::<CamelotRules>(&dir, 1, Encoding::Tactical);
+    let sidecar = export(&ckpt, "onnx", &dir.join("t.onnx"), &[]);
+    assert_eq!(sidecar["encoding_version"], 2);
+    assert_eq!(sidecar["input"]["shape"][1], 23);
+    let planes = sidecar["planes"].as_array().unwrap();
+    assert_eq!(planes.len(), 23);
+    assert_eq!(planes[13]["name"], "mover_jump_captures");
+    assert_eq!(planes[13]["fill"]["kind"], "jump_captures");
+    assert_eq!(
+        planes[21]["fill"],
+        serde_json::json!({"kind": "best_capture", "relative_seat": 1, "man": 1.0, "knight": 1.4f32, "scale": 0.25, "max": 1.0})
+    );
 }
 
 /// The sidecar's dims as ONNX dims.
@@ -243,7 +266,8 @@ fn check_onnx_script_agrees_with_analyze() {
         assert!(out.contains(&format!("{} positions", positions.len())), "{out}");
         if name == "camelot" {
             // Another network's `analyze` output must be caught as a mismatch.
-            let (other, _) = checkpoint_with_blocks::<CamelotRules>(&dir.join("other"), 2);
+            let (other, _) =
+                checkpoint_with_blocks::<CamelotRules>(&dir.join("other"), 2, Encoding::Basic);
             let o = check(&other);
             let out = String::from_utf8_lossy(&o.stdout);
             assert_eq!(o.status.code(), Some(1), "{out}");

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use games::{KnightCanter, Layout, RuleOptions, VariantKind};
+use games::{Encoding, KnightCanter, Layout, RuleOptions, VariantKind};
 use model::{DeviceKind, ModelError, NetConfig, OptimizerConfig, Precision, Preset};
 use search::{MctsConfig, PlaySearch};
 use selfplay::SelfPlayConfig;
@@ -73,6 +73,12 @@ pub struct NetSection {
     /// ([`model::precision`]); training and checkpoints stay f32. `"f16"` needs `device = "gpu"`.
     #[serde(default)]
     pub precision: Precision,
+    /// The input planes a new run's first network reads: `"basic"` (default) or `"tactical"`
+    /// (the basic planes plus what each seat could capture, by jumps and by Knight's Charges;
+    /// [`games::Encoding`]). A run keeps the encoding of its first model: every later model is
+    /// trained from it.
+    #[serde(default)]
+    pub encoding: Encoding,
 }
 
 impl NetSection {
@@ -484,7 +490,7 @@ mod tests {
             )
         };
         let ok = RunConfig::parse(&growth(1), "t.toml").unwrap();
-        let camelot = <games::Camelot as games::Encode>::layout().clone();
+        let camelot = <games::Camelot as games::Encode>::layout(Encoding::Basic).clone();
         assert_eq!(ok.net.config_at(camelot.clone(), 0).unwrap().blocks, 1);
         assert_eq!(ok.net.config_at(camelot.clone(), 4).unwrap().blocks, 2);
         assert_eq!(ok.net.config_at(camelot.clone(), 100).unwrap().blocks, 4);

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
-use games::RuleOptions;
+use games::{Encoding, RuleOptions};
 use model::{MOVES_LEFT_CLASSES, TrainBatch, moves_left_class};
 use rand::Rng;
 use rand::rngs::StdRng;
@@ -84,6 +84,8 @@ pub struct ReplayWindow<G> {
     options: RuleOptions,
     /// The share of every value target from the search's root values (`set_search_weight`).
     search_weight: f32,
+    /// The encoding batches are written in (`set_encoding`).
+    encoding: Encoding,
     /// Running sums of the rows' draw weights (`set_draw_weights`); `None` draws uniformly.
     cumulative_weights: Option<Vec<f64>>,
     /// The moves-left target the batches carry (`set_moves_left_target`).
@@ -159,6 +161,7 @@ impl<G: TrainGame> ReplayWindow<G> {
             generations,
             options,
             search_weight: 0.0,
+            encoding: Encoding::Basic,
             cumulative_weights: None,
             moves_left_target: MovesLeftTarget::Off,
             _game: PhantomData,
@@ -200,6 +203,12 @@ impl<G: TrainGame> ReplayWindow<G> {
     /// `load`.
     pub fn set_search_weight(&mut self, weight: f32) {
         self.search_weight = weight;
+    }
+
+    /// Writes the planes of every batch in `encoding` from now on (the network's; basic after
+    /// `load`). [`train_generation`](crate::train_generation) sets its network's.
+    pub fn set_encoding(&mut self, encoding: Encoding) {
+        self.encoding = encoding;
     }
 
     /// Gives every batch the moves-left head's target from now on (`train.moves_left_target`;
@@ -266,8 +275,9 @@ impl<G: TrainGame> ReplayWindow<G> {
     /// Encodes the given window rows under the given symmetries (one per row).
     pub fn encode_batch(&self, rows: Vec<usize>, syms: Vec<usize>) -> Result<Batch, DatasetError> {
         let records: Vec<&Record> = rows.iter().map(|&r| &self.records[r]).collect();
-        let mut batch = Batch::encode::<G>(&records, &syms, self.options, self.search_weight)
-            .map_err(|(i, source)| self.bad_row(rows[i], source))?;
+        let mut batch =
+            Batch::encode::<G>(&records, &syms, self.encoding, self.options, self.search_weight)
+                .map_err(|(i, source)| self.bad_row(rows[i], source))?;
         if let Some(weight) = self.moves_left_target.weight() {
             let class = |row: usize| moves_left_class(self.records[row].moves_to_end);
             batch.moves_left_target = one_hot(&rows, MOVES_LEFT_CLASSES, class);
@@ -346,17 +356,18 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Encodes `records`, record `i` under symmetry `syms[i]` and with `search_weight` of its
+    /// Encodes `records` in `encoding`, record `i` under symmetry `syms[i]` and with `search_weight` of its
     /// value target from its root values, and sets the policy weights (see the module docs).
     /// `rows` is left empty. A record that cannot be encoded is an error with its index.
     pub fn encode<G: TrainGame>(
         records: &[&Record],
         syms: &[usize],
+        encoding: Encoding,
         options: RuleOptions,
         search_weight: f32,
     ) -> Result<Batch, (usize, SampleError)> {
         assert_eq!(records.len(), syms.len(), "one symmetry per record");
-        let l = G::layout();
+        let l = G::layout(encoding);
         let (b, n, a, v) = (records.len(), l.input_len(), l.num_actions(), l.value_classes);
         let mut batch = Batch {
             size: b,
@@ -379,7 +390,7 @@ impl Batch {
             .zip(batch.value_target.par_chunks_mut(v))
             .zip(records.par_iter().zip(syms.par_iter()).enumerate())
             .try_for_each(|((((planes, policy), legal), value), (i, (record, &sym)))| {
-                let slot = SampleSlot { planes, policy, legal, value };
+                let slot = SampleSlot { encoding, planes, policy, legal, value };
                 encode_record::<G>(record, sym, options, search_weight, slot).map_err(|e| (i, e))
             })?;
         let full = records.iter().filter(|r| r.full_search).count();

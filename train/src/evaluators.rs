@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use games::{ENCODING_VERSION, Encode};
+use games::Encode;
 use model::{DeviceKind, Net, NetConfig, Precision, Predictor};
 use search::net::NetEvaluator;
 use search::{BoxedEvaluator, CachedEvaluator, DrawScore, UniformEvaluator};
@@ -87,7 +87,7 @@ impl EvaluatorFactory {
 
 /// Loads a checkpoint for game `G`, checking variant, encoding version and shape.
 pub fn load_predictor<G: Encode>(dir: &Path, device: DeviceKind) -> Result<Predictor, RunError> {
-    let checkpoint = model::checkpoint::load_on(dir, G::NAME, ENCODING_VERSION, &device.device()?)
+    let checkpoint = model::checkpoint::load_on(dir, G::NAME, &device.device()?)
         .map_err(|source| RunError::Checkpoint { dir: dir.to_path_buf(), source })?;
     let predictor = Predictor::new(&checkpoint.net, device)?;
     NetEvaluator::<G>::new(predictor.clone())

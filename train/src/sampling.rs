@@ -126,7 +126,7 @@ mod tests {
         let window =
             ReplayWindow::<Camelot>::load(&run, 1, RuleOptions::default(), ValueTarget::Outcome)
                 .unwrap();
-        let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
+        let net = fresh_net::<Camelot>("b4c32", games::Encoding::Basic, DeviceKind::Cpu).unwrap();
         let prior = || Predictor::new(&net, DeviceKind::Cpu).map_err(TrainError::Net);
         let no_network = Sampling::Uniform.draw_weights(&window, || panic!("no network needed"));
         assert_eq!(no_network.unwrap(), None);

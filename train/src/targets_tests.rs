@@ -1,7 +1,7 @@
 //! The sample encoding's tests ([`records::sample`], re-exported as [`crate::targets`]): they
 //! build their records with this crate's test helpers.
 
-use games::{Camelot, Encode, Game, RuleOptions, TriCamelot};
+use games::{Camelot, Encode, Encoding, Game, RuleOptions, TriCamelot};
 
 use crate::targets::*;
 use crate::testutil::{random_records, uniform_record};
@@ -73,21 +73,50 @@ fn search_values_mix_into_the_value_classes() {
     // In a record: weight 0 leaves the result's target, a weight mixes the root values.
     let mut record = uniform_record(&Camelot::initial(), vec![1.0, 0.0], true);
     record.root_values = vec![0.4, 0.6].into();
-    let l = Camelot::layout();
     let value_of = |r: &Record, search_weight: f32| {
-        let (mut planes, mut value) = (vec![0.0; l.input_len()], vec![0.0; 3]);
-        let (mut policy, mut legal) = (vec![0.0; l.num_actions()], vec![false; l.num_actions()]);
-        let slot = SampleSlot {
-            planes: &mut planes,
-            policy: &mut policy,
-            legal: &mut legal,
-            value: &mut value,
-        };
-        encode_record::<Camelot>(r, 0, RuleOptions::default(), search_weight, slot).unwrap();
-        value
+        let mut sample = Sample::of::<Camelot>();
+        sample.encode::<Camelot>(r, 0, search_weight).unwrap();
+        sample.value
     };
     assert_eq!(value_of(&record, 0.0), [1.0, 0.0, 0.0]);
     assert!(close(&value_of(&record, 0.5), &[0.7, 0.3, 0.0]));
+}
+
+/// The output buffers of one sample of a game, in the basic encoding.
+struct Sample {
+    planes: Vec<f32>,
+    policy: Vec<f32>,
+    legal: Vec<bool>,
+    value: Vec<f32>,
+}
+
+impl Sample {
+    fn of<G: TrainGame>() -> Self {
+        let l = G::layout(Encoding::Basic);
+        Sample {
+            planes: vec![0.0; l.input_len()],
+            policy: vec![0.0; l.num_actions()],
+            legal: vec![false; l.num_actions()],
+            value: vec![0.0; l.value_classes],
+        }
+    }
+
+    /// Encodes `record` under symmetry `sym` with the default rules.
+    fn encode<G: TrainGame>(
+        &mut self,
+        record: &Record,
+        sym: usize,
+        search_weight: f32,
+    ) -> Result<(), SampleError> {
+        let slot = SampleSlot {
+            encoding: Encoding::Basic,
+            planes: &mut self.planes,
+            policy: &mut self.policy,
+            legal: &mut self.legal,
+            value: &mut self.value,
+        };
+        encode_record::<G>(record, sym, RuleOptions::default(), search_weight, slot)
+    }
 }
 
 /// Encodes `record` under every symmetry and checks the mirrored targets are exactly the
@@ -95,21 +124,12 @@ fn search_values_mix_into_the_value_classes() {
 /// target and the legal mask (the start position is symmetric: there it changes nothing).
 fn check_symmetries<G: TrainGame>(record: &Record) -> bool {
     let mut changed = false;
-    let l = G::layout();
+    let l = G::layout(Encoding::Basic);
     let a = l.num_actions();
     let encode = |sym| {
-        let mut planes = vec![0.0; l.input_len()];
-        let mut policy = vec![0.0; a];
-        let mut legal = vec![false; a];
-        let mut value = vec![0.0; l.value_classes];
-        let slot = SampleSlot {
-            planes: &mut planes,
-            policy: &mut policy,
-            legal: &mut legal,
-            value: &mut value,
-        };
-        encode_record::<G>(record, sym, RuleOptions::default(), 0.0, slot).unwrap();
-        (planes, policy, legal, value)
+        let mut sample = Sample::of::<G>();
+        sample.encode::<G>(record, sym, 0.0).unwrap();
+        (sample.planes, sample.policy, sample.legal, sample.value)
     };
     let (planes0, policy0, legal0, value0) = encode(0);
     assert!(legal0.iter().filter(|&&x| x).count() >= record.policy_actions.len());
@@ -149,20 +169,8 @@ fn mirrored_targets_are_the_transformed_ones() {
 #[test]
 fn bad_records_are_errors() {
     let good = uniform_record(&Camelot::initial(), vec![1.0, 0.0], true);
-    let l = Camelot::layout();
-    let mut planes = vec![0.0; l.input_len()];
-    let mut policy = vec![0.0; l.num_actions()];
-    let mut legal = vec![false; l.num_actions()];
-    let mut value = vec![0.0; 3];
-    let mut run = |r: &Record| {
-        let slot = SampleSlot {
-            planes: &mut planes,
-            policy: &mut policy,
-            legal: &mut legal,
-            value: &mut value,
-        };
-        encode_record::<Camelot>(r, 1, RuleOptions::default(), 0.0, slot)
-    };
+    let mut sample = Sample::of::<Camelot>();
+    let mut run = |r: &Record| sample.encode::<Camelot>(r, 1, 0.0);
     assert_eq!(run(&good), Ok(()));
     let wrong_mover = Record { mover: 1, ..good.clone() };
     assert!(matches!(run(&wrong_mover), Err(SampleError::WrongMover { .. })));

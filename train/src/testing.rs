@@ -54,7 +54,7 @@ pub fn timeless_cells(path: &Path) -> Vec<Vec<String>> {
 /// Every weight of the checkpoint in `dir` (of `variant`), bit for bit: tensor values, not file
 /// bytes (burn writes random parameter ids into the file).
 pub fn weights(dir: &Path, variant: &str) -> Vec<(String, Vec<u32>)> {
-    let checkpoint = model::checkpoint::load(dir, variant, games::ENCODING_VERSION).unwrap();
+    let checkpoint = model::checkpoint::load(dir, variant).unwrap();
     model::named_weights::named_tensors(&checkpoint.net)
         .unwrap()
         .into_iter()

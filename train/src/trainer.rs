@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use games::ENCODING_VERSION;
+use games::Encoding;
 use model::{
     DeviceKind, LossStats, MOVES_LEFT_CLASSES, ModelError, Net, NetConfig, Trainer, checkpoint,
     masked_softmax,
@@ -81,9 +81,14 @@ pub enum StartFrom {
     Net(Net),
 }
 
-/// A randomly initialised network of the named preset for game `G`, on `device`.
-pub fn fresh_net<G: TrainGame>(preset: &str, device: DeviceKind) -> Result<Net, TrainError> {
-    let config = NetConfig::preset(preset, G::layout().clone()).map_err(TrainError::Net)?;
+/// A randomly initialised network of the named preset for game `G` reading `encoding`, on
+/// `device`.
+pub fn fresh_net<G: TrainGame>(
+    preset: &str,
+    encoding: Encoding,
+    device: DeviceKind,
+) -> Result<Net, TrainError> {
+    let config = NetConfig::preset(preset, G::layout(encoding).clone()).map_err(TrainError::Net)?;
     Net::new(&config, &device.device().map_err(TrainError::Net)?).map_err(TrainError::Net)
 }
 
@@ -220,9 +225,8 @@ pub fn train_generation<G: TrainGame>(
         }
         StartFrom::Checkpoint(dir) => {
             let plain = device.device().map_err(TrainError::Net)?;
-            let net = checkpoint::load_on(&dir, G::NAME, ENCODING_VERSION, &plain)
-                .map_err(checkpoint_error(&dir))?
-                .net;
+            let net =
+                checkpoint::load_on(&dir, G::NAME, &plain).map_err(checkpoint_error(&dir))?.net;
             check_shape::<G>(&net, &dir)?;
             let counters = Counters::load(&dir)?;
             (net, Some(dir), counters)
@@ -240,6 +244,7 @@ pub fn train_generation<G: TrainGame>(
         None => net,
     };
     window.set_moves_left_target(config.moves_left_target);
+    window.set_encoding(net.config().shape.encoding);
     // Turning the moves-left target on gives a network without the head a fresh one (its
     // weights from the batch seed); one that has it keeps it, trained or not.
     let net = match config.moves_left_target {
@@ -383,7 +388,7 @@ fn checkpoint_error(dir: &Path) -> impl FnOnce(ModelError) -> TrainError {
 }
 
 fn check_shape<G: TrainGame>(net: &Net, dir: &Path) -> Result<(), TrainError> {
-    let want = G::layout();
+    let want = G::layout(net.config().shape.encoding);
     let got = &net.config().shape;
     if got == want {
         return Ok(());
@@ -440,7 +445,7 @@ fn save_checkpoint<G: TrainGame>(
 ) -> Result<(), TrainError> {
     let tmp = storage::temp_dir(out_dir)?;
     let ckpt_err = |source| TrainError::Checkpoint { dir: tmp.clone(), source };
-    checkpoint::save(&tmp, trainer.net(), G::NAME, ENCODING_VERSION).map_err(ckpt_err)?;
+    checkpoint::save(&tmp, trainer.net(), G::NAME).map_err(ckpt_err)?;
     trainer.save_optimizer(&tmp).map_err(ckpt_err)?;
     summary.counters.write(&tmp)?;
     summary.write(&tmp)?;

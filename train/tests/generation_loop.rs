@@ -201,11 +201,7 @@ fn a_growing_run_deepens_its_models_generation_by_generation() {
     run_generations::<CamelotRules>(job(&run_dir, &config), |_| {}).unwrap();
     let blocks = |g: u32| {
         let dir = run_dir.join(format!("models/gen-{g:04}"));
-        model::checkpoint::load(&dir, "camelot", games::ENCODING_VERSION)
-            .unwrap()
-            .meta
-            .config
-            .blocks
+        model::checkpoint::load(&dir, "camelot").unwrap().meta.config.blocks
     };
     assert_eq!([0, 1, 2].map(blocks), [0, 1, 2]);
 }
@@ -259,7 +255,7 @@ fn a_resumed_run_of_an_earlier_version_gets_the_auxiliary_loss_columns() {
     }
     let config_of = |g: u32| {
         let dir = run_dir.join(format!("models/gen-{g:04}"));
-        model::checkpoint::load(&dir, "camelot", games::ENCODING_VERSION).unwrap().meta.config
+        model::checkpoint::load(&dir, "camelot").unwrap().meta.config
     };
     let heads = |g| config_of(g).moves_left_classes;
     assert_eq!([0, 1, 2].map(heads), [0, 24, 24]);
@@ -375,6 +371,36 @@ fn d2_a_redone_generation_keeps_the_figures_of_its_self_play() {
     assert!(cell("evaluations_per_sec") > 100.0, "{text}");
     assert!((cell("selfplay_seconds") - figures.seconds).abs() < 0.01, "{text}");
     assert!(cell("selfplay_seconds") > 0.05, "{text}");
+}
+
+/// Issue 84: with the ladder every eighth generation and the probe with it, a run its budget
+/// ends still measures its last model, and no other.
+#[test]
+fn the_last_model_of_a_budget_ended_run_is_measured() {
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (_dir, mut config, run_dir) = short_run("budget-last");
+    config.ladder.games = 2;
+    config.ladder.every_generations = 8;
+    config.ladder.probe = train::ladder::ProbeCadence::WithLadder;
+    let budget: train::TimeBudget = "5s".parse().unwrap();
+    let timed = RunJob { generations: 20, time_budget: Some(budget), ..job(&run_dir, &config) };
+    // Generations of a second or more, so that the budget ends the run after a few.
+    run_generations::<CamelotRules>(timed, |e| {
+        if let RunEvent::GenerationStarted { .. } = e {
+            std::thread::sleep(std::time::Duration::from_millis(1000))
+        }
+    })
+    .unwrap();
+    let models = run_dir.join("models");
+    let newest = (1..20).take_while(|g| models.join(format!("gen-{g:04}")).is_dir()).last();
+    let newest = newest.expect("a model");
+    assert!((2..8).contains(&newest), "the budget ends the run after a few generations: {newest}");
+    for g in 1..=newest {
+        let dir = models.join(format!("gen-{g:04}"));
+        let last = g == newest;
+        assert_eq!(dir.join("ladder.toml").is_file(), last, "gen-{g:04}'s ladder");
+        assert_eq!(dir.join("probe.toml").is_file(), last, "gen-{g:04}'s probe");
+    }
 }
 
 /// Issue 16, item 5: a time budget ends the run between generations, judged by the previous

@@ -110,8 +110,8 @@ fn native_matches_burn_after_a_checkpoint_round_trip() {
     let net = trained(&config);
     let scratch = scratch_dir("native-checkpoint");
     let dir = scratch.join("ckpt");
-    checkpoint::save(&dir, &net, "camelot", 1).unwrap();
-    let loaded = checkpoint::load(&dir, "camelot", 1).unwrap().net;
+    checkpoint::save(&dir, &net, "camelot").unwrap();
+    let loaded = checkpoint::load(&dir, "camelot").unwrap().net;
     assert_agrees(&loaded, 9, 3);
     // And through the Predictor: both engines, same answers.
     let planes = pseudo_random(9 * config.shape.input_len(), 3);

@@ -93,11 +93,11 @@ fn both_engines_take_the_same_steps() {
     let net = Net::seeded(&f.config, &Device::flex(), 11).unwrap();
     let mut t = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
     t.step(&f.batch(), 1e-3).unwrap();
-    checkpoint::save(&dir, t.net(), "tri-camelot", 1).unwrap();
+    checkpoint::save(&dir, t.net(), "tri-camelot").unwrap();
     let device = DeviceKind::Cpu.device().unwrap();
     let optim = SGD;
     let mut trainers = [NetEngine::Native, NetEngine::Burn].map(|engine| {
-        let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
+        let net = checkpoint::load_on(&dir, "tri-camelot", &device).unwrap().net;
         Trainer::with_engine(net, DeviceKind::Cpu, &optim, engine).unwrap()
     });
     assert_eq!(trainers.each_ref().map(Trainer::engine), [NetEngine::Native, NetEngine::Burn]);
@@ -229,7 +229,7 @@ fn trained_and_saved(f: &Fixture, dir: &Path) -> Trainer {
     for _ in 0..3 {
         t.step(&f.batch(), 1e-3).unwrap();
     }
-    checkpoint::save(dir, t.net(), "tri-camelot", 1).unwrap();
+    checkpoint::save(dir, t.net(), "tri-camelot").unwrap();
     t
 }
 
@@ -240,7 +240,7 @@ fn checkpoint_keeps_trained_batch_norm_statistics() {
     let f = fixture();
     let dir = scratch_dir("trained-roundtrip");
     let t = trained_and_saved(&f, &dir);
-    let loaded = checkpoint::load(&dir, "tri-camelot", 1).unwrap().net;
+    let loaded = checkpoint::load(&dir, "tri-camelot").unwrap().net;
     let predict = |net: &Net| {
         let p = Predictor::new(net, DeviceKind::Cpu).unwrap();
         p.predict(&f.planes, B).unwrap()
@@ -260,7 +260,7 @@ fn optimizer_state_survives_a_checkpoint() {
 
     // Resume: same weights, same optimizer moments → the same next step.
     let device = DeviceKind::Cpu.device().unwrap();
-    let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
+    let net = checkpoint::load_on(&dir, "tri-camelot", &device).unwrap().net;
     let mut resumed = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
     resumed.load_optimizer(&dir).unwrap();
     let expected = t.step(&f.batch(), 1e-3).unwrap();
@@ -271,7 +271,7 @@ fn optimizer_state_survives_a_checkpoint() {
     assert!((after_a.total - after_b.total).abs() < 1e-3, "{after_a:?} vs {after_b:?}");
 
     // A fresh optimizer (no moments) takes a different step.
-    let net = checkpoint::load_on(&dir, "tri-camelot", 1, &device).unwrap().net;
+    let net = checkpoint::load_on(&dir, "tri-camelot", &device).unwrap().net;
     let mut fresh = Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap();
     fresh.step(&f.batch(), 1e-3).unwrap();
     let after_c = fresh.evaluate(&f.batch()).unwrap();

@@ -148,6 +148,7 @@ pub(super) mod tests {
     use crate::stats::refutation::refutations;
     use records::GameRecord;
     use search::Evaluation;
+    use search::testing::FnEvaluator;
 
     pub(in crate::stats) const FILTER: TacticsFilter =
         TacticsFilter::AlphaBeta { depth: 1, margin: 100 };
@@ -176,27 +177,21 @@ pub(super) mod tests {
     }
 
     /// Puts the whole prior on one leg (uniform where it is not legal); draw values.
-    pub(in crate::stats) struct Pointing(pub &'static str);
-
-    impl Evaluator<Camelot> for Pointing {
-        fn evaluate(&mut self, states: &[Camelot]) -> Vec<Evaluation> {
-            let eval = |s: &Camelot| {
-                let mut legal = Vec::new();
-                s.legal_actions(&mut legal);
-                let mut e = Evaluation::uniform(legal.len(), 2);
-                if let Some(i) =
-                    s.parse_action(self.0).ok().and_then(|a| legal.iter().position(|&b| b == a))
-                {
-                    e.policy
-                        .iter_mut()
-                        .enumerate()
-                        .for_each(|(j, p)| *p = f32::from(u8::from(i == j)));
-                }
-                e.values = Values([0.5, 0.5, 0.0]);
-                e
-            };
-            states.iter().map(eval).collect()
-        }
+    pub(in crate::stats) fn pointing(
+        leg: &'static str,
+    ) -> FnEvaluator<impl FnMut(&Camelot) -> Evaluation> {
+        FnEvaluator(move |s: &Camelot| {
+            let mut legal = Vec::new();
+            s.legal_actions(&mut legal);
+            let mut e = Evaluation::uniform(legal.len(), 2);
+            if let Some(i) =
+                s.parse_action(leg).ok().and_then(|a| legal.iter().position(|&b| b == a))
+            {
+                e.policy.iter_mut().enumerate().for_each(|(j, p)| *p = f32::from(u8::from(i == j)));
+            }
+            e.values = Values([0.5, 0.5, 0.0]);
+            e
+        })
     }
 
     fn jumpable_set() -> TacticalSet<CamelotRules> {
@@ -253,11 +248,11 @@ pub(super) mod tests {
     fn the_prior_on_losing_actions_is_measured() {
         let set = jumpable_set();
         assert_eq!(
-            prior_blunders(&set, &mut Pointing("F7>F8")),
+            prior_blunders(&set, &mut pointing("F7>F8")),
             PriorBlunders { mass: 1.0, top: 1.0 }
         );
         assert_eq!(
-            prior_blunders(&set, &mut Pointing("F7>E7")),
+            prior_blunders(&set, &mut pointing("F7>E7")),
             PriorBlunders { mass: 0.0, top: 0.0 }
         );
         let uniform = prior_blunders(&set, &mut search::UniformEvaluator);
@@ -270,7 +265,7 @@ pub(super) mod tests {
         let lines = refutations(&set, FILTER);
         let plain = PlaySearch::default();
         let found =
-            search_blunders(&set, &lines, &plain, 16, &mut Pointing("F7>F8"), || {}).unwrap();
+            search_blunders(&set, &lines, &plain, 16, &mut pointing("F7>F8"), || {}).unwrap();
         // F9xF7 is compulsory: the search passes through it and sees the loss, but the prior's
         // visits still choose F7>F8.
         let expected = SearchBlunders {
@@ -282,7 +277,7 @@ pub(super) mod tests {
         assert_eq!(found, expected);
         let guarded = PlaySearch { tactics_filter: FILTER, ..Default::default() };
         let found =
-            search_blunders(&set, &lines, &guarded, 16, &mut Pointing("F7>F8"), || {}).unwrap();
+            search_blunders(&set, &lines, &guarded, 16, &mut pointing("F7>F8"), || {}).unwrap();
         assert_eq!((found.losing, found.by_class), (0.0, [0.0; 3]));
     }
 

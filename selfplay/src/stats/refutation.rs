@@ -204,11 +204,12 @@ mod tests {
     use games::{Camelot, CamelotRules, Values};
     use search::Evaluation;
     use search::mcts::{Captures, PlaySearch};
+    use search::testing::FnEvaluator;
 
     use super::*;
     use crate::stats::blunders::search_blunders;
     use crate::stats::blunders::tactical_positions;
-    use crate::stats::blunders::tests::{FILTER, Pointing, game};
+    use crate::stats::blunders::tests::{FILTER, game, pointing};
 
     /// White's E6-D7 walks into Black's optional Charge D10-D8xD6 (over its Man D9; the strict
     /// canter rule keeps the Knight from stopping on D8); White's other moves lose nothing.
@@ -249,47 +250,43 @@ mod tests {
         let set = set(CHARGE);
         let lines = refutations(&set, FILTER);
         let plain = PlaySearch::default();
-        let found = search_blunders(&set, &lines, &plain, 8, &mut Pointing("E6>D7"), || {});
+        let found = search_blunders(&set, &lines, &plain, 8, &mut pointing("E6>D7"), || {});
         let found = found.unwrap();
         assert_eq!((found.losing, found.by_class), (1.0, [1.0, 0.0, 0.0]));
         assert_eq!(found.unvisited, 1.0, "Black's uniform prior leaves D10>D8 alone at 8");
         let first = PlaySearch { captures: Captures::First, ..plain };
-        let found = search_blunders(&set, &lines, &first, 8, &mut Pointing("E6>D7"), || {});
+        let found = search_blunders(&set, &lines, &first, 8, &mut pointing("E6>D7"), || {});
         assert_eq!(found.unwrap().unvisited, 0.0);
     }
 
-    /// Values that see a capture only when it is compulsory: 0.9 for a mover who must capture.
-    struct SeesJumps;
-
-    impl Evaluator<Camelot> for SeesJumps {
-        fn evaluate(&mut self, states: &[Camelot]) -> Vec<Evaluation> {
-            let eval = |s: &Camelot| {
-                let mut legal = Vec::new();
-                s.legal_actions(&mut legal);
-                let mut e = Evaluation::uniform(legal.len(), 2);
-                let me = if s.must_capture() { 0.9 } else { 0.5 };
-                e.values = if s.to_move().index() == 0 {
-                    Values([me, 1.0 - me, 0.0])
-                } else {
-                    Values([1.0 - me, me, 0.0])
-                };
-                e
+    /// Values that see a capture only when it is compulsory: 0.9 for a mover who must capture;
+    /// uniform priors.
+    fn sees_jumps() -> FnEvaluator<impl FnMut(&Camelot) -> Evaluation> {
+        FnEvaluator(|s: &Camelot| {
+            let mut legal = Vec::new();
+            s.legal_actions(&mut legal);
+            let mut e = Evaluation::uniform(legal.len(), 2);
+            let me = if s.must_capture() { 0.9 } else { 0.5 };
+            e.values = if s.to_move().index() == 0 {
+                Values([me, 1.0 - me, 0.0])
+            } else {
+                Values([1.0 - me, me, 0.0])
             };
-            states.iter().map(eval).collect()
-        }
+            e
+        })
     }
 
     #[test]
     fn a_value_blind_to_optional_charges_discriminates_no_better_than_a_coin() {
         let jumpable = set(JUMPABLE);
-        let d = value_discrimination(&jumpable, &refutations(&jumpable, FILTER), &mut SeesJumps);
+        let d = value_discrimination(&jumpable, &refutations(&jumpable, FILTER), &mut sees_jumps());
         assert!(d.pairs > 0 && d.all.unwrap() > 0.5, "{d:?}");
         let charge = set(CHARGE);
-        let d = value_discrimination(&charge, &refutations(&charge, FILTER), &mut SeesJumps);
+        let d = value_discrimination(&charge, &refutations(&charge, FILTER), &mut sees_jumps());
         assert_eq!((d.all, d.charge_pending), (Some(0.5), Some(0.5)), "{d:?}");
         assert_eq!(d.pairs, d.charge_pairs);
         let uniform =
-            value_discrimination(&charge, &refutations(&charge, FILTER), &mut Pointing("A4>A5"));
+            value_discrimination(&charge, &refutations(&charge, FILTER), &mut pointing("A4>A5"));
         assert_eq!(uniform.all, Some(0.5));
     }
 }

@@ -10,7 +10,7 @@ pub mod tables;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use games::{ENCODING_VERSION, Encode, State, Variant};
+use games::{Encode, State, Variant};
 use model::{ModelError, Net};
 
 use json::pretty;
@@ -82,10 +82,10 @@ pub fn export_model<V: Variant>(
 where
     State<V>: Encode,
 {
-    let checkpoint = model::checkpoint::load(model_dir, V::NAME, ENCODING_VERSION)
-        .map_err(ExportError::Checkpoint)?;
+    let checkpoint =
+        model::checkpoint::load(model_dir, V::NAME).map_err(ExportError::Checkpoint)?;
     let net = &checkpoint.net;
-    if net.config().shape != *State::<V>::layout() {
+    if net.config().shape != *State::<V>::layout(net.config().shape.encoding) {
         return Err(ExportError::WrongShape { dir: model_dir.to_path_buf(), variant: V::NAME });
     }
     let tensors = match format {
@@ -101,7 +101,7 @@ where
             let metadata = HashMap::from([
                 ("format".to_string(), "camelot-zero".to_string()),
                 ("variant".to_string(), V::NAME.to_string()),
-                ("encoding_version".to_string(), ENCODING_VERSION.to_string()),
+                ("encoding_version".to_string(), net.config().shape.encoding.version().to_string()),
                 ("net_config".to_string(), serde_json::to_string(net.config())?),
             ]);
             model::named_weights::export_safetensors(net, out, metadata)

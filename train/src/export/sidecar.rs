@@ -4,7 +4,7 @@
 //! the value classes, and the architecture. docs/export.md ("The sidecar") has the field
 //! table; the game tables come from [`super::tables`].
 
-use games::{ENCODING_VERSION, Encode, State, Variant, relative_seat_name};
+use games::{Encode, State, Variant, relative_seat_name};
 use model::{CheckpointMeta, NetConfig};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -110,7 +110,8 @@ pub fn sidecar<V: Variant>(info: ExportInfo<'_>) -> Sidecar
 where
     State<V>: Encode,
 {
-    let l = State::<V>::layout();
+    let encoding = info.meta.config.shape.encoding;
+    let l = State::<V>::layout(encoding);
     let batch = info.batch.map_or_else(|| json!("batch"), |b| json!(b));
     let players = V::NUM_PLAYERS;
     let input = TensorInfo {
@@ -162,14 +163,14 @@ where
             config: c.clone(),
         },
         variant: V::NAME,
-        encoding_version: ENCODING_VERSION,
+        encoding_version: encoding.version(),
         start_position: V::START,
         players: tables::players::<V>(),
         input,
         outputs: Outputs { policy, value },
         board: tables::board::<V>(),
         perspective: tables::perspective::<V>(),
-        planes: tables::planes::<V>(),
+        planes: tables::planes::<V>(encoding),
         actions: tables::actions::<V>(),
         architecture: architecture(c, info.batch_norm_epsilon),
         tensors,

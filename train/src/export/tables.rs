@@ -3,8 +3,8 @@
 //! tables ([`games::Variant::tables`], [`games::Encode::layout`], [`games::plane_specs`]).
 
 use games::{
-    Action, Encode, Game, Landing, LegKind, NO_CELL, PieceKind, PlaneFill, State, Variant,
-    direction_name, plane_specs,
+    Action, Encode, Encoding, Game, Landing, LegKind, NO_CELL, PieceKind, PlaneFill, State,
+    Variant, direction_name, plane_specs,
 };
 use serde::Serialize;
 
@@ -124,7 +124,8 @@ pub fn board<V: Variant>() -> Board
 where
     State<V>: Encode,
 {
-    let (t, l) = (V::tables(), State::<V>::layout());
+    // The cell map is the same in every encoding.
+    let (t, l) = (V::tables(), State::<V>::layout(Encoding::Basic));
     let g = &t.geometry;
     let cells: Vec<CellInfo> = (0..g.num_cells())
         .map(|c| {
@@ -203,8 +204,8 @@ fn transform_name(frame_dir: &[u8]) -> String {
     }
 }
 
-pub fn planes<V: Variant>() -> Vec<Plane> {
-    plane_specs::<V>()
+pub fn planes<V: Variant>(encoding: Encoding) -> Vec<Plane> {
+    plane_specs::<V>(encoding)
         .into_iter()
         .enumerate()
         .map(|(index, p)| Plane {
@@ -236,6 +237,28 @@ fn fill_json(fill: PlaneFill) -> serde_json::Value {
         PlaneFill::OnBoard => json!({"kind": "on_board"}),
         PlaneFill::CastleMoves { relative_seat } => {
             json!({"kind": "castle_moves", "relative_seat": relative_seat, "scale": 0.5})
+        }
+        // The tactical planes need the seat's legal moves: a program outside computes them
+        // with its own move generator, as `meaning` says.
+        PlaneFill::JumpCaptures { relative_seat } => {
+            json!({"kind": "jump_captures", "relative_seat": relative_seat})
+        }
+        PlaneFill::ChargeCaptures { relative_seat } => {
+            json!({"kind": "charge_captures", "relative_seat": relative_seat})
+        }
+        PlaneFill::ChargeLaunches { relative_seat } => {
+            json!({"kind": "charge_launches", "relative_seat": relative_seat})
+        }
+        PlaneFill::BestCapture { relative_seat } => json!({
+            "kind": "best_capture",
+            "relative_seat": relative_seat,
+            "man": 1.0,
+            "knight": games::KNIGHT_IN_MEN,
+            "scale": 1.0 / games::tactical_planes::CAPTURE_GAIN_CAP,
+            "max": 1.0,
+        }),
+        PlaneFill::CaptureCompulsory { relative_seat } => {
+            json!({"kind": "capture_compulsory", "relative_seat": relative_seat})
         }
     }
 }

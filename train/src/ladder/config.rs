@@ -29,6 +29,20 @@ pub struct LadderConfig {
     pub opening_moves: u32,
     /// Which model plays the next generation's self-play.
     pub gating: Gating,
+    /// When the value probe measures a new model: after every generation, or with the ladder
+    /// only (every model's checkpoint is kept, so `stats values` can probe the others later).
+    pub probe: ProbeCadence,
+}
+
+/// When the value probe (`generations.csv`'s `probe_*` columns) measures a new model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeCadence {
+    /// Every new model (about 2 s of a b4c32 network on one core).
+    #[default]
+    EveryGeneration,
+    /// The models the ladder measures.
+    WithLadder,
 }
 
 /// `baseline = "anchors"`.
@@ -66,6 +80,7 @@ impl Default for LadderConfig {
             max_moves: 400,
             opening_moves: 4,
             gating: Gating::Off,
+            probe: ProbeCadence::EveryGeneration,
         }
     }
 }
@@ -80,6 +95,15 @@ impl LadderConfig {
     /// (`last`) model of a run.
     pub fn measures(&self, g: u32, last: u32) -> bool {
         self.enabled() && g > 0 && (g.is_multiple_of(self.every_generations.max(1)) || g == last)
+    }
+
+    /// Whether the value probe measures model `gen-g`, which the ladder measures or not
+    /// (`ladder_measures`).
+    pub fn probes(&self, ladder_measures: bool) -> bool {
+        match self.probe {
+            ProbeCadence::EveryGeneration => true,
+            ProbeCadence::WithLadder => ladder_measures,
+        }
     }
 
     /// The baseline: a fixed player, or the anchors.
@@ -186,5 +210,15 @@ mod tests {
         let measured: Vec<u32> = (0..=10).filter(|&g| c.measures(g, 10)).collect();
         assert_eq!(measured, vec![3, 6, 9, 10]);
         assert!(!LadderConfig::default().measures(3, 10), "off by default");
+    }
+
+    #[test]
+    fn the_probe_measures_every_model_or_the_ladders() {
+        let every = parse("games = 4").unwrap();
+        assert!(every.probes(false) && every.probes(true), "every generation by default");
+        let with = parse("games = 4\nevery_generations = 8\nprobe = \"with_ladder\"").unwrap();
+        assert!(!with.probes(false) && with.probes(true));
+        let e = parse("probe = \"sometimes\"").unwrap_err();
+        assert!(e.contains("with_ladder"), "{e}");
     }
 }

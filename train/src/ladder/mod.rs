@@ -27,6 +27,6 @@ pub mod config;
 pub mod play;
 pub mod result;
 
-pub use config::{ANCHORS, Baseline, Gating, LadderConfig};
+pub use config::{ANCHORS, Baseline, Gating, LadderConfig, ProbeCadence};
 pub use play::{run_ladder, self_play_model};
 pub use result::{Absolute, LADDER_FILE, LadderResult, Versus};

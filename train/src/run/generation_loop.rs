@@ -17,9 +17,9 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use games::{ENCODING_VERSION, Encode, State, Variant};
+use games::{Encode, State, Variant};
 use model::Net;
 use selfplay::{SessionFigures, ShardWriter};
 
@@ -149,15 +149,21 @@ where
     on_event(RunEvent::Started { generation: newest, generations });
     let run_name = &prepared.name;
     let mut last_generation = None;
+    // The longest ladder and probe of a model so far: the budget keeps room for one more, so
+    // that the last model of a run stopped by its budget is measured too.
+    let mut measure_cost = Duration::ZERO;
     let mut finished_at = generations;
     for g in newest..generations {
+        let mut last_in_budget = false;
         if let (Some(budget), Some(last)) = (time_budget, last_generation) {
             let used = started.elapsed();
-            if used + last > budget.0 {
+            if used + last + measure_cost > budget.0 {
                 on_event(RunEvent::BudgetSpent { generation: g, used, budget });
                 finished_at = g;
                 break;
             }
+            // This generation fits, one more after it would not: its model is the run's last.
+            last_in_budget = used + 2 * last + measure_cost > budget.0;
         }
         let generation_started = Instant::now();
         on_event(RunEvent::GenerationStarted { generation: g });
@@ -195,14 +201,22 @@ where
         let summary =
             train_stage::<V>(run_dir, config, g, &mut steps_log, &clock, stop, &mut on_event)?;
 
-        // The ladder of the new model.
-        let ladder = if config.ladder.measures(g + 1, generations) {
+        // The ladder and the probe of the new model (always of a run's last).
+        let measuring = Instant::now();
+        let last = if last_in_budget { g + 1 } else { generations };
+        let measured = config.ladder.measures(g + 1, last);
+        let ladder = if measured {
             Some(ladder_stage::<V>(run_dir, config, g + 1, &mut on_event)?)
         } else {
             None
         };
-        let probe =
-            probe_stage(probe_set.as_ref(), config, &models.join(generation_dir_name(g + 1)))?;
+        let probe = match config.ladder.probes(measured) {
+            true => {
+                probe_stage(probe_set.as_ref(), config, &models.join(generation_dir_name(g + 1)))?
+            }
+            false => None,
+        };
+        measure_cost = measure_cost.max(measuring.elapsed());
         let row = GenerationRow::new(run_dir, g, &summary)?;
         gen_log.append(&row.csv_row(&summary, ladder.as_ref(), probe.as_ref()))?;
         if let GamesSource::Workers(hub) = games {
@@ -281,7 +295,7 @@ where
 /// file's last row: a process killed after a model's training and before its row was written
 /// (during the ladder, say) lost it, and everything the row shows is in the run directory's
 /// files (see [`GenerationRow`]); a model probed by nobody (killed before its probe was saved)
-/// is probed now. A generation whose model has no saved summary (a checkpoint from before
+/// is probed now (if the probe's cadence asks for it). A generation whose model has no saved summary (a checkpoint from before
 /// summaries were saved) stays without a row.
 fn restore_rows<V: Variant>(
     run_dir: &Path,
@@ -301,7 +315,10 @@ where
         let ladder = LadderResult::read(&model_dir)?;
         let probe = match ProbeResult::read(&model_dir)? {
             Some(p) => Some(p),
-            None => probe_stage(probe_set, config, &model_dir)?,
+            None if config.ladder.probes(ladder.is_some()) => {
+                probe_stage(probe_set, config, &model_dir)?
+            }
+            None => None,
         };
         let row = GenerationRow::new(run_dir, g, &summary)?;
         gen_log.append(&row.csv_row(&summary, ladder.as_ref(), probe.as_ref()))?;
@@ -430,11 +447,12 @@ fn initial_model<V: Variant>(models: &Path, config: &RunConfig) -> Result<(), Ru
 where
     State<V>: Encode,
 {
-    let net_config = config.net.config_at(State::<V>::layout().clone(), 0)?;
+    let shape = State::<V>::layout(config.net.encoding).clone();
+    let net_config = config.net.config_at(shape, 0)?;
     let net = Net::seeded(&net_config, &config.net.device.device()?, config.run.seed)?;
     let dir = models.join(generation_dir_name(0));
     let tmp = storage::temp_dir(&dir)?;
-    model::checkpoint::save(&tmp, &net, V::NAME, ENCODING_VERSION)?;
+    model::checkpoint::save(&tmp, &net, V::NAME)?;
     std::fs::rename(&tmp, &dir).map_err(io("creating", &dir))?;
     Ok(())
 }

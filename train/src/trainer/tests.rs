@@ -31,11 +31,11 @@ fn fixed_batch<G: TrainGame>(n: usize, seed: u64) -> Batch {
         r.full_search = true;
     }
     let refs: Vec<&Record> = records.iter().collect();
-    Batch::encode::<G>(&refs, &vec![0; n], RuleOptions::default(), 0.0).unwrap()
+    Batch::encode::<G>(&refs, &vec![0; n], Encoding::Basic, RuleOptions::default(), 0.0).unwrap()
 }
 
 fn trainer<G: TrainGame>() -> Trainer {
-    let net = fresh_net::<G>("b4c32", DeviceKind::Cpu).unwrap();
+    let net = fresh_net::<G>("b4c32", Encoding::Basic, DeviceKind::Cpu).unwrap();
     Trainer::new(net, DeviceKind::Cpu, &OptimizerConfig::default()).unwrap()
 }
 
@@ -82,10 +82,10 @@ fn small_config() -> TrainConfig {
 }
 
 fn outputs(dir: &Path) -> Vec<f32> {
-    let net = checkpoint::load(dir, "camelot", ENCODING_VERSION).unwrap().net;
-    let l = Camelot::layout();
-    let mut planes = vec![0.0; l.input_len()];
-    Camelot::initial().encode(&mut planes);
+    let net = checkpoint::load(dir, "camelot").unwrap().net;
+    let encoding = net.config().shape.encoding;
+    let mut planes = vec![0.0; Camelot::layout(encoding).input_len()];
+    Camelot::initial().encode(encoding, &mut planes);
     let p = Predictor::new(&net, DeviceKind::Cpu).unwrap().predict(&planes, 1).unwrap();
     [p.policy_logits, p.values].concat()
 }
@@ -123,7 +123,7 @@ fn a_growing_network_is_deepened_keeps_its_optimizer_state_and_cannot_shrink() {
     let config = small_config();
     let models = run.join("models");
     let job = |start, out: &'static str, blocks| job_at(start, models.join(out), 1, blocks);
-    let mut shallow = NetConfig::preset("b4c32", Camelot::layout().clone()).unwrap();
+    let mut shallow = NetConfig::preset("b4c32", Camelot::layout(Encoding::Basic).clone()).unwrap();
     shallow.blocks = 2;
     let net = Net::seeded(&shallow, &DeviceKind::Cpu.device().unwrap(), 3).unwrap();
     let first = models.join("gen-0001");
@@ -137,7 +137,7 @@ fn a_growing_network_is_deepened_keeps_its_optimizer_state_and_cannot_shrink() {
     )
     .unwrap();
     assert_eq!(grown.counters.total_steps, 6);
-    let loaded = checkpoint::load(&models.join("gen-0002"), "camelot", ENCODING_VERSION).unwrap();
+    let loaded = checkpoint::load(&models.join("gen-0002"), "camelot").unwrap();
     assert_eq!(loaded.meta.config.blocks, 3);
     // The new block trained: its second scale left zero.
     let tensors = model::named_weights::named_tensors(&loaded.net).unwrap();
@@ -180,7 +180,7 @@ fn the_moves_left_target_gives_the_network_a_head_that_it_keeps() {
     };
     let models = run.join("models");
     let job = |start, out: &str, generation| job_at(start, models.join(out), generation, None);
-    let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
+    let net = fresh_net::<Camelot>("b4c32", Encoding::Basic, DeviceKind::Cpu).unwrap();
     let first = train_generation(job(StartFrom::Net(net), "gen-0001", 1), &mut window, &on, |m| {
         let l = &m.losses;
         assert!(l.moves_left > 0.0, "{m:?}");
@@ -190,8 +190,7 @@ fn the_moves_left_target_gives_the_network_a_head_that_it_keeps() {
     assert!((first.loss_total - expected).abs() < 1e-3, "{first:?}");
     assert!(losses_text(&first.losses()).contains(", moves left "), "{first:?}");
     let heads = |dir: &str| {
-        let config =
-            checkpoint::load(&models.join(dir), "camelot", ENCODING_VERSION).unwrap().meta.config;
+        let config = checkpoint::load(&models.join(dir), "camelot").unwrap().meta.config;
         config.moves_left_classes
     };
     let both = model::MOVES_LEFT_CLASSES;
@@ -231,7 +230,8 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     };
 
     let mut seen = Vec::new();
-    let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
+    // The tactical encoding: the window encodes its batches as the network reads them.
+    let net = fresh_net::<Camelot>("b4c32", Encoding::Tactical, DeviceKind::Cpu).unwrap();
     let first = train_generation(job(StartFrom::Net(net), "gen-0001"), &mut window, &config, |m| {
         seen.push(m.clone())
     })
@@ -249,10 +249,10 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     assert_eq!(GenerationSummary::read(&models.join("gen-0001")).unwrap(), Some(first.clone()));
 
     let gen1 = models.join("gen-0001");
-    let loaded = checkpoint::load(&gen1, "camelot", ENCODING_VERSION).unwrap();
+    let loaded = checkpoint::load(&gen1, "camelot").unwrap();
     assert_eq!(loaded.meta.variant, "camelot");
-    assert_eq!(loaded.meta.encoding_version, ENCODING_VERSION);
-    assert_eq!(&loaded.meta.config.shape, Camelot::layout());
+    assert_eq!(loaded.meta.encoding_version, 2);
+    assert_eq!(&loaded.meta.config.shape, Camelot::layout(Encoding::Tactical));
     assert!(gen1.join(model::optimizer::OPTIMIZER_FILE).is_file());
     assert_eq!(Counters::load(&gen1).unwrap(), first.counters);
     assert!(!models.join(".gen-0001.tmp").exists());
@@ -329,7 +329,7 @@ fn an_interrupted_generation_writes_nothing() {
     let scratch = scratch_dir("interrupt");
     let out = scratch.join(generation_dir_name(1));
     let stop = AtomicBool::new(true);
-    let net = fresh_net::<TriCamelot>("b4c32", DeviceKind::Cpu).unwrap();
+    let net = fresh_net::<TriCamelot>("b4c32", Encoding::Basic, DeviceKind::Cpu).unwrap();
     let job =
         GenerationJob { stop: Some(&stop), ..job_at(StartFrom::Net(net), out.clone(), 0, None) };
     let e = train_generation(job, &mut window, &small_config(), |_| {}).unwrap_err();
@@ -365,7 +365,9 @@ fn throughput() {
             };
             let out = run.join(format!("models-{preset}-{probe_every}"));
             let job = GenerationJob {
-                start: StartFrom::Net(fresh_net::<G>(preset, DeviceKind::Cpu).unwrap()),
+                start: StartFrom::Net(
+                    fresh_net::<G>(preset, Encoding::Basic, DeviceKind::Cpu).unwrap(),
+                ),
                 out_dir: out,
                 generation: 0,
                 seed: 1,
@@ -422,7 +424,7 @@ fn policy_surprise_sampling_draws_the_rows_that_surprise_the_network() {
     let first_step_entropy = |window: &mut ReplayWindow<Camelot>, sampling, out: &str| {
         let config =
             TrainConfig { sampling, batch_size: 64, steps_per_generation: 1, ..small_config() };
-        let net = fresh_net::<Camelot>("b4c32", DeviceKind::Cpu).unwrap();
+        let net = fresh_net::<Camelot>("b4c32", Encoding::Basic, DeviceKind::Cpu).unwrap();
         let job = GenerationJob { seed: 3, ..job_at(StartFrom::Net(net), run.join(out), 0, None) };
         let mut entropy = None;
         train_generation(job, window, &config, |m| entropy = Some(m.target_entropy)).unwrap();

@@ -102,13 +102,13 @@ fn trained_checkpoint(
         t.step(&f.batch(), 0.01).unwrap();
     }
     let dir = scratch_dir(&format!("{name}-{seed}"));
-    checkpoint::save(&dir, t.net(), "test", 1).unwrap();
+    checkpoint::save(&dir, t.net(), "test").unwrap();
     dir
 }
 
 fn load_for_training(dir: &std::path::Path) -> Net {
     let device = DeviceKind::Cpu.autodiff_device().unwrap();
-    checkpoint::load_on(dir, "test", 1, &device).unwrap().net.train()
+    checkpoint::load_on(dir, "test", &device).unwrap().net.train()
 }
 
 fn running_statistics(net: &Net) -> Vec<f32> {
