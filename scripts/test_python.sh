@@ -18,5 +18,5 @@ export PATH="$PWD/$venv/bin:$PATH"  # the maturin build backend calls `maturin` 
 # The package as a user installs it (`pip install ./python`); maturin builds the extension with
 # cargo in the workspace's own target directory, so the crates already built are reused.
 "$venv/bin/python" -m pip install --no-build-isolation ./python
-"$venv/bin/python" -c 'import camelot_zero as cz; print("camelot_zero", cz.ENCODING_VERSION, cz.Position("start", variant="camelot").legal_moves()[:3])'
+"$venv/bin/python" -c 'import camelot_zero as cz; print("camelot_zero", cz.ENCODINGS, cz.Position("start", variant="camelot").legal_moves()[:3])'
 CAMELOT_ZERO_BIN="$PWD/target/release/camelot-zero" "$venv/bin/python" -m pytest -q python/tests
