@@ -247,31 +247,17 @@ fn a_failing_game_handler_stops_the_session_with_its_message() {
 #[cfg(feature = "net")]
 #[test]
 fn games_with_a_random_network_replay_through_the_rules() {
+    use games::Encoding::Tactical;
+    use model::DeviceKind::Cpu;
     use search::net::NetEvaluator;
     let config = SelfPlayConfig { games_in_flight: 2, max_moves: 20, ..SelfPlayConfig::default() };
-    let net = |_: usize| {
-        NetEvaluator::<Camelot>::random(
-            "b4c32",
-            games::Encoding::Tactical,
-            model::DeviceKind::Cpu,
-            3,
-        )
-        .unwrap()
-    };
+    let net = |_: usize| NetEvaluator::<Camelot>::random("b4c32", Tactical, Cpu, 3).unwrap();
     let (games, stats) = run::<Camelot, _>(&config, &mcts(8), 2, 1, net);
     assert_eq!(stats.games, 2);
     for g in &games {
         let _: CamelotPosition = replay(g);
     }
-    let net = |_: usize| {
-        NetEvaluator::<TriCamelot>::random(
-            "b4c32",
-            games::Encoding::Tactical,
-            model::DeviceKind::Cpu,
-            3,
-        )
-        .unwrap()
-    };
+    let net = |_: usize| NetEvaluator::<TriCamelot>::random("b4c32", Tactical, Cpu, 3).unwrap();
     let (games, _) = run::<TriCamelot, _>(&config, &mcts(8), 2, 1, net);
     for g in &games {
         let _: games::TriCamelotPosition = replay(g);
