@@ -208,7 +208,8 @@ mod tests {
         let now: usize = (0..p).map(|q| state.board().count(Player(q as u8))).sum();
         // The tactical planes from the second walk of the rules, not from `SeatTactics::of`.
         let pos = state.position();
-        let tactics: Vec<_> = (0..p)
+        let seats = if encoding == Encoding::Tactical { p } else { 0 };
+        let tactics: Vec<_> = (0..seats)
             .map(|k| {
                 let seat = Player(((me + k) % p) as u8);
                 reference::<V>(state.board(), seat, pos.castle_moves(), pos.options())
