@@ -1,7 +1,9 @@
 //! Checkpoint folders: `net.json` + `weights.bpk` (+ optionally `optimizer.bpk`).
 //!
 //! `net.json` holds the [`NetConfig`], the game variant, the input encoding version and the
-//! size and hash of the weights file. Every file is written to a temporary name and renamed
+//! size and hash of the weights file. A run that averages its weights
+//! ([`weight_average`](crate::weight_average)) also keeps the weights as trained in `raw.bpk`:
+//! `weights.bpk` is the average, which plays, and `raw.bpk` what training continues from. Every file is written to a temporary name and renamed
 //! into place, and the weights go first: a reader never sees a half-written file, and one that
 //! catches a folder mid-overwrite (new weights, old `net.json`) gets a hash mismatch, not a
 //! silently wrong network.
@@ -23,6 +25,8 @@ use games::Encoding;
 pub const META_FILE: &str = "net.json";
 /// The weights file's name (burnpack format).
 pub const WEIGHTS_FILE: &str = "weights.bpk";
+/// The trained (not averaged) weights' file name, in a checkpoint of a run that averages.
+pub const RAW_WEIGHTS_FILE: &str = "raw.bpk";
 /// Format version of `net.json` itself; bumped if its layout changes.
 pub const META_FORMAT: u32 = 1;
 
@@ -46,6 +50,10 @@ pub struct CheckpointMeta {
     /// in checkpoints written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tensors_fnv1a64: Option<String>,
+    /// Size and hash of the weights as trained ([`RAW_WEIGHTS_FILE`], the same network
+    /// config), when `weights` holds their running average; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_weights: Option<FileDigest>,
 }
 
 /// A loaded checkpoint.
@@ -60,7 +68,41 @@ pub struct Checkpoint {
 /// Saves `net` into the folder `dir` (created if needed), replacing any checkpoint there.
 /// The encoding version recorded is the one the network's shape names.
 pub fn save(dir: &Path, net: &Net, variant: &str) -> Result<CheckpointMeta> {
+    save_with_raw(dir, net, None, variant)
+}
+
+/// [`save`] of a run that averages its weights: `published` (the average) as the weights that
+/// load and play, and `trained` (the same config) as [`RAW_WEIGHTS_FILE`], which
+/// [`load_trained_on`] gives back. Configs that differ are [`ModelError::InvalidArgument`].
+pub fn save_averaged(
+    dir: &Path,
+    published: &Net,
+    trained: &Net,
+    variant: &str,
+) -> Result<CheckpointMeta> {
+    if published.config() != trained.config() {
+        return Err(ModelError::InvalidArgument(
+            "an averaged network and its trained weights must have one config".to_string(),
+        ));
+    }
+    save_with_raw(dir, published, Some(trained), variant)
+}
+
+fn save_with_raw(
+    dir: &Path,
+    net: &Net,
+    raw: Option<&Net>,
+    variant: &str,
+) -> Result<CheckpointMeta> {
     files::ensure_dir(dir)?;
+    let raw_weights = match raw {
+        Some(raw) => {
+            let bytes = encode(raw.valid().into_record(), "raw weights")?;
+            files::write_atomic(&dir.join(RAW_WEIGHTS_FILE), &bytes)?;
+            Some(FileDigest::of(RAW_WEIGHTS_FILE, &bytes))
+        }
+        None => None,
+    };
     // `valid()` first: it folds pending batch-norm running-statistic updates into the stored
     // value (burn keeps the latest update per thread on the side, and a plain record of a
     // module fresh from training would miss it) and drops autodiff.
@@ -74,6 +116,7 @@ pub fn save(dir: &Path, net: &Net, variant: &str) -> Result<CheckpointMeta> {
         config: net.config().clone(),
         weights: FileDigest::of(WEIGHTS_FILE, &bytes),
         tensors_fnv1a64: Some(tensors),
+        raw_weights,
     };
     files::write_atomic(&dir.join(WEIGHTS_FILE), &bytes)?;
     write_json(&dir.join(META_FILE), &meta)?;
@@ -107,6 +150,16 @@ pub fn load(dir: &Path, expected_variant: &str) -> Result<Checkpoint> {
 /// [`load`] onto a given device. To resume training, load onto the plain device and hand the
 /// net to [`Trainer::new`](crate::Trainer::new), which moves it to the autodiff device.
 pub fn load_on(dir: &Path, expected_variant: &str, device: &Device) -> Result<Checkpoint> {
+    load_file(dir, expected_variant, device, false)
+}
+
+/// [`load_on`] of the weights training continues from: the checkpoint's
+/// [`RAW_WEIGHTS_FILE`] when it has one ([`save_averaged`]), else its weights.
+pub fn load_trained_on(dir: &Path, expected_variant: &str, device: &Device) -> Result<Checkpoint> {
+    load_file(dir, expected_variant, device, true)
+}
+
+fn load_file(dir: &Path, expected_variant: &str, device: &Device, raw: bool) -> Result<Checkpoint> {
     let (meta, retired_heads) = read_meta_noting_retired_heads(dir)?;
     let meta_path = dir.join(META_FILE);
     if meta.variant != expected_variant {
@@ -135,9 +188,13 @@ pub fn load_on(dir: &Path, expected_variant: &str, device: &Device) -> Result<Ch
             found: meta.encoding_version,
         });
     }
-    let weights_path = dir.join(&meta.weights.file);
+    let digest = match (&meta.raw_weights, raw) {
+        (Some(raw_weights), true) => raw_weights,
+        _ => &meta.weights,
+    };
+    let weights_path = dir.join(&digest.file);
     let bytes = files::read(&weights_path)?;
-    meta.weights.verify(&weights_path, &bytes)?;
+    digest.verify(&weights_path, &bytes)?;
     let mut record = decode(&weights_path, bytes)?;
     if retired_heads {
         // Weights this version has no place for, and play never read: left behind.
@@ -175,8 +232,10 @@ fn read_meta_noting_retired_heads(dir: &Path) -> Result<(CheckpointMeta, bool)> 
         ));
     }
     // A file name with separators could point outside the folder.
-    if meta.weights.file.contains(['/', '\\']) || meta.weights.file.starts_with('.') {
-        return Err(bad_json(&path, format!("bad weights file name {:?}", meta.weights.file)));
+    for digest in std::iter::once(&meta.weights).chain(&meta.raw_weights) {
+        if digest.file.contains(['/', '\\']) || digest.file.starts_with('.') {
+            return Err(bad_json(&path, format!("bad weights file name {:?}", digest.file)));
+        }
     }
     let retired = has_retired_heads(&path, &text)?;
     Ok((meta, retired))
@@ -284,6 +343,33 @@ mod tests {
         // No temporary files are left behind.
         let names: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn an_averaged_checkpoint_plays_the_average_and_trains_from_the_raw_weights() {
+        let (_scratch, dir, published) = saved("averaged");
+        let trained = Net::seeded(published.config(), &Device::flex(), 5).unwrap();
+        let meta = save_averaged(&dir, &published, &trained, VARIANT).unwrap();
+        assert_eq!(meta.raw_weights.as_ref().unwrap().file, RAW_WEIGHTS_FILE);
+        assert_eq!(outputs(&load(&dir, VARIANT).unwrap().net), outputs(&published));
+        let device = Device::flex();
+        let resumed = load_trained_on(&dir, VARIANT, &device).unwrap().net;
+        assert_eq!(outputs(&resumed), outputs(&trained));
+        assert_ne!(outputs(&trained), outputs(&published));
+        // A plain checkpoint trains from its only weights.
+        save(&dir, &published, VARIANT).unwrap();
+        assert_eq!(read_meta(&dir).unwrap().raw_weights, None);
+        let plain = load_trained_on(&dir, VARIANT, &device).unwrap().net;
+        assert_eq!(outputs(&plain), outputs(&published));
+        // The raw file is guarded like the weights.
+        save_averaged(&dir, &published, &trained, VARIANT).unwrap();
+        let (path, _) = truncate(&dir, RAW_WEIGHTS_FILE, |n| n - 1);
+        match load_trained_on(&dir, VARIANT, &device) {
+            Err(ModelError::CorruptWeights { path: p, .. }) => assert_eq!(p, path),
+            other => panic!("expected CorruptWeights, got {other:?}"),
+        }
+        let deeper = trained.deepen(published.config().blocks + 1, 1).unwrap();
+        assert!(save_averaged(&dir, &published, &deeper, VARIANT).is_err());
     }
 
     /// Issue 15, defect 12: the weights hash of `net.json` differed between two checkpoints

@@ -18,6 +18,7 @@
 //! * [`DeviceKind`]: `cpu` (burn's pure-Rust `flex` backend) or `gpu` (`wgpu`, behind the
 //!   `gpu` cargo feature), and [`gpu_adapter`]: which adapter the GPU runs on.
 //! * [`checkpoint`]: `net.json` + `weights.bpk` folders with typed load errors.
+//! * [`weight_average`]: the exponential moving average of a run's weights.
 //! * [`Trainer`] / [`loss_tensors`]: the loss and one optimizer step for the training loop.
 //! * [`bench_forward`] / [`bench_train`]: throughput figures for `camelot-zero bench net`
 //!   (also runnable as `cargo run --release -p model --example bench_net -- b6c64`).
@@ -45,6 +46,7 @@ mod readback;
 pub mod testing;
 pub mod train_batch;
 pub mod train_step;
+pub mod weight_average;
 
 pub use bench::{
     ForwardBench, bench_forward, bench_forward_at, bench_forward_with, bench_train,

@@ -18,6 +18,7 @@ use crate::moves_left::MovesLeftTarget;
 use crate::sampling::Sampling;
 use crate::schedule::LrSchedule;
 use crate::value_target::ValueTarget;
+use crate::weight_average::WeightAverage;
 
 /// Everything a run needs, as written in its TOML file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -164,6 +165,9 @@ pub struct TrainConfig {
     /// many steps (an extra inference pass on the batch, ~1/4 of a step's time); 0 = never.
     pub probe_every: u32,
     pub optimizer: OptimizerConfig,
+    /// The network each generation publishes: `"off"` (default, the trained weights) or
+    /// `{ ema = { decay = D } }`, their moving average over generations ([`WeightAverage`]).
+    pub weight_average: WeightAverage,
 }
 
 impl TrainConfig {
@@ -212,6 +216,9 @@ impl TrainConfig {
         self.moves_left_target
             .validate()
             .map_err(|(key, problem)| (format!("train.moves_left_target.{key}"), problem))?;
+        self.weight_average
+            .validate()
+            .map_err(|(key, problem)| (format!("train.weight_average.{key}"), problem))?;
         self.lr_schedule
             .validate()
             .map_err(|(key, problem)| (format!("train.lr_schedule.{key}"), problem))
@@ -234,6 +241,7 @@ impl Default for TrainConfig {
             augment: true,
             probe_every: 10,
             optimizer: OptimizerConfig::default(),
+            weight_average: WeightAverage::Off,
         }
     }
 }

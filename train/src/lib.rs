@@ -43,6 +43,7 @@ pub mod time_budget;
 pub mod train_error;
 pub mod trainer;
 pub mod value_target;
+pub mod weight_average;
 
 pub use config::{ConfigError, GameConfig, NetSection, RunConfig, RunSection, TrainConfig};
 pub use dataset::{Batch, DatasetError, ReplayWindow};
@@ -65,3 +66,4 @@ pub use trainer::{
     train_generation,
 };
 pub use value_target::ValueTarget;
+pub use weight_average::WeightAverage;

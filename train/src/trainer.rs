@@ -2,6 +2,9 @@
 //! `steps_per_generation` optimizer steps on batches sampled from the replay window, and save
 //! the result, with optimizer state and counters, as a new checkpoint folder.
 //!
+//! A run that averages its weights ([`WeightAverage`]) publishes the average in `weights.bpk`
+//! and keeps the trained weights, which the next generation trains from, in `raw.bpk`.
+//!
 //! The new folder is written as `.<name>.tmp` beside its final place and renamed into place
 //! once complete (`net.json`, `weights.bpk`, `optimizer.{bpk,json}`, `training.toml`, and
 //! `summary.toml`: the [`GenerationSummary`] that `generations.csv` shows), so a
@@ -17,7 +20,7 @@ use std::time::Instant;
 use games::Encoding;
 use model::{
     DeviceKind, LossStats, MOVES_LEFT_CLASSES, ModelError, Net, NetConfig, Trainer, checkpoint,
-    masked_softmax,
+    masked_softmax, weight_average,
 };
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -29,6 +32,7 @@ use crate::model_file::ModelFile;
 use crate::moves_left::MovesLeftTarget;
 use crate::targets::{TrainGame, argmax, entropy};
 pub use crate::train_error::TrainError;
+use crate::weight_average::WeightAverage;
 
 /// The counters file of a checkpoint folder.
 pub const COUNTERS_FILE: &str = "training.toml";
@@ -48,6 +52,14 @@ pub struct Counters {
     /// Optimizer steps and samples since the start of the run.
     pub total_steps: u64,
     pub total_samples: u64,
+    /// Trained networks in the published weight average (`[train] weight_average`; 0 when
+    /// the checkpoint publishes its trained weights).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub averaged: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Counters {
@@ -225,8 +237,9 @@ pub fn train_generation<G: TrainGame>(
         }
         StartFrom::Checkpoint(dir) => {
             let plain = device.device().map_err(TrainError::Net)?;
-            let net =
-                checkpoint::load_on(&dir, G::NAME, &plain).map_err(checkpoint_error(&dir))?.net;
+            let net = checkpoint::load_trained_on(&dir, G::NAME, &plain)
+                .map_err(checkpoint_error(&dir))?
+                .net;
             check_shape::<G>(&net, &dir)?;
             let counters = Counters::load(&dir)?;
             (net, Some(dir), counters)
@@ -257,10 +270,10 @@ pub fn train_generation<G: TrainGame>(
             .map_err(TrainError::Net)?,
     };
     let mut trainer = Trainer::new(net, device, &config.optimizer).map_err(TrainError::Net)?;
-    if let Some(dir) = from_dir
+    if let Some(dir) = &from_dir
         && dir.join(model::optimizer::OPTIMIZER_META_FILE).exists()
     {
-        trainer.load_optimizer(&dir).map_err(checkpoint_error(&dir))?;
+        trainer.load_optimizer(dir).map_err(checkpoint_error(dir))?;
     }
     trainer.value_weight = config.value_weight;
 
@@ -313,6 +326,8 @@ pub fn train_generation<G: TrainGame>(
             samples_per_sec: batch.size as f64 / t0.elapsed().as_secs_f64(),
         });
     }
+    let average =
+        published_average::<G>(&trainer, config, from_dir.as_deref(), device, &mut counters)?;
     counters.generation = Some(generation);
     let seconds = started.elapsed().as_secs_f64();
     let means = sums.means(steps);
@@ -335,7 +350,7 @@ pub fn train_generation<G: TrainGame>(
         counters,
         checkpoint: out_dir.to_path_buf(),
     };
-    save_checkpoint::<G>(&trainer, &summary, out_dir)?;
+    save_checkpoint::<G>(&trainer, average.as_ref(), &summary, out_dir)?;
     Ok(summary)
 }
 
@@ -436,16 +451,57 @@ fn probe_batch(
     Ok((entropy_sum / n, hits as f32 / n))
 }
 
-/// Writes the checkpoint (with the summary and its counters) into a temporary sibling folder,
-/// then renames it to `out_dir`.
+/// The weight average this generation publishes ([`WeightAverage`]), `None` to publish the
+/// trained weights; `counters.averaged` becomes the trained networks in it. The previous
+/// average is the one `from_dir` published, if it was one and has the trained network's shape
+/// (a deepened tower or a new head restarts the average).
+fn published_average<G: TrainGame>(
+    trainer: &Trainer,
+    config: &TrainConfig,
+    from_dir: Option<&Path>,
+    device: DeviceKind,
+    counters: &mut Counters,
+) -> Result<Option<Net>, TrainError> {
+    if config.weight_average == WeightAverage::Off {
+        counters.averaged = 0;
+        return Ok(None);
+    }
+    let trained = trainer.net();
+    let previous = match from_dir {
+        Some(dir) if counters.averaged > 0 => {
+            let plain = device.device().map_err(TrainError::Net)?;
+            let published =
+                checkpoint::load_on(dir, G::NAME, &plain).map_err(checkpoint_error(dir))?;
+            (published.meta.raw_weights.is_some() && published.net.config() == trained.config())
+                .then_some(published.net)
+        }
+        _ => None,
+    };
+    let Some(previous) = previous else {
+        // The average starts with the trained weights alone.
+        counters.averaged = 1;
+        return Ok(Some(trained.clone()));
+    };
+    let share = config.weight_average.previous_share(counters.averaged).unwrap_or(0.0);
+    counters.averaged += 1;
+    weight_average::blend(previous, trained, share).map(Some).map_err(TrainError::Net)
+}
+
+/// Writes the checkpoint (with the summary and its counters, and the published `average` when
+/// the run averages) into a temporary sibling folder, then renames it to `out_dir`.
 fn save_checkpoint<G: TrainGame>(
     trainer: &Trainer,
+    average: Option<&Net>,
     summary: &GenerationSummary,
     out_dir: &Path,
 ) -> Result<(), TrainError> {
     let tmp = storage::temp_dir(out_dir)?;
     let ckpt_err = |source| TrainError::Checkpoint { dir: tmp.clone(), source };
-    checkpoint::save(&tmp, trainer.net(), G::NAME).map_err(ckpt_err)?;
+    match average {
+        None => checkpoint::save(&tmp, trainer.net(), G::NAME),
+        Some(average) => checkpoint::save_averaged(&tmp, average, trainer.net(), G::NAME),
+    }
+    .map_err(ckpt_err)?;
     trainer.save_optimizer(&tmp).map_err(ckpt_err)?;
     summary.counters.write(&tmp)?;
     summary.write(&tmp)?;

@@ -243,7 +243,10 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     assert!(seen[0].value_accuracy.is_some() && seen[1].value_accuracy.is_none());
     assert!(seen[2].net_entropy.is_some_and(|e| e > 0.0));
     assert!(seen.iter().all(|m| m.losses.total.is_finite() && m.samples_per_sec > 0.0));
-    assert_eq!(first.counters, Counters { generation: Some(0), total_steps: 3, total_samples: 24 });
+    assert_eq!(
+        first.counters,
+        Counters { generation: Some(0), total_steps: 3, total_samples: 24, averaged: 0 }
+    );
     // The run's clock when the model was saved: the time before, the window's, the steps'.
     assert_eq!(first.run_seconds, Some(100.0 + 0.25 + first.seconds));
     assert_eq!(GenerationSummary::read(&models.join("gen-0001")).unwrap(), Some(first.clone()));
@@ -435,4 +438,58 @@ fn policy_surprise_sampling_draws_the_rows_that_surprise_the_network() {
     let weighted = first_step_entropy(&mut window, surprise, "surprise");
     assert!(uniform > 1.0, "half the rows uniform over ~20 moves: {uniform}");
     assert!(weighted < 0.3 * uniform, "the batch is mostly one-action rows: {weighted}");
+}
+
+#[test]
+fn an_averaging_run_publishes_the_mean_and_trains_from_the_trained_weights() {
+    let run = scratch_dir("weight-average");
+    let mut window = one_game_window(&run, 31, 24);
+    let ema = TrainConfig { weight_average: WeightAverage::Ema { decay: 0.75 }, ..small_config() };
+    let models = run.join("models");
+    let job = |start, out: &str, generation| job_at(start, models.join(out), generation, None);
+    let at = |dir: &str| models.join(dir);
+    let tensors = |dir: &str, raw: bool| {
+        let plain = DeviceKind::Cpu.device().unwrap();
+        let net = match raw {
+            true => checkpoint::load_trained_on(&at(dir), "camelot", &plain),
+            false => checkpoint::load(&at(dir), "camelot"),
+        };
+        let named = model::named_weights::named_tensors(&net.unwrap().net).unwrap();
+        named.into_iter().flat_map(|t| t.values).collect::<Vec<f32>>()
+    };
+    let close = |a: &[f32], b: &[f32]| {
+        assert_eq!(a.len(), b.len());
+        let worst = a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+        assert!(worst < 1e-5, "differ by {worst}");
+    };
+    let net = fresh_net::<Camelot>("b4c32", Encoding::Basic, DeviceKind::Cpu).unwrap();
+    let first =
+        train_generation(job(StartFrom::Net(net), "gen-0001", 1), &mut window, &ema, |_| {})
+            .unwrap();
+    // The first trained network is published alone (the random one is never averaged in).
+    assert_eq!(first.counters.averaged, 1);
+    assert_eq!(tensors("gen-0001", false), tensors("gen-0001", true));
+    assert!(checkpoint::read_meta(&at("gen-0001")).unwrap().raw_weights.is_some());
+    let from = |dir: &str| StartFrom::Checkpoint(at(dir));
+    let second =
+        train_generation(job(from("gen-0001"), "gen-0002", 2), &mut window, &ema, |_| {}).unwrap();
+    assert_eq!(second.counters.averaged, 2);
+    let (published, trained) = (tensors("gen-0002", false), tensors("gen-0002", true));
+    let mean: Vec<f32> =
+        tensors("gen-0001", false).iter().zip(&trained).map(|(a, b)| 0.5 * a + 0.5 * b).collect();
+    close(&published, &mean);
+    assert_ne!(published, trained);
+    // The third generation trains from the second's trained weights, as a run without the
+    // average does, and publishes 2/3 of the previous average and 1/3 of what it trained.
+    train_generation(job(from("gen-0002"), "gen-0003", 3), &mut window, &ema, |_| {}).unwrap();
+    let off = small_config();
+    let plain =
+        train_generation(job(from("gen-0002"), "gen-0003b", 3), &mut window, &off, |_| {}).unwrap();
+    assert_eq!(plain.counters.averaged, 0);
+    assert!(checkpoint::read_meta(&at("gen-0003b")).unwrap().raw_weights.is_none());
+    let trained = tensors("gen-0003", true);
+    close(&trained, &tensors("gen-0003b", false));
+    let expected: Vec<f32> =
+        published.iter().zip(&trained).map(|(a, b)| a * 2.0 / 3.0 + b / 3.0).collect();
+    close(&tensors("gen-0003", false), &expected);
 }
