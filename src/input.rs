@@ -83,7 +83,9 @@ pub fn game_count() -> clap::builder::RangedU64ValueParser<u64> {
 /// A position given on the command line.
 #[derive(Args, Debug)]
 pub struct PositionArgs {
-    /// A position string (RULES.md §5), or `start` for the start position of `--variant`.
+    /// A position string (RULES.md §5), or `start` (the default) for the start position of
+    /// `--variant` (or of the model's game, where a command takes a model).
+    #[arg(default_value = "start")]
     pub position: String,
     /// The variant of `start` (a position string names its own variant).
     #[arg(long, value_parser = names(VariantKind::ALL, VariantKind::as_str))]
@@ -94,6 +96,24 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
+    /// [`variant`](Self::variant), where `start` without `--variant` is the game of `model`'s
+    /// checkpoint (its `net.json` names it) when one is given.
+    pub fn variant_or_model(
+        &self,
+        model: Option<&std::path::Path>,
+    ) -> Result<VariantKind, BadInput> {
+        match (self.variant(), model) {
+            (Err(_), Some(dir)) if self.position.trim() == "start" && self.variant.is_none() => {
+                let meta = model::checkpoint::read_meta(dir)
+                    .map_err(|e| BadInput(format!("`start` needs --variant: {e}")))?;
+                meta.variant.parse::<VariantKind>().map_err(|_| {
+                    BadInput(format!("{}: unknown variant `{}`", dir.display(), meta.variant))
+                })
+            }
+            (found, _) => found,
+        }
+    }
+
     /// Which variant the position is, checking `--variant` against the string.
     pub fn variant(&self) -> Result<VariantKind, BadInput> {
         let named = match self.position.split_whitespace().next() {

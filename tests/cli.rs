@@ -341,3 +341,25 @@ fn analyze_engine_and_play_search_with_the_config_s_tactics_filter() {
         assert!(stderr(&o).contains("play.tactics_filter.alpha_beta.depth"), "{}", stderr(&o));
     }
 }
+
+/// `analyze` and `play` at the start need no `--variant` when the model's checkpoint names its
+/// game (and `play` needs no position at all); without a model the message says what to add.
+#[test]
+fn analyze_and_play_start_in_the_model_s_game() {
+    use games::{Encoding, State, TriCamelotRules};
+    let dir = scratch("model-variant");
+    let model = dir.join("gen-0001");
+    let fresh = train::trainer::fresh_net::<State<TriCamelotRules>>;
+    let net = fresh("b4c32", Encoding::Basic, model::DeviceKind::Cpu).unwrap();
+    model::checkpoint::save(&model, &net, "tricamelot").unwrap();
+    let m = model.to_str().unwrap();
+    let o = run(&["analyze", "start", "--model", m, "--sims", "8"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Blue to move"), "{}", stdout(&o));
+    let o = with_input(bin().args(["play", "--model", m, "--seat", "R", "--sims", "8"]), b"quit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Blue plays "), "{}", stdout(&o));
+    let o = run(&["play"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--variant"), "{}", stderr(&o));
+}

@@ -1,13 +1,15 @@
 //! The engine protocol from the outside: `camelot-zero engine` driven by this test as a separate
 //! process, through a whole game of each variant (every answer checked by the rules), with
 //! malformed commands, a `stop` in the middle of a long search, analysis requests and the end of
-//! the input; and an arena match of the engine against itself through `engine:`.
+//! the input; a game on the clock against the classical player, `go infinite` stopped, `info`
+//! while it thinks; and an arena match of the engine against itself through `engine:`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
+use classical::{AlphaBeta, AlphaBetaLimits};
 use games::{CamelotRules, Game, State, TriCamelotRules, Variant};
 
 mod common;
@@ -65,6 +67,14 @@ impl Engine {
     }
 }
 
+/// The `position` command of the start position after `moves`.
+fn position_after(moves: &[String]) -> String {
+    match moves.is_empty() {
+        true => "position startpos".to_string(),
+        false => format!("position startpos moves {}", moves.join(" ")),
+    }
+}
+
 /// Plays a whole game of `V` against itself through the engine: each `bestmove` must be one of
 /// our rules' legal moves, and the engine's `legal` and `result` must agree with them.
 fn whole_game<V: Variant>(engine: &mut Engine, max_moves: usize) -> usize {
@@ -72,12 +82,7 @@ fn whole_game<V: Variant>(engine: &mut Engine, max_moves: usize) -> usize {
     let mut state = State::<V>::initial();
     let mut moves: Vec<String> = Vec::new();
     while state.outcome().is_none() && moves.len() < max_moves {
-        let position = if moves.is_empty() {
-            "position startpos".to_string()
-        } else {
-            format!("position startpos moves {}", moves.join(" "))
-        };
-        engine.send(&position);
+        engine.send(&position_after(&moves));
         let legal = engine.ask("legal");
         let mut ours: Vec<String> =
             state.moves().iter().map(|m| state.position().notation(m)).collect();
@@ -163,6 +168,83 @@ fn the_engine_plays_whole_games_of_both_variants_and_survives_bad_commands() {
     drop(engine.stdin);
     let status = engine.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
+}
+
+/// The engine's side of a game on a 10 s + 0.1 s clock (`go wtime … winc …`) against
+/// `alphabeta:depth=1`, whose moves take no clock time: the time from each `go` to its
+/// `bestmove`, as this side of the pipe sees it, comes off the engine's clock, and the
+/// clock must never run out.
+#[test]
+fn the_engine_never_loses_on_time_on_a_clock() {
+    let mut engine = Engine::start(&[]);
+    engine.send("newgame camelot");
+    let mut opponent = AlphaBeta::<CamelotRules>::new(AlphaBetaLimits { depth: 1, time: None });
+    let (start_ms, increment_ms) = (10_000i64, 100i64);
+    let mut left_ms = start_ms;
+    let mut state = State::<CamelotRules>::initial();
+    let (mut moves, mut engine_moves, mut spent_ms) = (Vec::<String>::new(), 0i64, 0i64);
+    while state.outcome().is_none() && moves.len() < 400 {
+        let m = if state.to_move().index() == 0 {
+            engine.send(&position_after(&moves));
+            let t = Instant::now();
+            engine.send(&format!(
+                "go wtime {left_ms} btime {start_ms} winc {increment_ms} binc {increment_ms}"
+            ));
+            let (best, _) = engine.until("bestmove ");
+            let spent = t.elapsed().as_millis() as i64;
+            left_ms -= spent;
+            assert!(left_ms > 0, "the engine lost on time at move {}: {spent} ms", moves.len());
+            left_ms += increment_ms;
+            (engine_moves, spent_ms) = (engine_moves + 1, spent_ms + spent);
+            best["bestmove ".len()..].to_string()
+        } else {
+            let found = opponent.search(state.position()).expect("a move");
+            state.position().notation(&found.best)
+        };
+        state = state.after_move(&m).unwrap_or_else(|e| panic!("illegal move {m}: {e}"));
+        moves.push(m);
+    }
+    eprintln!("{} moves, the engine's {engine_moves}; {left_ms} ms left", moves.len());
+    assert!(engine_moves >= 5, "a game long enough to spend the clock");
+    // The clock is used, not hoarded: a move takes a share of it (forced moves take none).
+    assert!(spent_ms / engine_moves >= 50, "{spent_ms} ms over {engine_moves} moves");
+}
+
+#[test]
+fn go_infinite_stops_at_once_and_a_long_search_reports_every_second() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(500));
+    let t = Instant::now();
+    engine.send("stop");
+    let (best, infos) = engine.until("bestmove ");
+    let answered = t.elapsed();
+    assert!(answered < Duration::from_millis(100), "stopped in {answered:?}");
+    assert!(!infos.is_empty(), "an info line every 0.5 s");
+    State::<CamelotRules>::initial().after_move(&best["bestmove ".len()..]).unwrap();
+
+    engine.send("go movetime 5000");
+    let started = Instant::now();
+    let mut last = started;
+    let mut reports = 0;
+    loop {
+        let line = engine.read();
+        let gap = last.elapsed();
+        assert!(gap <= Duration::from_secs(1), "{gap:?} without a line before {line:?}");
+        last = Instant::now();
+        if line.starts_with("bestmove ") {
+            break;
+        }
+        assert!(line.starts_with("info leg ") && line.contains(" nps "), "{line}");
+        reports += 1;
+    }
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(4_900) && took < Duration::from_millis(5_500),
+        "{took:?}"
+    );
+    assert!(reports >= 5, "{reports} info lines in 5 s");
 }
 
 #[test]

@@ -126,7 +126,10 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
     assert!(header_of(&run_dir).contains(&"run_seconds".to_string()));
     check_chart(&out, "elo_time", &page);
     assert!(page.contains("Absolute Elo against run time"));
-    assert!(page.contains("rating (chained Elo)") && page.contains("Elo vs baseline, 95% low"));
+    assert!(
+        page.contains("rating (chained Elo)")
+            && page.contains("Elo vs baseline (band: 95% interval)")
+    );
     assert!(page.contains("absolute Elo (anchors, random = 0)"), "the absolute Elo's line");
     assert!(!page.contains("no Elo recorded"));
 

@@ -124,7 +124,7 @@ impl EngineClient {
         &mut self,
         start: &str,
         moves: &[String],
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<String, EngineError> {
         let doing = "choosing a move";
         let mut position = format!("position {start}");
@@ -133,14 +133,7 @@ impl EngineClient {
             position.push_str(&moves.join(" "));
         }
         self.send(&position)?;
-        let mut go = "go".to_string();
-        if let Some(n) = limits.sims {
-            go.push_str(&format!(" sims {n}"));
-        }
-        if let Some(t) = limits.time_ms {
-            go.push_str(&format!(" time_ms {t}"));
-        }
-        self.send(&go)?;
+        self.send(&limits.go_line())?;
         loop {
             let line = self.read(doing)?;
             if let Some(m) = line.strip_prefix("bestmove ") {

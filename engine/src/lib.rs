@@ -4,6 +4,7 @@
 //!
 //! - [`protocol`]: the commands as text;
 //! - [`session`]: one game and its searches (a complete move under a budget; batched analyses);
+//! - [`time_control`]: how much of its clock a move spends;
 //! - [`server`]: the engine side ([`serve`]);
 //! - [`client`]: the other side ([`EngineClient`]), for the arena and `play`.
 //!
@@ -13,7 +14,8 @@ pub mod client;
 pub mod protocol;
 pub mod server;
 pub mod session;
+pub mod time_control;
 
 pub use client::{EngineClient, EngineError};
-pub use protocol::{AnalysisRequest, Command, Limits, Start};
+pub use protocol::{AnalysisRequest, Clock, Command, Limits, Start};
 pub use server::{EngineInfo, EvaluatorSource, serve};

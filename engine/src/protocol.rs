@@ -2,20 +2,69 @@
 //! into a [`Command`] (a malformed line is an error message, answered `error <message>`). The
 //! protocol is described with an example session in `docs/engine-protocol.md`.
 
+use std::collections::BTreeMap;
+
 use games::{KnightCanter, VariantKind};
 use serde::Deserialize;
 
 /// The most simulations a `go` or an analysis may ask for.
 pub const MAX_SIMS: u32 = search::mcts::MAX_SIMULATIONS;
-/// The longest think a `go time_ms` may ask for (one day).
+/// The longest think a `go time_ms` may ask for, and the most a clock may hold (one day).
 pub const MAX_TIME_MS: u64 = 86_400_000;
+/// The most moves a `go movestogo` may name.
+pub const MAX_MOVES_TO_GO: u32 = 10_000;
 
-/// A budget for a search: simulations per leg, time for the whole move, or both (whichever
-/// runs out first); neither means the engine's `sims` option.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A budget for a search: simulations per leg, time for the whole move, the seats' clocks, or
+/// several (whichever runs out first); none of them means the engine's `sims` option, and
+/// `infinite` searches until `stop`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// `sims N` or `nodes N`: simulations per leg.
     pub sims: Option<u32>,
+    /// `time_ms T` or `movetime T`: milliseconds for the whole move.
     pub time_ms: Option<u64>,
+    /// `infinite`: until `stop` (no other budget may be given with it).
+    pub infinite: bool,
+    /// `wtime T btime T winc I binc I movestogo N` (a seat's letter, lower case, before
+    /// `time` and `inc`; Tri-Camelot's seats are `b`, `r`, `g`): the engine's clock decides
+    /// the move's time ([`crate::time_control`]).
+    pub clock: Option<Clock>,
+}
+
+impl Limits {
+    /// The `go` command that asks for these limits ([`parse`] reads it back as they are).
+    pub fn go_line(&self) -> String {
+        let mut go = "go".to_string();
+        if let Some(n) = self.sims {
+            go.push_str(&format!(" sims {n}"));
+        }
+        if let Some(t) = self.time_ms {
+            go.push_str(&format!(" time_ms {t}"));
+        }
+        if self.infinite {
+            go.push_str(" infinite");
+        }
+        if let Some(clock) = &self.clock {
+            for (key, table) in [("time", &clock.time_left_ms), ("inc", &clock.increment_ms)] {
+                for (seat, ms) in table {
+                    go.push_str(&format!(" {}{key} {ms}", seat.to_ascii_lowercase()));
+                }
+            }
+            if let Some(n) = clock.moves_to_go {
+                go.push_str(&format!(" movestogo {n}"));
+            }
+        }
+        go
+    }
+}
+
+/// The seats' clocks of a `go`: time left and increment per move, by seat letter (upper case).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub time_left_ms: BTreeMap<char, u64>,
+    pub increment_ms: BTreeMap<char, u64>,
+    /// Moves (of the seat to move) until the clock is next filled; `None`: sudden death.
+    pub moves_to_go: Option<u32>,
 }
 
 /// Where a `position` command starts.
@@ -40,7 +89,8 @@ pub enum Command {
     NewGame { variant: VariantKind, knight_canter: KnightCanter },
     /// `position startpos|<position string> [moves <move> ...]`.
     Position { start: Start, moves: Vec<String> },
-    /// `go [sims N] [time_ms T]`: search, `info` lines, then `bestmove <move>`.
+    /// `go [sims N] [time_ms T] [wtime T btime T winc I binc I movestogo N] [infinite]`:
+    /// search, `info` lines, then `bestmove <move>` ([`Limits`]).
     Go(Limits),
     /// `stop`: end the search in progress now (its `bestmove` follows).
     Stop,
@@ -160,27 +210,60 @@ fn position(rest: &str) -> Result<Command, String> {
     Ok(Command::Position { start, moves: moves.iter().map(|m| m.to_string()).collect() })
 }
 
+/// The `go` options, for error messages.
+const GO_OPTIONS: &str = "sims N, nodes N, time_ms T, movetime T, infinite, or clocks: \
+    wtime T, btime T, winc I, binc I (a seat letter before time and inc), movestogo N";
+
 fn go(rest: &str) -> Result<Limits, String> {
     let mut limits = Limits::default();
     let mut words = rest.split_whitespace();
     while let Some(key) = words.next() {
-        if key != "sims" && key != "time_ms" {
-            return Err(format!("unknown go option `{key}` (expected sims N, time_ms T)"));
+        if key == "infinite" {
+            limits.infinite = true;
+            continue;
         }
         let value = words.next().ok_or_else(|| format!("`{key}` needs a value"))?;
+        let whole = |max: u64, min: u64| {
+            value.parse::<u64>().ok().filter(|v| (min..=max).contains(v)).ok_or_else(|| {
+                format!("{key} must be a whole number from {min} to {max}, not `{value}`")
+            })
+        };
         match key {
-            "sims" => match value.parse::<u32>() {
-                Ok(n) if (1..=MAX_SIMS).contains(&n) => limits.sims = Some(n),
-                _ => return Err(format!("sims must be a whole number from 1 to {MAX_SIMS}")),
-            },
-            "time_ms" => match value.parse::<u64>() {
-                Ok(t) if (1..=MAX_TIME_MS).contains(&t) => limits.time_ms = Some(t),
-                _ => return Err(format!("time_ms must be a whole number from 1 to {MAX_TIME_MS}")),
-            },
-            _ => return Err(format!("unknown go option `{key}` (expected sims N, time_ms T)")),
+            "sims" | "nodes" => limits.sims = Some(whole(u64::from(MAX_SIMS), 1)? as u32),
+            "time_ms" | "movetime" => limits.time_ms = Some(whole(MAX_TIME_MS, 1)?),
+            "movestogo" => {
+                let clock = limits.clock.get_or_insert_default();
+                clock.moves_to_go = Some(whole(u64::from(MAX_MOVES_TO_GO), 1)? as u32);
+            }
+            _ => {
+                let (seat, what) = seat_clock_key(key)
+                    .ok_or_else(|| format!("unknown go option `{key}` (expected {GO_OPTIONS})"))?;
+                let clock = limits.clock.get_or_insert_default();
+                let table =
+                    if what == "time" { &mut clock.time_left_ms } else { &mut clock.increment_ms };
+                table.insert(seat, whole(MAX_TIME_MS, 0)?);
+            }
         }
     }
+    if limits.infinite
+        && (limits.sims.is_some() || limits.time_ms.is_some() || limits.clock.is_some())
+    {
+        return Err("`go infinite` searches until `stop`: give no other budget with it".into());
+    }
+    if let Some(clock) = &limits.clock
+        && clock.time_left_ms.is_empty()
+    {
+        return Err("a clock needs the time left of the seat to move (wtime, btime, ...)".into());
+    }
     Ok(limits)
+}
+
+/// `wtime` → (`W`, "time"), `binc` → (`B`, "inc"): a seat's clock key.
+fn seat_clock_key(key: &str) -> Option<(char, &str)> {
+    let mut chars = key.chars();
+    let seat = chars.next().filter(char::is_ascii_lowercase)?;
+    let what = chars.as_str();
+    matches!(what, "time" | "inc").then(|| (seat.to_ascii_uppercase(), what))
 }
 
 #[cfg(test)]
@@ -205,10 +288,30 @@ mod tests {
                 moves: vec![]
             })
         );
+        let go = |sims, time_ms| Limits { sims, time_ms, ..Limits::default() };
         assert_eq!(
             parse("go sims 50 time_ms 1000").unwrap(),
-            Some(Command::Go(Limits { sims: Some(50), time_ms: Some(1000) }))
+            Some(Command::Go(go(Some(50), Some(1000))))
         );
+        assert_eq!(
+            parse("go nodes 50 movetime 1000").unwrap(),
+            Some(Command::Go(go(Some(50), Some(1000))))
+        );
+        let infinite = Limits { infinite: true, ..Limits::default() };
+        assert_eq!(parse("go infinite").unwrap(), Some(Command::Go(infinite.clone())));
+        let Some(Command::Go(Limits { clock: Some(clock), .. })) =
+            parse("go wtime 60000 btime 0 winc 100 binc 100 movestogo 20").unwrap()
+        else {
+            panic!("a clock")
+        };
+        assert_eq!(clock.time_left_ms, [('B', 0), ('W', 60_000)].into());
+        assert_eq!(clock.increment_ms, [('B', 100), ('W', 100)].into());
+        assert_eq!(clock.moves_to_go, Some(20));
+        // Every budget goes out as the `go` line that parses back to it.
+        let clocked = Limits { sims: Some(9), clock: Some(clock), ..Limits::default() };
+        for limits in [go(Some(50), Some(1000)), go(None, None), infinite, clocked] {
+            assert_eq!(parse(&limits.go_line()).unwrap(), Some(Command::Go(limits.clone())));
+        }
         assert_eq!(
             parse("setoption name sims value 400").unwrap(),
             Some(Command::SetOption { name: "sims".into(), value: "400".into() })
@@ -238,6 +341,15 @@ mod tests {
             "go sims x",
             "go depth 3",
             "go time_ms 999999999999",
+            "go movetime 0",
+            "go wtime -5",
+            "go wtime",
+            "go winc 100",
+            "go movestogo 20",
+            "go infinite sims 10",
+            "go infinite wtime 100",
+            "go Wtime 100",
+            "go wtimes 100",
             "position",
             "position startpos moves",
             "newgame chess",

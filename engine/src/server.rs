@@ -266,11 +266,11 @@ impl<S: EvaluatorSource, W: Write> Engine<S, W> {
         let mut info_line = |line: String| say(line);
         let result = match game {
             Game::Camelot(s) => match evaluator(source, camelot) {
-                Ok(e) => s.think(e.as_mut(), limits, info.sims, &mut stop, &mut info_line),
+                Ok(e) => s.think(e.as_mut(), &limits, info.sims, &mut stop, &mut info_line),
                 Err(e) => Err(e),
             },
             Game::Tricamelot(s) => match evaluator(source, tricamelot) {
-                Ok(e) => s.think(e.as_mut(), limits, info.sims, &mut stop, &mut info_line),
+                Ok(e) => s.think(e.as_mut(), &limits, info.sims, &mut stop, &mut info_line),
                 Err(e) => Err(e),
             },
         };

@@ -11,6 +11,7 @@ use rand::rngs::StdRng;
 use serde_json::{Value, json};
 
 use super::protocol::{AnalysisRequest, Limits, Start};
+use super::time_control::move_time_ms;
 use search::evaluator::Evaluator;
 use search::mcts::analysis::principal_line;
 use search::mcts::{Analysis, NodeId, PlaySearch, Search, choose_action};
@@ -72,14 +73,16 @@ impl<V: Variant> Session<V> {
         self.current.to_string()
     }
 
-    /// Searches the mover's complete move: per leg, `limits.sims` simulations (or `default_sims`),
-    /// within `limits.time_ms` for the whole move; `stop` is polled between simulations. Each
-    /// searched leg is reported to `info` as an `info ...` line. Returns the move in official
-    /// notation (also played on no board: the position stays for the client to set).
+    /// Searches the mover's complete move: per leg, `limits.sims` simulations (or
+    /// `default_sims`), within `limits.time_ms` and the mover's share of `limits.clock`
+    /// ([`move_time_ms`]) for the whole move, or until `stop` when `limits.infinite`; `stop`
+    /// is polled between simulations. While a leg is searched, an `info ...` line reports it to
+    /// `info` every [`INFO_EVERY`], and once more when its search ends. Returns the move in
+    /// official notation (also played on no board: the position stays for the client to set).
     pub fn think(
         &mut self,
         evaluator: &mut (impl Evaluator<State<V>> + ?Sized),
-        limits: Limits,
+        limits: &Limits,
         default_sims: u32,
         stop: &mut StopPoll<'_>,
         info: &mut dyn FnMut(String),
@@ -88,11 +91,14 @@ impl<V: Variant> Session<V> {
             return Err("the game is over: no move to search".into());
         }
         let started = Instant::now();
-        let deadline = limits.time_ms.map(|t| started + Duration::from_millis(t));
-        let sims = match limits {
-            Limits { sims: Some(n), .. } => n,
-            Limits { time_ms: Some(_), .. } => super::protocol::MAX_SIMS,
-            _ => default_sims,
+        let mover = V::PLAYER_LETTERS[self.current.to_move().index()];
+        let clock_ms = limits.clock.as_ref().map(|c| move_time_ms(c, mover)).transpose()?;
+        let move_ms = limits.time_ms.into_iter().chain(clock_ms).min();
+        let deadline = move_ms.map(|t| started + Duration::from_millis(t));
+        let sims = match limits.sims {
+            Some(n) => n,
+            None if move_ms.is_some() || limits.infinite => super::protocol::MAX_SIMS,
+            None => default_sims,
         };
         let mut state = self.current.clone();
         let mut search = self.play.search(state.clone(), sims).map_err(|e| e.to_string())?;
@@ -101,9 +107,13 @@ impl<V: Variant> Session<V> {
             let action = match search.forced_action() {
                 Some(a) => a,
                 None => {
+                    let mut reported = Instant::now();
                     while !search.is_done() {
+                        // Past the move's time a leg takes one simulation: the reserve of the
+                        // clock is for the answer, not for more search.
                         let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
-                        if (stopped || out_of_time) && search.simulations_done() >= MIN_SIMS {
+                        let done = search.simulations_done();
+                        if (out_of_time && done >= 1) || (stopped && done >= MIN_SIMS) {
                             break;
                         }
                         if let Some(leaf) = search.gather(&mut self.rng) {
@@ -114,18 +124,15 @@ impl<V: Variant> Session<V> {
                         if search.simulations_done() % 16 == 0 && !stopped {
                             stopped = stop();
                         }
+                        if reported.elapsed() >= INFO_EVERY {
+                            reported = Instant::now();
+                            if let Some(line) = info_line(&search, leg, started) {
+                                info(line);
+                            }
+                        }
                     }
                     let summary = search.summary().map_err(|e| e.to_string())?;
-                    let mover = state.to_move();
-                    let line = principal_line(search.root_state(), search.tree(), None);
-                    info(format!(
-                        "info leg {leg} sims {} time_ms {} seat {} values {} pv {}",
-                        summary.simulations,
-                        started.elapsed().as_millis(),
-                        V::PLAYER_LETTERS[mover.index()],
-                        seats::<V>(&summary.root_values),
-                        pv::<V>(&line)
-                    ));
+                    info(info_line(&search, leg, started).ok_or("the leg has no search")?);
                     choose_action(&summary, 0.0, &mut self.rng).ok_or("no legal action")?
                 }
             };
@@ -137,6 +144,27 @@ impl<V: Variant> Session<V> {
         }
         unreachable!("a move ends after finitely many legs")
     }
+}
+
+/// How often a leg's search in progress is reported.
+pub const INFO_EVERY: Duration = Duration::from_millis(500);
+
+/// The `info` line of leg `leg` of a move whose search started at `started`: its simulations,
+/// time, speed, the mover, each seat's value and the principal variation; `None` before the
+/// root has its first evaluation.
+fn info_line<V: Variant>(search: &Search<State<V>>, leg: u32, started: Instant) -> Option<String> {
+    let summary = search.summary().ok()?;
+    let mover = search.root_state().to_move();
+    let line = principal_line(search.root_state(), search.tree(), None);
+    let ms = started.elapsed().as_millis();
+    Some(format!(
+        "info leg {leg} sims {} time_ms {ms} nps {} seat {} values {} pv {}",
+        summary.simulations,
+        u128::from(summary.simulations) * 1000 / ms.max(1),
+        V::PLAYER_LETTERS[mover.index()],
+        seats::<V>(&summary.root_values),
+        pv::<V>(&line)
+    ))
 }
 
 /// The state of `start` after `moves` (checked by the rules).

@@ -83,16 +83,17 @@ mod tests {
     use crate::testing::camelot_shape;
     use burn::tensor::Device;
 
-    fn tiny_config() -> NetConfig {
-        NetConfig::preset("b4c32", camelot_shape(18)).unwrap()
+    /// Two networks of one small config, from seeds 1 and 2.
+    fn two_nets() -> (NetConfig, Net, Net) {
+        let config = NetConfig::preset("b4c32", camelot_shape(18)).unwrap();
+        let seeded = |seed| Net::seeded(&config, &Device::flex(), seed).unwrap();
+        let (a, b) = (seeded(1), seeded(2));
+        (config, a, b)
     }
 
     #[test]
     fn every_weight_and_statistic_is_the_weighted_mean() {
-        let config = tiny_config();
-        let device = Device::flex();
-        let a = Net::seeded(&config, &device, 1).unwrap();
-        let b = Net::seeded(&config, &device, 2).unwrap();
+        let (_, a, b) = two_nets();
         let (ta, tb) = (named_tensors(&a).unwrap(), named_tensors(&b).unwrap());
         let mixed = named_tensors(&blend(a, &b, 0.75).unwrap()).unwrap();
         assert_eq!(mixed.len(), ta.len());
@@ -109,10 +110,7 @@ mod tests {
 
     #[test]
     fn the_ends_of_the_decay_give_one_network_and_bad_input_is_refused() {
-        let config = tiny_config();
-        let device = Device::flex();
-        let a = Net::seeded(&config, &device, 1).unwrap();
-        let b = Net::seeded(&config, &device, 2).unwrap();
+        let (config, a, b) = two_nets();
         let same = |x: &Net, y: &Net| named_tensors(x).unwrap() == named_tensors(y).unwrap();
         assert!(same(&blend(a.clone(), &b, 0.0).unwrap(), &b));
         assert!(same(&blend(a.clone(), &b, 1.0).unwrap(), &a));

@@ -1,8 +1,14 @@
 """Play camelot-zero's engine (White) with random moves (Black); the package checks every move."""
-import random, subprocess, sys
+import os, random, shutil, subprocess, sys
 import camelot_zero as cz
 
-command = sys.argv[1:] or ["camelot-zero", "engine", "--sims", "50"]
+# The engine's command line: the arguments, else camelot-zero from $CAMELOT_ZERO, the PATH or
+# this checkout's release build.
+built = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "target", "release", "camelot-zero")
+binary = os.environ.get("CAMELOT_ZERO") or shutil.which("camelot-zero") or (built if os.path.exists(built) else None)
+if not sys.argv[1:] and binary is None:
+    sys.exit("camelot-zero not found: build it (cargo build --release), or give the engine's command line")
+command = sys.argv[1:] or [binary, "engine", "--sims", "50"]
 engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
 def send(line, until=None):

@@ -154,6 +154,11 @@ mod tests {
     use super::*;
     use games::{Camelot, Game, TriCamelot};
 
+    /// A random b4c32 Camelot network on the CPU, drawn from `seed`.
+    fn random_camelot(seed: u64) -> NetEvaluator<Camelot> {
+        NetEvaluator::random("b4c32", Encoding::Basic, DeviceKind::Cpu, seed).unwrap()
+    }
+
     #[test]
     fn class_probabilities_become_per_seat_shares() {
         let v = values_from_classes(&[0.5, 0.2, 0.1, 0.2], Player(1), 3, 1.0 / 3.0);
@@ -172,13 +177,8 @@ mod tests {
     #[test]
     fn a_draw_score_lowers_both_seats_values_by_the_draw_probability() {
         let s = [Camelot::initial()];
-        let fair = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 5)
-            .unwrap()
-            .evaluate(&s);
-        let averse = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 5)
-            .unwrap()
-            .with_draw_score(DrawScore::Fixed(0.0))
-            .evaluate(&s);
+        let fair = random_camelot(5).evaluate(&s);
+        let averse = random_camelot(5).with_draw_score(DrawScore::Fixed(0.0)).evaluate(&s);
         assert_eq!(fair[0].policy, averse[0].policy);
         let drop: Vec<f32> = (0..2).map(|i| fair[0].values.0[i] - averse[0].values.0[i]).collect();
         // Both seats lose half the draw probability, which a random network puts above 0.
@@ -220,15 +220,9 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_random_network() {
         let s = [Camelot::initial()];
-        let a = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 5)
-            .unwrap()
-            .evaluate(&s);
-        let b = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 5)
-            .unwrap()
-            .evaluate(&s);
-        let c = NetEvaluator::<Camelot>::random("b4c32", Encoding::Basic, DeviceKind::Cpu, 6)
-            .unwrap()
-            .evaluate(&s);
+        let a = random_camelot(5).evaluate(&s);
+        let b = random_camelot(5).evaluate(&s);
+        let c = random_camelot(6).evaluate(&s);
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

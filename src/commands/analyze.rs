@@ -39,7 +39,7 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
-    games::with_variant!(args.pos.variant()?, V => analyze::<V>(&args))
+    games::with_variant!(args.pos.variant_or_model(args.model.as_deref())?, V => analyze::<V>(&args))
 }
 
 fn analyze<V: Variant>(args: &AnalyzeArgs) -> Result<()>

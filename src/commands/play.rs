@@ -47,7 +47,7 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    games::with_variant!(args.pos.variant()?, V => play::<V>(&args))
+    games::with_variant!(args.pos.variant_or_model(args.model.as_deref())?, V => play::<V>(&args))
 }
 
 fn play<V: Variant>(args: &PlayArgs) -> Result<()>
@@ -170,7 +170,7 @@ impl<V: Variant> Opponent<V> {
                 complete_move(play.search(state.clone(), *sims)?, evaluator.as_mut(), rng)?
             }
             Opponent::Engine(client) => {
-                client.best_move(&start.to_string(), moves, Limits::default())?
+                client.best_move(&start.to_string(), moves, &Limits::default())?
             }
         })
     }

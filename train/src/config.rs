@@ -207,21 +207,18 @@ impl TrainConfig {
         if !(0.0..=1.0).contains(&self.search_value_weight) {
             return bad("search_value_weight", "must be between 0 and 1");
         }
-        self.value_target
-            .validate()
-            .map_err(|(key, problem)| (format!("train.value_target.{key}"), problem))?;
-        self.sampling
-            .validate()
-            .map_err(|(key, problem)| (format!("train.sampling.{key}"), problem))?;
-        self.moves_left_target
-            .validate()
-            .map_err(|(key, problem)| (format!("train.moves_left_target.{key}"), problem))?;
-        self.weight_average
-            .validate()
-            .map_err(|(key, problem)| (format!("train.weight_average.{key}"), problem))?;
-        self.lr_schedule
-            .validate()
-            .map_err(|(key, problem)| (format!("train.lr_schedule.{key}"), problem))
+        // Each option's own checks, its keys named under `train.<option>`.
+        let checks = [
+            ("value_target", self.value_target.validate()),
+            ("sampling", self.sampling.validate()),
+            ("moves_left_target", self.moves_left_target.validate()),
+            ("weight_average", self.weight_average.validate()),
+            ("lr_schedule", self.lr_schedule.validate()),
+        ];
+        for (option, check) in checks {
+            check.map_err(|(key, problem)| (format!("train.{option}.{key}"), problem))?;
+        }
+        Ok(())
     }
 }
 

@@ -40,12 +40,9 @@ impl WeightAverage {
 
     /// Range checks; the error is (key under `train.weight_average`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
-        match *self {
-            WeightAverage::Ema { decay } if !(0.0..1.0).contains(&decay) => {
-                Err(("ema.decay".into(), "must be at least 0 and below 1".into()))
-            }
-            _ => Ok(()),
-        }
+        let WeightAverage::Ema { decay } = *self else { return Ok(()) };
+        let problem = "must be at least 0 and below 1";
+        (0.0..1.0).contains(&decay).then_some(()).ok_or(("ema.decay".into(), problem.into()))
     }
 }
 
@@ -53,19 +50,29 @@ impl WeightAverage {
 mod tests {
     use super::*;
 
+    /// Each TOML value and what it gives: the option, or `None` where the TOML is refused,
+    /// and whether the option passes its range check.
     #[test]
     fn the_config_parses_and_checks_its_ranges() {
-        let parse = crate::testutil::from_toml::<WeightAverage>;
-        assert_eq!(parse("\"off\"").unwrap(), WeightAverage::Off);
-        let on = parse("{ ema = { decay = 0.75 } }").unwrap();
-        assert_eq!(on, WeightAverage::Ema { decay: 0.75 });
-        assert!(on.validate().is_ok());
-        assert!(parse("\"ema\"").is_err());
-        assert!(parse("{ ema = { decay = 0.5, x = 1 } }").is_err());
-        for bad in [-0.1, 1.0, f32::NAN] {
-            let e = WeightAverage::Ema { decay: bad }.validate().unwrap_err();
-            assert_eq!(e.0, "ema.decay");
+        let cases = [
+            ("\"off\"", Some((WeightAverage::Off, true))),
+            ("{ ema = { decay = 0.75 } }", Some((WeightAverage::Ema { decay: 0.75 }, true))),
+            ("{ ema = { decay = 0 } }", Some((WeightAverage::Ema { decay: 0.0 }, true))),
+            ("{ ema = { decay = 1 } }", Some((WeightAverage::Ema { decay: 1.0 }, false))),
+            ("{ ema = { decay = -0.1 } }", Some((WeightAverage::Ema { decay: -0.1 }, false))),
+            ("\"ema\"", None),
+            ("{ ema = { decay = 0.5, x = 1 } }", None),
+        ];
+        for (toml, expected) in cases {
+            let parsed = crate::testutil::from_toml::<WeightAverage>(toml).ok();
+            let checked = parsed.map(|w| (w, w.validate().map_err(|e| e.0)));
+            let got = checked.map(|(w, check)| {
+                assert!(check.is_ok() || check == Err("ema.decay".into()), "{toml}");
+                (w, check.is_ok())
+            });
+            assert_eq!(got, expected, "{toml}");
         }
+        assert!(WeightAverage::Ema { decay: f32::NAN }.validate().is_err());
     }
 
     #[test]

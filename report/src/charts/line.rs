@@ -11,8 +11,8 @@ use super::{CHART_SIZE, ChartError, Series};
 /// Series with at most this many points also get a dot at each point.
 const MAX_MARKED_POINTS: usize = 60;
 
-/// Draws `series` as lines (each in its own colour, named in a legend) into `path`, a `.png` or
-/// `.svg` file, replacing it.
+/// Draws `series` as lines (each in its own colour, named in a legend, its band, when it has
+/// one, shaded around it in the same colour) into `path`, a `.png` or `.svg` file, replacing it.
 ///
 /// The axes span every finite point of every series with a small margin; points with a
 /// non-finite coordinate are left out, and a chart without any point is drawn with empty axes
@@ -29,7 +29,9 @@ pub fn line_chart(
         .iter()
         .map(|s| {
             let points = s.points.iter().copied().filter(|(x, y)| x.is_finite() && y.is_finite());
-            Series::new(s.name.clone(), points.collect())
+            let band =
+                s.band.iter().copied().filter(|b| [b.0, b.1, b.2].iter().all(|v| v.is_finite()));
+            Series { band: band.collect(), ..Series::new(s.name.clone(), points.collect()) }
         })
         .collect();
     render(path, &LinePlot { title, x_label, y_label, series: &finite })
@@ -43,8 +45,11 @@ struct LinePlot<'a> {
 }
 
 impl LinePlot<'_> {
+    /// Every point to fit on the axes: the lines' and their bands' ends.
     fn points(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
-        self.series.iter().flat_map(|s| s.points.iter().copied())
+        let bands =
+            self.series.iter().flat_map(|s| &s.band).flat_map(|&(x, l, h)| [(x, l), (x, h)]);
+        self.series.iter().flat_map(|s| s.points.iter().copied()).chain(bands)
     }
 
     /// The y range with room above the data for the legend (drawn at the top right), so that
@@ -91,6 +96,14 @@ impl Drawing for LinePlot<'_> {
             mesh.x_label_formatter(&whole);
         }
         mesh.draw().map_err(err)?;
+        // The bands first, under every line: the upper ends forward, the lower ends back.
+        for (i, series) in self.series.iter().enumerate().filter(|(_, s)| !s.band.is_empty()) {
+            let color = PALETTE[i % PALETTE.len()];
+            let upper = series.band.iter().map(|&(x, _, high)| (x, high));
+            let outline: Vec<(f64, f64)> =
+                upper.chain(series.band.iter().rev().map(|&(x, low, _)| (x, low))).collect();
+            chart.draw_series([Polygon::new(outline, color.mix(0.18).filled())]).map_err(err)?;
+        }
         for (i, series) in self.series.iter().enumerate() {
             let color = PALETTE[i % PALETTE.len()];
             let line = LineSeries::new(series.points.iter().copied(), color.stroke_width(2));
@@ -197,6 +210,25 @@ mod tests {
         line_chart(&svg, "Loss", "x", "y", &series).unwrap();
         let labels = numeric_labels(&std::fs::read_to_string(&svg).unwrap());
         assert!(labels.iter().any(|l| l.contains('.')), "{labels:?}");
+    }
+
+    #[test]
+    fn a_band_is_shaded_around_its_line_and_only_the_line_is_in_the_legend() {
+        let dir = scratch();
+        let svg = dir.join("band.svg");
+        let line = Series::new("Elo (band: 95% interval)", vec![(1.0, 10.0), (2.0, 40.0)]);
+        let band = vec![(1.0, -30.0, 50.0), (1.5, f64::NEG_INFINITY, 60.0), (2.0, 0.0, 70.0)];
+        let banded = Series { band, ..line };
+        line_chart(&svg, "Elo", "model generation", "Elo", &[banded.clone()]).unwrap();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert_eq!(text.matches("<polygon").count(), 1, "one band");
+        assert_eq!(text.matches("band: 95% interval").count(), 1, "one legend entry");
+        // The band's low end is on the axes: ticks below the line's lowest point (10).
+        let ticks: Vec<f64> = numeric_labels(&text).iter().map(|t| t.parse().unwrap()).collect();
+        assert!(ticks.iter().any(|&t| t < 0.0), "{ticks:?}");
+        let plain = Series { band: Vec::new(), ..banded };
+        line_chart(&svg, "Elo", "model generation", "Elo", &[plain]).unwrap();
+        assert!(!std::fs::read_to_string(&svg).unwrap().contains("<polygon"));
     }
 
     #[test]

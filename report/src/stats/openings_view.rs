@@ -33,6 +33,16 @@ impl TableView for Openings {
         if o.other_starts > 0 {
             out.push_str(&format!("; left out: {} from other positions", games(o.other_starts)));
         }
+        if o.games == 0 && o.other_starts > 0 {
+            // Say why the tree is empty: a run's games that begin with random moves
+            // (`[selfplay] start = { openings = … }`) all start from other positions.
+            out.push_str(
+                "\nno game starts from the start position, so the tree is empty: self-play games \
+                 that begin with random moves (`[selfplay] start = { openings = ... }`) start \
+                 from other positions; games from the start position (an arena or ladder match, \
+                 `--opening-moves 0`) give a tree",
+            );
+        }
         out.push_str(&format!(
             "\nlines of up to {} moves played in at least {}; score: mean result of the mover \
              (the seat that played the line's last move; draw = 1/{}), 95% Wilson interval",
@@ -161,4 +171,31 @@ pub fn chart(o: &Openings, path: &std::path::Path) -> Result<(), crate::charts::
         o.games, o.variant
     );
     bar_chart(path, &title, &format!("score of {seat}"), &bars)
+}
+
+#[cfg(test)]
+mod tests {
+    use selfplay::stats::tally::Outcomes;
+
+    use super::*;
+
+    #[test]
+    fn an_empty_tree_says_why_and_how_to_get_one() {
+        let tree = |games, other_starts| Openings {
+            variant: "tricamelot",
+            seats: &["Blue", "Red", "Green"],
+            depth: 4,
+            min_games: 1,
+            games,
+            outcomes: Outcomes::new(3),
+            mean_length: 0.0,
+            other_starts,
+            lines: Vec::new(),
+        };
+        let why = "no game starts from the start position";
+        let heading = tree(0, 64).heading();
+        assert!(heading.contains(why) && heading.contains("--opening-moves 0"), "{heading}");
+        assert!(!tree(3, 64).heading().contains(why));
+        assert!(!tree(0, 0).heading().contains(why));
+    }
 }

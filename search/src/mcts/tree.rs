@@ -144,10 +144,21 @@ pub const PRIOR_VARIANCE: f32 = 0.1;
 /// Shares this close to 0 or 1 count as a proven loss or win.
 const PROVEN_EPSILON: f32 = 1e-6;
 
+/// Nodes a chunk of the arena holds at most.
+///
+/// The tree grows a chunk at a time: a large search never copies its whole tree to grow it
+/// (one vector of millions of nodes, doubled as it filled, stalled a search for 0.8 s at
+/// 40,000 simulations and 1.7 s at 80,000: too long for an engine on the clock).
+const CHUNK: usize = 1 << 15;
+
 /// An arena of nodes; node 0 is the root.
 #[derive(Clone, Debug)]
 pub struct Tree<A> {
-    nodes: Vec<Node<A>>,
+    /// The nodes, node `id` at `chunks[id / CHUNK][id % CHUNK]`; a node's children are
+    /// contiguous within one chunk. The first chunk grows as a vector does (a small search's
+    /// tree stays small); the later ones are allocated whole.
+    chunks: Vec<Vec<Node<A>>>,
+    len: usize,
 }
 
 impl<A: Copy> Default for Tree<A> {
@@ -159,12 +170,12 @@ impl<A: Copy> Default for Tree<A> {
 impl<A: Copy> Tree<A> {
     /// A tree holding only an unexpanded root.
     pub fn new() -> Self {
-        Tree { nodes: vec![Node::new(None, 1.0)] }
+        Tree { chunks: vec![vec![Node::new(None, 1.0)]], len: 1 }
     }
 
     /// Number of nodes.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.len
     }
 
     /// Whether the tree is only a root. (A tree is never empty.)
@@ -174,11 +185,29 @@ impl<A: Copy> Tree<A> {
 
     /// The node `id`. Ids come from this tree, so they are in range.
     pub fn node(&self, id: NodeId) -> &Node<A> {
-        &self.nodes[id.index()]
+        let i = id.index();
+        &self.chunks[i / CHUNK][i % CHUNK]
     }
 
     pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node<A> {
-        &mut self.nodes[id.index()]
+        let i = id.index();
+        &mut self.chunks[i / CHUNK][i % CHUNK]
+    }
+
+    /// Appends `nodes` together (in a new chunk if the last has no room for all of them) and
+    /// returns the id of the first.
+    fn append(&mut self, nodes: impl ExactSizeIterator<Item = Node<A>>) -> u32 {
+        let count = nodes.len();
+        assert!(count <= CHUNK, "{count} children do not fit a chunk of the tree");
+        if self.chunks.last().is_none_or(|c| c.len() + count > CHUNK) {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        let last = self.chunks.len() - 1;
+        let chunk = &mut self.chunks[last];
+        let first = last * CHUNK + chunk.len();
+        chunk.extend(nodes);
+        self.len += count;
+        first as u32
     }
 
     /// The children of `id`, in the order of the legal actions they were expanded from.
@@ -209,9 +238,8 @@ impl<A: Copy> Tree<A> {
         value: Values,
         children: impl ExactSizeIterator<Item = (A, f32)>,
     ) {
-        let first = self.nodes.len() as u32;
         let count = children.len() as u32;
-        self.nodes.extend(children.map(|(a, p)| Node::new(Some(a), p)));
+        let first = self.append(children.map(|(a, p)| Node::new(Some(a), p)));
         let node = self.node_mut(id);
         node.to_move = to_move;
         node.value = value;
@@ -233,8 +261,8 @@ impl<A: Copy> Tree<A> {
         let node = self.node(id);
         debug_assert_eq!(node.num_children(), gains.len());
         // Children are contiguous: no list of their ids is needed.
-        let first = node.first_child as usize;
-        for (child, &g) in self.nodes[first..first + gains.len()].iter_mut().zip(gains) {
+        let (chunk, first) = (node.first_child as usize / CHUNK, node.first_child as usize % CHUNK);
+        for (child, &g) in self.chunks[chunk][first..first + gains.len()].iter_mut().zip(gains) {
             child.gain = g;
         }
     }
@@ -296,23 +324,22 @@ impl<A: Copy> Tree<A> {
     pub fn subtree(&self, id: NodeId) -> Tree<A> {
         let mut root = self.node(id).clone();
         root.action = None;
-        let mut nodes = vec![root];
-        // `order[i]` is the old id of new node `i`: a breadth-first copy, so each node's
-        // children are appended together when it is reached.
-        let mut order = vec![id];
+        let mut tree = Tree { chunks: vec![vec![root]], len: 1 };
+        // `order[i]` is the (old, new) id of the `i`-th node copied: a breadth-first copy, so
+        // each node's children are appended together when it is reached.
+        let mut order = vec![(id, NodeId::ROOT)];
         let mut i = 0;
         while i < order.len() {
-            let old = order[i];
+            let (old, new) = order[i];
             if self.node(old).num_children > 0 {
-                nodes[i].first_child = nodes.len() as u32;
-                for c in self.children(old) {
-                    nodes.push(self.node(c).clone());
-                    order.push(c);
-                }
+                let first = tree.append(self.children(old).map(|c| self.node(c).clone()));
+                tree.node_mut(new).first_child = first;
+                let copies = self.children(old).zip((first..).map(NodeId));
+                order.extend(copies);
             }
             i += 1;
         }
-        Tree { nodes }
+        tree
     }
 }
 
@@ -343,6 +370,37 @@ mod tests {
         assert_eq!(t.node(b).w, [1.0, 0.0, 0.0], "seat 1 moves at b, its value is not negated");
         assert_eq!(t.node(b).q(Player(0)), Some(1.0));
         assert_eq!(t.node(t.child(NodeId::ROOT, 0)).q(Player(0)), None);
+    }
+
+    /// A tree of more nodes than a chunk holds: every node reachable through its parent,
+    /// each node's children contiguous, and a subtree copies across chunks.
+    #[test]
+    fn a_tree_larger_than_a_chunk_keeps_its_children_together() {
+        let mut t: Tree<u16> = Tree::new();
+        let mut frontier = vec![NodeId::ROOT];
+        let mut next = Vec::new();
+        while t.len() < 3 * CHUNK {
+            for &id in &frontier {
+                // 7 children each: chunks do not divide evenly, so some chunks end early.
+                t.expand(id, Player(0), Values::default(), (0..7u16).map(|a| (a, 1.0 / 7.0)));
+                next.extend(t.children(id));
+            }
+            frontier = std::mem::take(&mut next);
+        }
+        assert!(t.chunks.len() >= 3 && t.chunks.iter().all(|c| c.len() <= CHUNK));
+        let mut seen = 1;
+        let mut stack = vec![NodeId::ROOT];
+        while let Some(id) = stack.pop() {
+            let actions: Vec<_> = t.children(id).map(|c| t.node(c).action.unwrap()).collect();
+            assert!(actions.is_empty() || actions == (0..7).collect::<Vec<_>>());
+            seen += actions.len();
+            stack.extend(t.children(id));
+        }
+        assert_eq!(seen, t.len());
+        let s = t.subtree(t.child(NodeId::ROOT, 3));
+        assert_eq!(s.len(), (t.len() - 1) / 7, "one of the root's seven equal subtrees");
+        let deepest = (0..4).fold(NodeId::ROOT, |id, _| s.child(id, 6));
+        assert_eq!(s.node(deepest).action, Some(6));
     }
 
     #[test]

@@ -122,7 +122,7 @@ impl<V: Variant> Slot<V> {
         let engine = table.engines[player].expect("an engine player has its process");
         let mut client = engine.lock().unwrap_or_else(|e| e.into_inner());
         let answer = client
-            .best_move(&self.start_position, &self.moves, Limits::default())
+            .best_move(&self.start_position, &self.moves, &Limits::default())
             .map_err(|e| SearchError::Player(e.to_string()))?;
         let illegal = |why: String| {
             SearchError::Player(format!(

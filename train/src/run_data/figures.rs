@@ -19,11 +19,23 @@ pub struct Series {
     /// `(x, y)` points, drawn in the given order; points with a non-finite coordinate are left
     /// out (a NaN loss does not spoil the chart).
     pub points: Vec<(f64, f64)>,
+    /// An interval around the line, `(x, low, high)` in `x` order, drawn as a shaded band in the
+    /// line's colour (none when empty).
+    pub band: Vec<(f64, f64, f64)>,
 }
 
 impl Series {
     pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Series { name: name.into(), points }
+        Series { name: name.into(), points, band: Vec::new() }
+    }
+
+    /// This line with the 95% interval `band` around it, named so in the legend.
+    fn with_interval(mut self, band: Vec<(f64, f64, f64)>) -> Self {
+        if !band.is_empty() {
+            self.name.push_str(" (band: 95% interval)");
+        }
+        self.band = band;
+        self
     }
 }
 
@@ -152,12 +164,14 @@ fn elo(run: &RunData) -> Result<Figure, RunDataError> {
             if t.column(column).is_none() {
                 continue;
             }
-            series.push(Series::new(name, by_model(t, column)?));
+            let line = Series::new(name, by_model(t, column)?);
             if !interval {
+                series.push(line);
                 continue;
             }
-            let legend = format!("{name}, ");
-            for (g, which, y) in push_bounds(t, column, &legend, &mut series, by_model)? {
+            let (band, outright) = interval_of(t, column, by_model)?;
+            series.push(line.with_interval(band));
+            for (g, which, y) in outright {
                 let sign = if y > 0.0 { "+inf" } else { "-inf" };
                 infinite.push((g as u32, format!("gen-{g} {which} {sign}")));
             }
@@ -187,29 +201,31 @@ fn elo(run: &RunData) -> Result<Figure, RunDataError> {
     })
 }
 
-/// Pushes onto `series` the 95% bounds of `column` that `t` has (`<column>_low`,
-/// `<column>_high`), named `<legend>95% low` and `<legend>95% high`, their points from
-/// `points_of(t, bound)`; returns the infinite bounds among them, `(x, "95% low" | "95% high",
-/// y)`: a match won or lost outright, not drawable, to be said in the caption.
-fn push_bounds(
+/// The 95% interval of `column` that `t` has (`<column>_low` and `<column>_high`, the points
+/// of each from `points_of(t, bound)`) as a band `(x, low, high)` over the `x` that have both
+/// bounds finite; and the infinite bounds, `(x, "95% low" | "95% high", y)`: a match won or lost
+/// outright, not drawable, to be said in the caption.
+#[allow(clippy::type_complexity)]
+fn interval_of(
     t: &Table,
     column: &str,
-    legend: &str,
-    series: &mut Vec<Series>,
     points_of: impl Fn(&Table, &str) -> Result<Vec<(f64, f64)>, RunDataError>,
-) -> Result<Vec<(f64, &'static str, f64)>, RunDataError> {
+) -> Result<(Vec<(f64, f64, f64)>, Vec<(f64, &'static str, f64)>), RunDataError> {
     let mut infinite = Vec::new();
+    let mut ends = Vec::new();
     for (end, which) in [("low", "95% low"), ("high", "95% high")] {
         let bound = format!("{column}_{end}");
-        if t.column(&bound).is_some() {
-            let points = points_of(t, &bound)?;
-            infinite.extend(
-                points.iter().filter(|(_, y)| y.is_infinite()).map(|&(x, y)| (x, which, y)),
-            );
-            series.push(Series::new(format!("{legend}{which}"), points));
-        }
+        let points = if t.column(&bound).is_some() { points_of(t, &bound)? } else { Vec::new() };
+        infinite
+            .extend(points.iter().filter(|(_, y)| y.is_infinite()).map(|&(x, y)| (x, which, y)));
+        ends.push(points);
     }
-    Ok(infinite)
+    let band = ends[0]
+        .iter()
+        .filter_map(|&(x, low)| ends[1].iter().find(|h| h.0 == x).map(|&(_, high)| (x, low, high)))
+        .filter(|(_, low, high)| low.is_finite() && high.is_finite())
+        .collect();
+    Ok((band, infinite))
 }
 
 /// The text shown instead of the Elo-against-time chart when no row has both an absolute Elo
@@ -230,8 +246,9 @@ fn elo_time(run: &RunData) -> Result<Figure, RunDataError> {
         let minutes = |t: &Table, column: &str| -> Result<Vec<(f64, f64)>, RunDataError> {
             Ok(points(t, "run_seconds", column)?.into_iter().map(|(s, y)| (s / 60.0, y)).collect())
         };
-        series.push(Series::new("absolute Elo", minutes(t, "abs_elo")?));
-        infinite = push_bounds(t, "abs_elo", "", &mut series, minutes)?.len();
+        let (band, outright) = interval_of(t, "abs_elo", minutes)?;
+        series.push(Series::new("absolute Elo", minutes(t, "abs_elo")?).with_interval(band));
+        infinite = outright.len();
     }
     Ok(Figure {
         stem: "elo_time",
@@ -371,17 +388,12 @@ mod tests {
         )
         .unwrap();
         let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "rating (chained Elo)",
-                "Elo vs baseline",
-                "Elo vs baseline, 95% low",
-                "Elo vs baseline, 95% high"
-            ]
-        );
+        // One series a line: the interval is a band around its line, not two more lines.
+        assert_eq!(names, ["rating (chained Elo)", "Elo vs baseline (band: 95% interval)"]);
         // Rows 1 and 2 hold the ladders of gen-0002 and gen-0003; empty cells are skipped.
         assert_eq!(series[0].points, [(2.0, 12.5), (3.0, 20.0)]);
+        assert!(series[0].band.is_empty());
+        assert_eq!(series[1].band, [(2.0, -10.0, 70.0), (3.0, 0.0, 80.0)]);
     }
 
     #[test]
@@ -411,11 +423,11 @@ mod tests {
         );
         let series = f.content.unwrap();
         let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["absolute Elo", "95% low", "95% high"]);
+        assert_eq!(names, ["absolute Elo (band: 95% interval)"]);
         // Minutes; the row without a time (an older version's) and the one without an Elo
         // are left out.
         assert_eq!(series[0].points, [(2.5, 120.0), (10.0, 410.0)]);
-        assert_eq!(series[2].points, [(2.5, 180.0), (10.0, 470.0)]);
+        assert_eq!(series[0].band, [(2.5, 60.0, 180.0), (10.0, 350.0, 470.0)]);
         assert!(!f.caption.contains("Not drawn"), "{}", f.caption);
         let f = chart(
             "generation,evaluations_per_sec,abs_elo,abs_elo_high,run_seconds\n0,5,300,inf,60\n",

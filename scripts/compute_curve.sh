@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Strength against compute for one run (issue #84, item 3): the run's models at doubling budgets
+# of core-minutes, each played head to head against the model of the budget before (a chain) and
+# against the classical anchors, as a table of Elo against core-minutes (docs/scaling.md).
+#
+#   scripts/compute_curve.sh RUN_DIR OUT [CORES]
+#
+# RUN_DIR   a run directory: generations.csv gives the wall time at which each model was saved
+#           (run_seconds; row g is the model gen-(g+1) trained), config.toml its [play] search
+# OUT       a folder for the matches' outputs and curve.csv
+# CORES     the cores the run used: core-minutes = run_seconds x CORES / 60 (default 1)
+#
+# Settings (environment): BUDGETS (core-minutes, default "10 20 40 80 160 300"; budgets past
+# the run's end are left out), GAMES (a chain pair, default 400), ANCHORS (default
+# "alphabeta:depth=1 alphabeta:depth=2 alphabeta:depth=3"), ANCHOR_GAMES (default 100), SIMS
+# (default 64), SEED (default 14), BIN (default: target/release/camelot-zero, built if missing).
+#
+# curve.csv has one row a budget: the budget, its model, the model's core-minutes, its score
+# against the previous budget's model with that pair's Elo difference, the Elo chained from
+# the first budget's model (0), and its score against each anchor.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+run="${1:-}"
+out="${2:-}"
+cores="${3:-1}"
+usage="usage: scripts/compute_curve.sh RUN_DIR OUT [CORES]"
+[ -n "$run" ] && [ -n "$out" ] || { echo "$usage" >&2; exit 2; }
+[ -f "$run/generations.csv" ] || { echo "compute_curve.sh: $run/generations.csv not found: not a run directory" >&2; exit 2; }
+[[ "$cores" =~ ^[1-9][0-9]*$ ]] || { echo "compute_curve.sh: CORES must be a whole number of at least 1, not '$cores'" >&2; exit 2; }
+budgets="${BUDGETS:-10 20 40 80 160 300}"
+games="${GAMES:-400}"
+anchors="${ANCHORS:-alphabeta:depth=1 alphabeta:depth=2 alphabeta:depth=3}"
+anchor_games="${ANCHOR_GAMES:-100}"
+sims="${SIMS:-64}"
+seed="${SEED:-14}"
+bin="${BIN:-target/release/camelot-zero}"
+if [ ! -x "$bin" ]; then
+    cargo build --release --quiet
+fi
+mkdir -p "$out"
+
+# The newest model saved within a budget: "gen-NNNN core-minutes", or nothing. (Fields of
+# generations.csv may be quoted and hold commas: the line is split by hand.)
+model_at() {
+    awk -v budget="$1" -v cores="$cores" '
+        function split_csv(line, f,    n, i, c, quoted, field) {
+            n = 0; field = ""; quoted = 0
+            for (i = 1; i <= length(line); i++) {
+                c = substr(line, i, 1)
+                if (c == "\"") quoted = !quoted
+                else if (c == "," && !quoted) { f[++n] = field; field = "" }
+                else field = field c
+            }
+            f[++n] = field
+            return n
+        }
+        NR == 1 { n = split_csv($0, names); for (i = 1; i <= n; i++) col[names[i]] = i; next }
+        {
+            split_csv($0, f)
+            if (col["run_seconds"] && f[col["run_seconds"]] != "") {
+                m = f[col["run_seconds"]] * cores / 60
+                if (m <= budget) { best = f[1] + 1; minutes = m }
+            }
+        }
+        END { if (best != "") printf "gen-%04d %.1f\n", best, minutes }
+    ' "$run/generations.csv"
+}
+
+# The pair score of A in an arena output file.
+score_of() {
+    sed -n 's/.*pair score \([0-9.]*\).*/\1/p' "$1" | tail -1
+}
+
+# Elo difference of a score, capped at +/-800 for a pair won or lost outright.
+elo_of() {
+    awk -v s="$1" 'BEGIN {
+        if (s <= 0) { print -800; exit } if (s >= 1) { print 800; exit }
+        printf "%.0f\n", -400 * log(1 / s - 1) / log(10) }'
+}
+
+header="budget,model,core_minutes,score_vs_previous,elo_step,elo"
+for a in $anchors; do header="$header,vs_$a"; done
+echo "$header" > "$out/curve.csv.tmp"
+previous=""
+elo=0
+for budget in $budgets; do
+    found="$(model_at "$budget")"
+    [ -n "$found" ] || { echo "budget $budget core-minutes: no model saved within it, left out" >&2; continue; }
+    read -r model minutes <<< "$found"
+    dir="$run/models/$model"
+    [ -d "$dir" ] || { echo "compute_curve.sh: $dir is missing" >&2; exit 1; }
+    [ "$dir" != "$previous" ] || continue
+    row_score=""
+    step=""
+    if [ -n "$previous" ]; then
+        match="$out/chain-$budget.txt"
+        "$bin" arena --a "$dir:sims=$sims" --b "$previous:sims=$sims" --games "$games" \
+            --config "$run/config.toml" --seed "$seed" > "$match"
+        row_score="$(score_of "$match")"
+        step="$(elo_of "$row_score")"
+        elo=$((elo + step))
+    fi
+    row="$budget,$model,$minutes,$row_score,$step,$elo"
+    for a in $anchors; do
+        match="$out/$budget-vs-${a//[:=]/-}.txt"
+        "$bin" arena --a "$dir:sims=$sims" --b "$a" --games "$anchor_games" \
+            --config "$run/config.toml" --seed "$seed" > "$match"
+        row="$row,$(score_of "$match")"
+    done
+    echo "$row" >> "$out/curve.csv.tmp"
+    echo "$row"
+    previous="$dir"
+done
+mv "$out/curve.csv.tmp" "$out/curve.csv"
+echo "written $out/curve.csv"
