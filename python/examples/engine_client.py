@@ -2,12 +2,12 @@
 import os, random, shutil, subprocess, sys
 import camelot_zero as cz
 
-# The engine's command line: the arguments, else camelot-zero from $CAMELOT_ZERO, the PATH or
-# this checkout's release build.
+# The engine's command line: the arguments, else the binary that $CAMELOT_ZERO names, the one on
+# the PATH or this checkout's release build.
 built = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "target", "release", "camelot-zero")
 binary = os.environ.get("CAMELOT_ZERO") or shutil.which("camelot-zero") or (built if os.path.exists(built) else None)
 if not sys.argv[1:] and binary is None:
-    sys.exit("camelot-zero not found: build it (cargo build --release), or give the engine's command line")
+    sys.exit("no engine binary found: build it (cargo build --release), or give its command line")
 command = sys.argv[1:] or [binary, "engine", "--sims", "50"]
 engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
