@@ -219,7 +219,7 @@ mod tests {
         let line = Series::new("Elo (band: 95% interval)", vec![(1.0, 10.0), (2.0, 40.0)]);
         let band = vec![(1.0, -30.0, 50.0), (1.5, f64::NEG_INFINITY, 60.0), (2.0, 0.0, 70.0)];
         let banded = Series { band, ..line };
-        line_chart(&svg, "Elo", "model generation", "Elo", &[banded.clone()]).unwrap();
+        line_chart(&svg, "Elo", "model generation", "Elo", std::slice::from_ref(&banded)).unwrap();
         let text = std::fs::read_to_string(&svg).unwrap();
         assert_eq!(text.matches("<polygon").count(), 1, "one band");
         assert_eq!(text.matches("band: 95% interval").count(), 1, "one legend entry");
