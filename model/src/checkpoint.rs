@@ -3,10 +3,11 @@
 //! `net.json` holds the [`NetConfig`], the game variant, the input encoding version and the
 //! size and hash of the weights file. A run that averages its weights
 //! ([`weight_average`](crate::weight_average)) also keeps the weights as trained in `raw.bpk`:
-//! `weights.bpk` is the average, which plays, and `raw.bpk` what training continues from. Every file is written to a temporary name and renamed
-//! into place, and the weights go first: a reader never sees a half-written file, and one that
-//! catches a folder mid-overwrite (new weights, old `net.json`) gets a hash mismatch, not a
-//! silently wrong network.
+//! `weights.bpk` is the average, which plays, and `raw.bpk` what training continues from.
+//!
+//! Every file is written to a temporary name and renamed into place, and the weights go first:
+//! a reader never sees a half-written file, and one that catches a folder mid-overwrite (new
+//! weights, old `net.json`) gets a hash mismatch, not a silently wrong network.
 
 use std::path::{Path, PathBuf};
 
