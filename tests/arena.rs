@@ -47,6 +47,21 @@ fn a_checkpoint_of_the_smoke_run_beats_random() {
         "the checkpoint should win: {wins} wins, {losses} losses, score {score}"
     );
     assert!(stdout.contains(&format!("{score:.3}")), "the table shows the same score: {stdout}");
+
+    // On a clock: both keep to their time, and the report says what each searched a move.
+    let timed = format!("{dir_s}/models/gen-0002:tc=1+0.01");
+    let clocked = ["--b", "alphabeta:tc=1+0.01", "--games", "2", "--max-moves", "60"];
+    let out = run(&[&["arena", "--a", &timed][..], &clocked[..]].concat());
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "timed arena failed: {stderr}");
+    eprintln!("{stdout}");
+    assert!(stderr.contains("one at a time (players on a clock)"), "{stderr}");
+    let line = |name: &str| stdout.lines().find(|l| l.starts_with(name)).map(str::to_string);
+    let network = line("gen-0002:tc=1+0.01: ").expect("the network's work");
+    assert!(network.contains("simulations a move"), "{network}");
+    let classical = line("alphabeta:tc=1+0.01: ").expect("alpha-beta's work");
+    assert!(classical.contains("nodes a move"), "{classical}");
+    assert!(!stdout.contains("over the clock"), "{stdout}");
 }
 
 #[test]

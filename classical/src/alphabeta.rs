@@ -116,6 +116,11 @@ impl<V: Variant> AlphaBeta<V> {
         }
     }
 
+    /// Sets the time limit of the searches to come (an arena clock's share of each move).
+    pub fn set_time(&mut self, time: Option<Duration>) {
+        self.limits.time = time;
+    }
+
     /// The best move for the player to move in `pos` (None when the game is over).
     pub fn search(&mut self, pos: &Position<V>) -> Option<SearchResult> {
         let mut moves = pos.legal_moves();

@@ -12,7 +12,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{self, Receiver};
 
 use games::{
-    CamelotRules, Encode, KnightCanter, RuleOptions, State, TriCamelotRules, Variant, VariantKind,
+    CamelotRules, KnightCanter, RuleOptions, State, TriCamelotRules, Variant, VariantKind,
 };
 
 use super::protocol::{self, AnalysisRequest, Command, Limits, MAX_SIMS, Start};
@@ -24,9 +24,7 @@ use search::mcts::PlaySearch;
 pub trait EvaluatorSource {
     /// An evaluator for variant `V` (asked once per variant, then kept); the error says why
     /// there is none (a checkpoint of the other game, say).
-    fn evaluator<V: Variant>(&self) -> Result<Box<dyn Evaluator<State<V>>>, String>
-    where
-        State<V>: Encode;
+    fn evaluator<V: Variant>(&self) -> Result<Box<dyn Evaluator<State<V>>>, String>;
     /// The `model` option's value: what evaluates positions.
     fn model(&self) -> String;
     /// Switches to another model (`setoption name model value <dir>`; `none` for uniform
@@ -217,6 +215,10 @@ impl<S: EvaluatorSource, W: Write> Engine<S, W> {
                 self.source.set_model(value)?;
                 self.camelot = None;
                 self.tricamelot = None;
+                match &mut self.game {
+                    Game::Camelot(s) => s.forget_search(),
+                    Game::Tricamelot(s) => s.forget_search(),
+                }
             }
             _ => return Err(format!("unknown option `{name}` (options: sims, model)")),
         }
@@ -343,10 +345,7 @@ impl<S: EvaluatorSource, W: Write> Engine<S, W> {
 fn evaluator<'a, S: EvaluatorSource, V: Variant>(
     source: &S,
     slot: &'a mut Option<Box<dyn Evaluator<State<V>>>>,
-) -> Result<&'a mut Box<dyn Evaluator<State<V>>>, String>
-where
-    State<V>: Encode,
-{
+) -> Result<&'a mut Box<dyn Evaluator<State<V>>>, String> {
     if slot.is_none() {
         *slot = Some(source.evaluator::<V>()?);
     }

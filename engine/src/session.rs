@@ -14,7 +14,7 @@ use super::protocol::{AnalysisRequest, Limits, Start};
 use super::time_control::move_time_ms;
 use search::evaluator::Evaluator;
 use search::mcts::analysis::principal_line;
-use search::mcts::{Analysis, NodeId, PlaySearch, Search, choose_action};
+use search::mcts::{Analysis, NodeId, PlaySearch, Search, SearchKind, choose_action};
 
 /// Simulations a leg gets at least when a `go` is stopped or out of time (so the move played is
 /// a searched one, not the first legal leg).
@@ -27,6 +27,10 @@ pub struct Session<V: Variant> {
     current: State<V>,
     rng: StdRng,
     play: PlaySearch,
+    /// The search of the engine's last move, advanced along the moves played since as long as
+    /// they stayed inside its tree: the next `go` from that position starts from its visits
+    /// (tree reuse). `None` once the game left the tree, or the model changed.
+    kept: Option<Search<State<V>>>,
 }
 
 /// How a search in progress asks whether to stop (the client sent `stop`).
@@ -36,13 +40,35 @@ impl<V: Variant> Session<V> {
     /// A new game from the start position, searched with `play`.
     pub fn new(options: RuleOptions, play: PlaySearch) -> Self {
         let current = State::start_with(options);
-        Session { options, current, rng: StdRng::seed_from_u64(0), play }
+        Session { options, current, rng: StdRng::seed_from_u64(0), play, kept: None }
     }
 
-    /// Sets the position: `start` then the complete `moves`, each checked by the rules.
+    /// Sets the position: `start` then the complete `moves`, each checked by the rules. The
+    /// kept search follows the moves played after its root, while they stay in its tree.
     pub fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), String> {
-        self.current = state_of(start, moves, self.options)?;
+        let mut states = Vec::with_capacity(moves.len() + 1);
+        states.push(state_of::<V>(start, &[], self.options)?);
+        for (i, m) in moves.iter().enumerate() {
+            let next = states[i].after_move(m).map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+            states.push(next);
+        }
+        self.kept = self.kept.take().and_then(|kept| follow(kept, &states, moves));
+        self.current = states.pop().expect("the start state");
         Ok(())
+    }
+
+    /// Forgets the kept search (its values are another model's).
+    pub fn forget_search(&mut self) {
+        self.kept = None;
+    }
+
+    /// The visits the next `go` starts from: those of the kept search's root when it is the
+    /// current position, else 0.
+    pub fn reused_visits(&self) -> u32 {
+        self.kept
+            .as_ref()
+            .filter(|s| same_state(s.root_state(), &self.current))
+            .map_or(0, |s| s.tree().node(NodeId::ROOT).n)
     }
 
     /// The legal moves (the continuations of a move in progress), sorted.
@@ -101,9 +127,15 @@ impl<V: Variant> Session<V> {
             None => default_sims,
         };
         let mut state = self.current.clone();
-        let mut search = self.play.search(state.clone(), sims).map_err(|e| e.to_string())?;
+        let mut search = match self.kept.take().filter(|s| same_state(s.root_state(), &state)) {
+            Some(kept) => kept,
+            None => self.play.search(state.clone(), sims).map_err(|e| e.to_string())?,
+        };
         let mut stopped = false;
         for leg in 1.. {
+            // A kept search, and every leg after `advance`, would have the budget the search
+            // was made with.
+            search.set_budget(sims, SearchKind::Full);
             let action = match search.forced_action() {
                 Some(a) => a,
                 None => {
@@ -137,19 +169,53 @@ impl<V: Variant> Session<V> {
                 }
             };
             state.play(action);
+            let advanced = search.advance(action).map_err(|e| e.to_string());
             if let Some(m) = state.last_move() {
+                // The tree below the move played is kept for the next move.
+                self.kept = advanced.is_ok().then_some(search);
                 return Ok(m);
             }
-            search.advance(action).map_err(|e| e.to_string())?;
+            advanced?;
         }
         unreachable!("a move ends after finitely many legs")
     }
+}
+
+/// Whether two states are the same position with the same legs of a move in progress.
+fn same_state<V: Variant>(a: &State<V>, b: &State<V>) -> bool {
+    a.position() == b.position() && a.landed() == b.landed()
+}
+
+/// `kept` advanced from its root to the end of `moves`: `states[i]` is the state before
+/// `moves[i]` (and the last one after them all). The root is looked for among the states, the
+/// latest first; `None` when it is not one of them or a move leaves the tree's actions.
+fn follow<V: Variant>(
+    mut kept: Search<State<V>>,
+    states: &[State<V>],
+    moves: &[String],
+) -> Option<Search<State<V>>> {
+    let from = states.iter().rposition(|s| same_state(s, kept.root_state()))?;
+    let mut state = states[from].clone();
+    for m in &moves[from..] {
+        let complete = state.position().parse_move(m).ok()?;
+        loop {
+            let action = state.next_action(&complete);
+            kept.advance(action).ok()?;
+            state.play(action);
+            if state.last_move().is_some() {
+                break;
+            }
+        }
+    }
+    Some(kept)
 }
 
 /// How often a leg's search in progress is reported.
 pub const INFO_EVERY: Duration = Duration::from_millis(500);
 
 /// The `info` line of leg `leg` of a move whose search started at `started`: its simulations,
+/// the root's visits (its first evaluation and every simulation through it, those of earlier
+/// moves included where the tree was kept),
 /// time, speed, the mover, each seat's value and the principal variation; `None` before the
 /// root has its first evaluation.
 fn info_line<V: Variant>(search: &Search<State<V>>, leg: u32, started: Instant) -> Option<String> {
@@ -158,8 +224,9 @@ fn info_line<V: Variant>(search: &Search<State<V>>, leg: u32, started: Instant) 
     let line = principal_line(search.root_state(), search.tree(), None);
     let ms = started.elapsed().as_millis();
     Some(format!(
-        "info leg {leg} sims {} time_ms {ms} nps {} seat {} values {} pv {}",
+        "info leg {leg} sims {} visits {} time_ms {ms} nps {} seat {} values {} pv {}",
         summary.simulations,
+        search.tree().node(NodeId::ROOT).n,
         u128::from(summary.simulations) * 1000 / ms.max(1),
         V::PLAYER_LETTERS[mover.index()],
         seats::<V>(&summary.root_values),
@@ -319,4 +386,88 @@ fn answer<V: Variant>(request: &AnalysisRequest, search: &Search<State<V>>) -> V
         "moves": moves,
         "pv": line.iter().map(|(p, m)| format!("{}:{m}", V::PLAYER_LETTERS[p.index()])).collect::<Vec<_>>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::CamelotRules;
+    use search::UniformEvaluator;
+
+    /// The move searched with `sims` simulations a leg, and the last `info` line of its first
+    /// leg.
+    fn think(session: &mut Session<CamelotRules>, sims: u32) -> (String, String) {
+        let limits = Limits { sims: Some(sims), ..Limits::default() };
+        let mut lines = Vec::new();
+        let mv = session
+            .think(&mut UniformEvaluator, &limits, 64, &mut || false, &mut |l| lines.push(l))
+            .unwrap();
+        let first = lines.into_iter().filter(|l| l.starts_with("info leg 1 ")).last();
+        (mv, first.expect("the first leg is searched"))
+    }
+
+    /// The `visits` of an info line.
+    fn visits(line: &str) -> u32 {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "visits").expect("a visits field");
+        words[at + 1].parse().unwrap()
+    }
+
+    /// The visits of the node `reply` leads to from the root of the kept search.
+    fn visits_after(session: &Session<CamelotRules>, reply: &str) -> u32 {
+        let kept = session.kept.as_ref().unwrap();
+        let (tree, mut state) = (kept.tree(), kept.root_state().clone());
+        let complete = state.position().parse_move(reply).unwrap();
+        let mut node = NodeId::ROOT;
+        loop {
+            let action = state.next_action(&complete);
+            node = tree.children(node).find(|&c| tree.node(c).action == Some(action)).unwrap();
+            state.play(action);
+            if state.last_move().is_some() {
+                return tree.node(node).n;
+            }
+        }
+    }
+
+    /// The opponent's most visited reply in the kept search.
+    fn likely_reply(session: &Session<CamelotRules>) -> String {
+        let kept = session.kept.as_ref().expect("the search of the move is kept");
+        let reply = principal_line(kept.root_state(), kept.tree(), None)[0].1.clone();
+        assert!(!reply.contains('('), "a complete reply: {reply}");
+        reply
+    }
+
+    #[test]
+    fn the_tree_is_kept_when_the_reply_was_searched_and_dropped_when_not() {
+        let play = PlaySearch::default();
+        let mut session = Session::<CamelotRules>::new(RuleOptions::default(), play);
+        let (mine, line) = think(&mut session, 400);
+        // A fresh root's visits: its first evaluation and the simulations through it.
+        assert_eq!(visits(&line), 401, "a fresh search: {line}");
+        let reply = likely_reply(&session);
+        let expected = visits_after(&session, &reply);
+        assert!(expected > 0);
+        session.set_position(&Start::StartPos, &[mine, reply]).unwrap();
+        assert_eq!(session.reused_visits(), expected);
+        let (_, line) = think(&mut session, 100);
+        assert_eq!(visits(&line), expected + 100, "the kept visits and this move's: {line}");
+        assert!(line.contains("sims 100 "), "{line}");
+
+        // A position outside the tree starts afresh.
+        let mut session = Session::<CamelotRules>::new(RuleOptions::default(), play);
+        let (mine, _) = think(&mut session, 50);
+        let other = session.legal().into_iter().find(|m| *m != mine).unwrap();
+        session.set_position(&Start::StartPos, &[other]).unwrap();
+        assert_eq!(session.reused_visits(), 0);
+        let (_, line) = think(&mut session, 30);
+        assert_eq!(visits(&line), 31);
+
+        // So does a position in the tree once the model changed.
+        let mut session = Session::<CamelotRules>::new(RuleOptions::default(), play);
+        let (mine, _) = think(&mut session, 200);
+        let reply = likely_reply(&session);
+        session.forget_search();
+        session.set_position(&Start::StartPos, &[mine, reply]).unwrap();
+        assert_eq!(session.reused_visits(), 0);
+    }
 }

@@ -3,7 +3,7 @@
 use std::sync::LazyLock;
 
 use crate::game::{GameOver, MAX_PLAYERS, Outcome, Player, Termination};
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, Mirror};
 use crate::position::Position;
 use crate::position::Variant;
 use crate::variant::{Landing, Tables};
@@ -64,12 +64,6 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
 });
 
 /// The left-right mirror (file A <-> L): a symmetry of Camelot's rules, used for augmentation.
-pub struct Mirror {
-    pub cell: Vec<u8>,
-    pub dir: Vec<u8>,
-}
-
-/// The mirror tables.
 pub static MIRROR: LazyLock<Mirror> = LazyLock::new(|| {
     let g = &CamelotRules::tables().geometry;
     Mirror { cell: g.permutation(|f, r| (11 - f, r)), dir: g.dir_permutation(|x, y| (-x, y)) }
@@ -96,6 +90,11 @@ impl Variant for CamelotRules {
 
     fn grid_pos(file: i8, rank: i8) -> (usize, usize) {
         ((rank - 1) as usize, file as usize)
+    }
+
+    /// Files A-L are the grid's columns in order, so the mirror reverses each row.
+    fn mirror() -> Option<&'static Mirror> {
+        Some(&MIRROR)
     }
 
     fn settle(pos: &mut Position<Self>, mover: Option<Player>) {

@@ -31,19 +31,15 @@
 //!
 //! Camelot: 13 planes (basic) or 23 (tactical) on 16 × 12; Tri-Camelot: 13 or 28 on 11 × 11.
 
-use std::sync::LazyLock;
-
 use ndarray::Array3;
 
 use crate::board::PieceKind;
-use crate::camelot::{CamelotRules, MIRROR};
 use crate::encoding::Encoding;
 use crate::game::{Game, Player};
 use crate::layout::Layout;
 use crate::position::Variant;
 use crate::state::State;
 use crate::tactical_planes::SeatTactics;
-use crate::tricamelot::TriCamelotRules;
 use crate::variant::Landing;
 
 /// A game the network can see: planes, policy layout and symmetries.
@@ -106,16 +102,6 @@ fn layout_of<V: Variant>(encoding: Encoding) -> Layout {
 
 /// Tactical planes per seat (see the module's table).
 const TACTICAL_PLANES_PER_SEAT: usize = 5;
-
-/// The layouts of each variant, in [`Encoding::ALL`] order.
-static CAMELOT_LAYOUTS: LazyLock<[Layout; 2]> =
-    LazyLock::new(|| Encoding::ALL.map(layout_of::<CamelotRules>));
-static TRI_LAYOUTS: LazyLock<[Layout; 2]> =
-    LazyLock::new(|| Encoding::ALL.map(layout_of::<TriCamelotRules>));
-
-fn layout_in(layouts: &[Layout; 2], encoding: Encoding) -> &Layout {
-    &layouts[encoding as usize - 1]
-}
 
 fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) {
     assert_eq!(out.len(), layout.input_len(), "encode: output slice has the wrong length");
@@ -185,58 +171,38 @@ fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) 
     }
 }
 
-impl Encode for State<CamelotRules> {
+impl<V: Variant> Encode for State<V> {
     fn layout(encoding: Encoding) -> &'static Layout {
-        layout_in(&CAMELOT_LAYOUTS, encoding)
+        let layouts = V::tables().layouts.get_or_init(|| Encoding::ALL.map(layout_of::<V>));
+        &layouts[encoding as usize - 1]
     }
 
     fn encode(&self, encoding: Encoding, out: &mut [f32]) {
-        encode_state(self, layout_in(&CAMELOT_LAYOUTS, encoding), out);
+        encode_state(self, Self::layout(encoding), out);
     }
 
-    /// Identity and the left-right mirror (file A <-> L), a symmetry of Camelot's rules.
+    /// Identity, and the mirror where the variant has one ([`Variant::mirror`]).
     fn symmetries() -> usize {
-        2
+        1 + V::mirror().is_some() as usize
     }
 
     fn transform_planes(sym: usize, planes: &mut [f32]) {
         if sym == 1 {
-            let w = CAMELOT_LAYOUTS[0].width;
-            for row in planes.chunks_exact_mut(w) {
+            for row in planes.chunks_exact_mut(V::GRID.1) {
                 row.reverse();
             }
         }
     }
 
-    /// The mirror commutes with Black's 180° frame, so it acts on frame cells as on board cells.
+    /// Camelot's mirror commutes with Black's 180° frame, so it acts on frame cells as on board
+    /// cells.
     fn transform_action(sym: usize, index: usize) -> usize {
-        let l = &CAMELOT_LAYOUTS[0];
-        if sym == 0 || index + 1 == l.num_actions() {
+        let l = Self::layout(Encoding::Basic);
+        let Some(mirror) = V::mirror().filter(|_| sym == 1 && index + 1 != l.num_actions()) else {
             return index;
-        }
+        };
         let (cell, rest) = (index / l.policy_channels, index % l.policy_channels);
         let (dir, leap) = (rest / 2, rest % 2);
-        (MIRROR.cell[cell] as usize * l.policy_channels) + MIRROR.dir[dir] as usize * 2 + leap
-    }
-}
-
-impl Encode for State<TriCamelotRules> {
-    fn layout(encoding: Encoding) -> &'static Layout {
-        layout_in(&TRI_LAYOUTS, encoding)
-    }
-
-    fn encode(&self, encoding: Encoding, out: &mut [f32]) {
-        encode_state(self, layout_in(&TRI_LAYOUTS, encoding), out);
-    }
-
-    /// None: the mirror swaps the left and right opponents, which play different roles.
-    fn symmetries() -> usize {
-        1
-    }
-
-    fn transform_planes(_: usize, _: &mut [f32]) {}
-
-    fn transform_action(_: usize, index: usize) -> usize {
-        index
+        (mirror.cell[cell] as usize * l.policy_channels) + mirror.dir[dir] as usize * 2 + leap
     }
 }

@@ -195,10 +195,7 @@ mod tests {
     use crate::{CamelotRules, TriCamelotRules};
 
     /// Fills the planes of `state` from the specs alone (plus the tables and layout).
-    fn fill_from_specs<V: Variant>(state: &State<V>, encoding: Encoding) -> Vec<f32>
-    where
-        State<V>: Encode,
-    {
+    fn fill_from_specs<V: Variant>(state: &State<V>, encoding: Encoding) -> Vec<f32> {
         let (t, l) = (V::tables(), State::<V>::layout(encoding));
         let p = V::NUM_PLAYERS;
         let me = state.to_move().index();
@@ -254,10 +251,7 @@ mod tests {
         out
     }
 
-    fn check<V: Variant>(seed: u64)
-    where
-        State<V>: Encode,
-    {
+    fn check<V: Variant>(seed: u64) {
         for e in Encoding::ALL {
             assert_eq!(plane_specs::<V>(e).len(), State::<V>::layout(e).planes);
         }

@@ -9,6 +9,14 @@ use crate::action::LegKind;
 /// Index of a cell in square-index order.
 pub type Cell = u8;
 
+/// A left-right mirror of a board that is a symmetry of its rules: where each cell and each
+/// direction goes (`cell[c]`, `dir[d]`).
+#[derive(Debug)]
+pub struct Mirror {
+    pub cell: Vec<Cell>,
+    pub dir: Vec<u8>,
+}
+
 /// Marks "no cell" in the step and leap tables.
 pub const NO_CELL: Cell = u8::MAX;
 

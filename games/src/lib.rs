@@ -58,13 +58,13 @@ mod zobrist;
 
 pub use action::{Action, LegKind};
 pub use board::{Board, Piece, PieceKind};
-pub use camelot::{BLACK, CamelotRules, MIRROR, Mirror, WHITE};
+pub use camelot::{BLACK, CamelotRules, MIRROR, WHITE};
 pub use encode::Encode;
 pub use encode_spec::{PlaneFill, PlaneSpec, direction_name, plane_specs, relative_seat_name};
 pub use encoding::Encoding;
 pub use error::{ActionError, MoveError, PositionError, UnknownName};
 pub use game::{Game, GameOver, MAX_PLAYERS, Outcome, Player, Termination, Values};
-pub use geometry::{Cell, Geometry, NO_CELL};
+pub use geometry::{Cell, Geometry, Mirror, NO_CELL};
 pub use goal_distance::GoalDistances;
 pub use layout::{Layout, LayoutError};
 pub use mv::{Move, MoveKind};

@@ -11,6 +11,7 @@ use std::marker::PhantomData;
 use crate::board::Board;
 use crate::error::MoveError;
 use crate::game::{GameOver, Player};
+use crate::geometry::Mirror;
 use crate::mv::{Move, MoveKind};
 use crate::options::RuleOptions;
 use crate::variant::{Landing, Tables};
@@ -45,6 +46,14 @@ pub trait Variant:
 
     /// The (row, column) of the cell at (file, rank) on that grid.
     fn grid_pos(file: i8, rank: i8) -> (usize, usize);
+
+    /// The left-right mirror when it is a symmetry of the rules, used to augment training data
+    /// ([`crate::Encode::symmetries`]); it must reverse each row of the grid. `None` (the
+    /// default) where there is none: Tri-Camelot's mirror swaps the two opponents, who play
+    /// different roles.
+    fn mirror() -> Option<&'static Mirror> {
+        None
+    }
 
     /// Passes the turn after `mover` completed a move (None: a position was just parsed, and
     /// the side to move stays) and records the end of the game if it is over. Camelot leaves the

@@ -2,8 +2,11 @@
 //! cell means to each player ([`Landing`]), the goal cells and the seats' frames. The trait
 //! that gives them, [`Variant`](crate::Variant), is beside the position it is generic over.
 
+use std::sync::OnceLock;
+
 use crate::game::MAX_PLAYERS;
 use crate::geometry::{Cell, Geometry};
+use crate::layout::Layout;
 
 /// What it means for a piece of a given player to land on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +38,9 @@ pub struct Tables {
     /// Inverses of `frame_cell` and `frame_dir`.
     pub unframe_cell: Vec<Vec<Cell>>,
     pub unframe_dir: Vec<Vec<u8>>,
+    /// The network's tensor layouts of the variant, one per [`crate::Encoding`], built by
+    /// [`crate::Encode::layout`] the first time it is asked.
+    pub(crate) layouts: OnceLock<[Layout; 2]>,
 }
 
 impl Tables {
@@ -51,7 +57,16 @@ impl Tables {
         });
         let unframe_cell = frame_cell.iter().map(|m| inverse(m)).collect();
         let unframe_dir = frame_dir.iter().map(|m| inverse(m)).collect();
-        Tables { geometry, landing, goal, frame_cell, frame_dir, unframe_cell, unframe_dir }
+        Tables {
+            geometry,
+            landing,
+            goal,
+            frame_cell,
+            frame_dir,
+            unframe_cell,
+            unframe_dir,
+            layouts: OnceLock::new(),
+        }
     }
 }
 

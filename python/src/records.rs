@@ -98,10 +98,7 @@ fn arrays<'py, V: Variant>(
     options: RuleOptions,
     limit: Option<usize>,
     encoding: Encoding,
-) -> PyResult<Bound<'py, PyDict>>
-where
-    State<V>: Encode,
-{
+) -> PyResult<Bound<'py, PyDict>> {
     let layout = State::<V>::layout(encoding);
     let (input, actions, classes, seats) =
         (layout.input_len(), State::<V>::NUM_ACTIONS, layout.value_classes, V::NUM_PLAYERS);

@@ -34,10 +34,7 @@ pub fn layout<'py>(py: Python<'py>, variant: &str, encoding: &str) -> PyResult<B
     games::with_variant!(kind(variant)?, V => layout_of::<V>(py, encoding))
 }
 
-fn layout_of<V: Variant>(py: Python<'_>, encoding: Encoding) -> PyResult<Bound<'_, PyDict>>
-where
-    State<V>: Encode,
-{
+fn layout_of<V: Variant>(py: Python<'_>, encoding: Encoding) -> PyResult<Bound<'_, PyDict>> {
     let l = State::<V>::layout(encoding);
     let d = PyDict::new(py);
     d.set_item("variant", V::NAME)?;

@@ -15,10 +15,7 @@ pub trait TrainGame: Encode {
     fn parse_position(s: &str, options: RuleOptions) -> Result<Self, PositionError>;
 }
 
-impl<V: Variant> TrainGame for State<V>
-where
-    State<V>: Encode,
-{
+impl<V: Variant> TrainGame for State<V> {
     fn parse_position(s: &str, options: RuleOptions) -> Result<Self, PositionError> {
         State::<V>::parse_with(s, options)
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use games::{Encode, Game, RuleOptions, State, Variant};
+use games::{Game, RuleOptions, State, Variant};
 use model::DeviceKind;
 use rand::SeedableRng;
 use search::mcts::Analysis;
@@ -42,10 +42,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     games::with_variant!(args.pos.variant_or_model(args.model.as_deref())?, V => analyze::<V>(&args))
 }
 
-fn analyze<V: Variant>(args: &AnalyzeArgs) -> Result<()>
-where
-    State<V>: Encode,
-{
+fn analyze<V: Variant>(args: &AnalyzeArgs) -> Result<()> {
     let text = if args.pos.position.trim() == "start" {
         V::START.to_string()
     } else {

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use games::{Encode, State, Variant, VariantKind};
+use games::{Variant, VariantKind};
 use model::DeviceKind;
 use search::PlaySearch;
 use selfplay::arena::{
@@ -30,6 +30,8 @@ pub struct ArenaArgs {
     /// alpha-beta), `mcts:sims=N` (uniform prior, random-rollout values; `,cutoff=K` cuts each
     /// playout after K moves and scores it by the heuristic) or a checkpoint directory with a simulation count, e.g. data/run/models/gen-0007:sims=200
     /// (`,draw=X` scores draws X for every seat in its search: the contempt it was trained with).
+    /// `tc=B+I` puts a player on a clock of B seconds and I more a move (DIR:tc=10+0.1,
+    /// alphabeta:tc=10+0.1; engine:tc=10+0.1 <command>); the games are then played one at a time.
     #[arg(long)]
     pub a: String,
     /// Second player (same forms as --a).
@@ -111,10 +113,7 @@ fn specs(args: &ArenaArgs, players: usize, variant: &str) -> Result<Vec<PlayerSp
 pub fn load_players<'a, V: Variant>(
     specs: impl Iterator<Item = &'a PlayerSpec>,
     config: Option<&RunConfig>,
-) -> Result<Vec<ArenaPlayer<V>>, BadInput>
-where
-    State<V>: Encode,
-{
+) -> Result<Vec<ArenaPlayer<V>>, BadInput> {
     let device = config.map_or(DeviceKind::Cpu, |c| c.net.device);
     let cache = config.map_or(0, |c| c.selfplay.eval_cache);
     let mut load = arena_loader::<V>(device, cache);
@@ -123,10 +122,7 @@ where
         .collect()
 }
 
-fn run_variant<V: Variant>(args: &ArenaArgs, config: Option<&RunConfig>) -> Result<()>
-where
-    State<V>: Encode,
-{
+fn run_variant<V: Variant>(args: &ArenaArgs, config: Option<&RunConfig>) -> Result<()> {
     let specs = specs(args, V::NUM_PLAYERS, V::NAME)?;
     let mut players = load_players::<V>(specs.iter(), config)?;
     let names: Vec<String> = specs.iter().map(PlayerSpec::short_name).collect();
@@ -138,14 +134,20 @@ where
         games_in_flight: args.play.games_in_flight.max(1),
         play: config.map_or_else(PlaySearch::default, |c| c.play),
         options: config.map_or_else(Default::default, |c| c.game.rule_options()),
+        clocks: specs.iter().map(PlayerSpec::clock).collect(),
         ..MatchConfig::default()
     };
     let kept = match &args.out {
         Some(dir) => format!("records to {}", dir.display()),
         None => "games not kept (--out DIR keeps them)".into(),
     };
+    let timed = if match_config.clocks.iter().any(Option::is_some) {
+        ", one at a time (players on a clock)"
+    } else {
+        ""
+    };
     eprintln!(
-        "{}: {} games, {} (seed {}, {} random opening moves); {kept}",
+        "{}: {} games{timed}, {} (seed {}, {} random opening moves); {kept}",
         V::NAME,
         args.games,
         names.join(" vs "),
@@ -178,6 +180,9 @@ where
     };
     let report = MatchReport::new(&names, V::PLAYER_NAMES, &games);
     out!("{}", report.table())?;
+    for (name, work) in names.iter().zip(&stats.players) {
+        outln!("{name}: {}", work.summary())?;
+    }
     let secs = stats.wall_time.as_secs_f64().max(1e-9);
     outln!(
         "{:.1} s ({:.2} games/s), {} network evaluations in {} batches; {written}",

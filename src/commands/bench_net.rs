@@ -112,10 +112,7 @@ pub fn selfplay(
     games::with_variant!(config.game.variant, V => measure::<V>(&config, games, seconds))
 }
 
-fn measure<V: Variant>(config: &RunConfig, games: u64, seconds: f64) -> Result<()>
-where
-    State<V>: Encode,
-{
+fn measure<V: Variant>(config: &RunConfig, games: u64, seconds: f64) -> Result<()> {
     let batch = config.selfplay.games_in_flight;
     let net =
         NetConfig::preset(&config.net.preset, State::<V>::layout(config.net.encoding).clone())?;

@@ -139,10 +139,7 @@ fn check_preset<V: Variant>(
     preset: &str,
     train: bool,
     report: &mut Report,
-) -> Result<()>
-where
-    State<V>: Encode,
-{
+) -> Result<()> {
     let what = format!("{} {preset}", V::NAME);
     let net = random_net::<State<V>>(preset, Encoding::LATEST, DeviceKind::Cpu, args.seed)?;
     let positions = Positions::<V>::new(args.positions, Encoding::LATEST, args.seed);
@@ -212,10 +209,7 @@ fn round_trip<V: Variant>(
     net: Net,
     positions: &Positions<V>,
     report: &mut Report,
-) -> Result<()>
-where
-    State<V>: Encode,
-{
+) -> Result<()> {
     let (on_cpu, on_device) = {
         // Removed at the end of this block, errors included.
         let scratch = storage::ScratchDir::new("camelot-zero-device-check")?;
@@ -249,10 +243,7 @@ where
     )
 }
 
-fn check_checkpoint<V: Variant>(args: &CheckArgs, dir: &Path, report: &mut Report) -> Result<()>
-where
-    State<V>: Encode,
-{
+fn check_checkpoint<V: Variant>(args: &CheckArgs, dir: &Path, report: &mut Report) -> Result<()> {
     let net =
         checkpoint::load(dir, V::NAME).with_context(|| format!("loading {}", dir.display()))?.net;
     let positions = Positions::<V>::new(args.positions, net.config().shape.encoding, args.seed);
@@ -267,10 +258,7 @@ fn forward_line<V: Variant>(
     net: &Net,
     positions: &Positions<V>,
     report: &mut Report,
-) -> Result<()>
-where
-    State<V>: Encode,
-{
+) -> Result<()> {
     let cpu = Predictor::with_engine(net, DeviceKind::Cpu, NetEngine::Native)?;
     let want = cpu.predict(&positions.planes, positions.len)?;
     let spread = want.policy_logits.iter().fold(0.0f32, |m, x| m.max(x.abs()));
@@ -321,10 +309,7 @@ struct Positions<V: Variant> {
     legal: Vec<bool>,
 }
 
-impl<V: Variant> Positions<V>
-where
-    State<V>: Encode,
-{
+impl<V: Variant> Positions<V> {
     /// `len` positions encoded in `encoding`.
     fn new(len: usize, encoding: Encoding, seed: u64) -> Self {
         let layout = State::<V>::layout(encoding);

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 use engine::{EngineInfo, EvaluatorSource, serve};
-use games::{Encode, State, Variant, VariantKind};
+use games::{State, Variant, VariantKind};
 use model::DeviceKind;
 use search::{DrawScore, Evaluator};
 use train::{EvaluatorFactory, Source};
@@ -41,10 +41,7 @@ struct ModelSource {
 }
 
 impl EvaluatorSource for ModelSource {
-    fn evaluator<V: Variant>(&self) -> Result<Box<dyn Evaluator<State<V>>>, String>
-    where
-        State<V>: Encode,
-    {
+    fn evaluator<V: Variant>(&self) -> Result<Box<dyn Evaluator<State<V>>>, String> {
         let source = self.model.clone().map_or(Source::Uniform, Source::Checkpoint);
         let factory = EvaluatorFactory::new::<State<V>>(&source, DeviceKind::Cpu, 0)
             .map_err(|e| train::error_chain(&e))?;

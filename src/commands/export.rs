@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use games::{Encode, State, Variant};
+use games::Variant;
 use model::ModelError;
 use train::export::{ExportError, ExportFormat, export_model};
 
@@ -51,10 +51,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
     games::with_variant!(kind, V => export::<V>(&args))
 }
 
-fn export<V: Variant>(args: &ExportArgs) -> Result<()>
-where
-    State<V>: Encode,
-{
+fn export<V: Variant>(args: &ExportArgs) -> Result<()> {
     let side =
         export_model::<V>(&args.model, args.format, &args.out, args.batch).map_err(
             |e| match e {

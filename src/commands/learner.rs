@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::Args;
-use games::{Encode, State, Variant};
+use games::{State, Variant};
 use location::Location;
 use train::distributed::{LearnerLease, WorkerHub};
 use train::run::GamesSource;
@@ -78,7 +78,7 @@ fn learn<V: Variant>(
     (generations, time_budget): (u32, Option<train::TimeBudget>),
 ) -> Result<()>
 where
-    State<V>: Encode + TrainGame,
+    State<V>: TrainGame,
 {
     let job = RunJob {
         run_dir,

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 use engine::{EngineClient, Limits};
-use games::{Encode, Game, State, Variant, VariantKind};
+use games::{Game, State, Variant, VariantKind};
 use model::DeviceKind;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -50,10 +50,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     games::with_variant!(args.pos.variant_or_model(args.model.as_deref())?, V => play::<V>(&args))
 }
 
-fn play<V: Variant>(args: &PlayArgs) -> Result<()>
-where
-    State<V>: Encode,
-{
+fn play<V: Variant>(args: &PlayArgs) -> Result<()> {
     let start = args.pos.state::<V>()?;
     let human = V::PLAYER_LETTERS
         .iter()

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use games::{Encode, State, Variant, VariantKind};
+use games::{Variant, VariantKind};
 use search::PlaySearch;
 use selfplay::arena::anchors::{
     AnchorError, AnchorTable, DEFAULT_ANCHORS, RateConfig, rate, round_robin,
@@ -84,10 +84,7 @@ fn play_specs<V: Variant>(
     args: &MatchArgs,
     config: Option<&RunConfig>,
     label: &str,
-) -> Result<Vec<ArenaGame>, Failure>
-where
-    State<V>: Encode,
-{
+) -> Result<Vec<ArenaGame>, Failure> {
     let mut players =
         load_players::<V>(specs.iter().copied(), config).map_err(anyhow::Error::from)?;
     let match_config = MatchConfig {
@@ -96,6 +93,7 @@ where
         games_in_flight: args.games_in_flight.max(1),
         play: config.map_or_else(PlaySearch::default, |c| c.play),
         options: config.map_or_else(Default::default, |c| c.game.rule_options()),
+        clocks: specs.iter().map(|s| s.clock()).collect(),
         ..MatchConfig::default()
     };
     let bar = progress::bar(games, label);
@@ -122,10 +120,7 @@ fn anchors_variant<V: Variant>(
     args: &AnchorsArgs,
     variant: VariantKind,
     config: Option<&RunConfig>,
-) -> Result<()>
-where
-    State<V>: Encode,
-{
+) -> Result<()> {
     let texts: Vec<String> = if args.players.is_empty() {
         DEFAULT_ANCHORS.iter().map(|s| s.to_string()).collect()
     } else {
@@ -210,10 +205,7 @@ fn rate_variant<V: Variant>(
     me: &PlayerSpec,
     variant: VariantKind,
     config: Option<&RunConfig>,
-) -> Result<()>
-where
-    State<V>: Encode,
-{
+) -> Result<()> {
     let table = match &args.anchors {
         Some(path) => AnchorTable::load(path, variant),
         None => AnchorTable::builtin(variant),

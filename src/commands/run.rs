@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::Args;
-use games::{Encode, State, Variant};
+use games::{State, Variant};
 use train::run::{GamesSource, ProgramInfo};
 use train::{RunConfig, RunJob, TrainGame, run_generations};
 
@@ -81,7 +81,7 @@ pub fn run(args: RunArgs) -> Result<()> {
 
 fn run_variant<V: Variant>(job: RunJob<'_>) -> Result<()>
 where
-    State<V>: Encode + TrainGame,
+    State<V>: TrainGame,
 {
     let mut view = RunView::new::<V>(job.run_dir.display().to_string());
     let result = run_generations::<V>(job, |e| view.show(e));

@@ -57,10 +57,7 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
     games::with_variant!(config.game.variant, V => run_variant::<V>(&args, &config))
 }
 
-fn run_variant<V: Variant>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()>
-where
-    State<V>: Encode,
-{
+fn run_variant<V: Variant>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()> {
     let seed = args.seed.unwrap_or(config.run.seed);
     let source = match (&args.source.model, args.source.random) {
         (Some(dir), _) => Source::Checkpoint(dir.clone()),

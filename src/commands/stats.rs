@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
-use games::{Encode, State, Variant, VariantKind};
+use games::{State, Variant, VariantKind};
 use model::DeviceKind;
 use records::collection::{
     GenerationRange, SourcedGame, StatsError, filter, games_files, read_all,
@@ -207,10 +207,7 @@ fn print_report(format: Format, report: &impl TableView) -> Result<()> {
 }
 
 /// Each of `models`' value heads on the probe positions of `games`.
-fn value_probe<V: Variant>(models: &[PathBuf], games: &[SourcedGame]) -> Result<ValueProbe>
-where
-    State<V>: Encode,
-{
+fn value_probe<V: Variant>(models: &[PathBuf], games: &[SourcedGame]) -> Result<ValueProbe> {
     let positions = probe_positions::<V>(games).map_err(bad)?;
     if positions.is_empty() {
         return Err(BadInput(format!("no positions to probe in the {} games", games.len())).into());
@@ -247,7 +244,10 @@ fn model(text: &str) -> Result<Model, BadInput> {
     let bad = |why: String| BadInput(format!("--model {text}: {why}"));
     match text.parse::<PlayerSpec>().map_err(|e| bad(e.to_string()))? {
         PlayerSpec::Checkpoint { dir, .. } if !dir.is_dir() => Err(bad("no such directory".into())),
-        PlayerSpec::Checkpoint { dir, sims, draw, values } => {
+        PlayerSpec::Checkpoint { clock: Some(_), .. } => {
+            Err(bad("positions are searched with sims=, not on a clock (tc=)".into()))
+        }
+        PlayerSpec::Checkpoint { dir, sims, draw, values, .. } => {
             Ok(Model { text: text.to_string(), dir, sims, draw, values })
         }
         _ => Err(bad("not a checkpoint folder".into())),
@@ -261,10 +261,7 @@ fn blunders<V: Variant>(
     models: &[Model],
     play: &PlaySearch,
     games: &[SourcedGame],
-) -> Result<Blunders>
-where
-    State<V>: Encode,
-{
+) -> Result<Blunders> {
     let mover = args.mover.as_deref();
     let set =
         tactical_positions::<V>(games, judge, args.positions, args.seed, mover).map_err(bad)?;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use games::{Encode, State, Variant};
+use games::{State, Variant};
 use train::run::train_stage;
 use train::trainer::losses_text;
 use train::{CsvLog, RunConfig, StepMetrics, TrainGame, newest_checkpoint};
@@ -31,7 +31,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
 
 fn train_variant<V: Variant>(args: &TrainArgs, config: &RunConfig) -> Result<()>
 where
-    State<V>: Encode + TrainGame,
+    State<V>: TrainGame,
 {
     let models = args.run_dir.join("models");
     let Some((g, dir)) =

@@ -22,10 +22,7 @@ use serde_json::Value;
 use sidecar::Spec;
 
 /// A small random checkpoint (b4c32 with 1 block) of variant `V` in `dir/ckpt`.
-fn checkpoint<V: Variant>(dir: &Path) -> (PathBuf, Net)
-where
-    State<V>: Encode,
-{
+fn checkpoint<V: Variant>(dir: &Path) -> (PathBuf, Net) {
     checkpoint_with_blocks::<V>(dir, 1, Encoding::Basic)
 }
 
@@ -33,10 +30,7 @@ fn checkpoint_with_blocks<V: Variant>(
     dir: &Path,
     blocks: usize,
     encoding: Encoding,
-) -> (PathBuf, Net)
-where
-    State<V>: Encode,
-{
+) -> (PathBuf, Net) {
     let mut config = NetConfig::preset("b4c32", State::<V>::layout(encoding).clone()).unwrap();
     config.blocks = blocks;
     let net = Net::new(&config, &DeviceKind::Cpu.device().unwrap()).unwrap();
@@ -57,10 +51,7 @@ fn export(ckpt: &Path, format: &str, out: &Path, extra: &[&str]) -> Value {
 /// Encodes random states of `V` from the sidecar alone and checks planes and action indices
 /// against the engine. Returns how many states had each seat to move, and how many were in
 /// mid-move.
-fn check_states<V: Variant>(sidecar: &Value, seed: u64) -> (Vec<usize>, usize)
-where
-    State<V>: Encode,
-{
+fn check_states<V: Variant>(sidecar: &Value, seed: u64) -> (Vec<usize>, usize) {
     let spec = Spec::from_json(sidecar);
     let mut seats = vec![0; V::NUM_PLAYERS];
     let mut mid_move = 0;
@@ -278,10 +269,7 @@ fn check_onnx_script_agrees_with_analyze() {
 
 /// A few position strings of `V` that are not over, with every seat to move, between moves
 /// and in mid-move.
-fn positions<V: Variant>(seed: u64) -> Vec<String>
-where
-    State<V>: Encode,
-{
+fn positions<V: Variant>(seed: u64) -> Vec<String> {
     let states = games::testing::random_states::<V>(40, 200, seed);
     let live: Vec<_> = states.iter().filter(|s| s.outcome().is_none()).collect();
     let mut picked = Vec::new();

@@ -101,10 +101,7 @@ pub fn load_predictor<G: Encode>(dir: &Path, device: DeviceKind) -> Result<Predi
 pub fn arena_loader<V: games::Variant>(
     device: DeviceKind,
     cache: usize,
-) -> impl FnMut(&Path, DrawScore) -> Result<BoxedEvaluator<games::State<V>>, String>
-where
-    games::State<V>: Encode,
-{
+) -> impl FnMut(&Path, DrawScore) -> Result<BoxedEvaluator<games::State<V>>, String> {
     move |dir: &Path, draw: DrawScore| {
         let source = Source::Checkpoint(dir.to_path_buf());
         let factory = EvaluatorFactory::new::<games::State<V>>(&source, device, cache)

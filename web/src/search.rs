@@ -6,7 +6,7 @@ use classical::GuardedSearch;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use games::{Encode, Game, State, Variant, VariantKind};
+use games::{Game, State, Variant, VariantKind};
 use model::DeviceKind;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -81,7 +81,7 @@ impl Models {
 
     fn evaluator<V: Variant>(&self) -> Box<dyn search::Evaluator<State<V>>>
     where
-        State<V>: Encode + Game<Action = games::Action>,
+        State<V>: Game<Action = games::Action>,
     {
         let kind: VariantKind = V::NAME.parse().expect("a variant's name is a kind");
         self.games[slot(kind)].0.make::<State<V>>(DrawScore::Share)
@@ -96,7 +96,7 @@ impl Models {
         sims: u32,
     ) -> Result<(String, Option<AnalysisView>), ServeError>
     where
-        State<V>: Encode + Game<Action = games::Action>,
+        State<V>: Game<Action = games::Action>,
     {
         let search = self.play.search(state.clone(), sims).map_err(search_error)?;
         let mut evaluator = self.evaluator::<V>();
@@ -118,7 +118,7 @@ impl Models {
         mut report: impl FnMut(AnalysisView) -> bool,
     ) -> Result<(), ServeError>
     where
-        State<V>: Encode + Game<Action = games::Action>,
+        State<V>: Game<Action = games::Action>,
     {
         let mut search = self.play.search(state.clone(), sims).map_err(search_error)?;
         let mut evaluator = self.evaluator::<V>();

@@ -6,6 +6,7 @@
 //!   `mcts:sims=N[,cutoff=K]`, `alphabeta:depth=N`, `<checkpoint dir>:sims=N`);
 //! - [`player`]: [`ArenaPlayer`], a loaded player (the classical ones from the `classical`
 //!   crate: greedy, alpha-beta, the `mcts` player's playouts);
+//! - [`clock`]: [`TimeControl`], a player's clock (`tc=B+I`);
 //! - [`seats`]: seat rotation (all `n!` orders of the players) and opening seeds;
 //! - [`play`]: [`play_match`], games in lockstep with batched network evaluations;
 //! - [`report`]: [`MatchReport`], tallies and the results table;
@@ -32,6 +33,7 @@
 //! ```
 
 pub mod anchors;
+pub mod clock;
 pub mod elo;
 pub mod game;
 pub mod play;
@@ -53,6 +55,7 @@ use records::RecordError;
 use search::lockstep::EvaluationError;
 use search::mcts::SearchError;
 
+pub use clock::{PlayerWork, TimeControl};
 pub use elo::{Elo, EloInterval, elo_interval};
 pub use game::{ARENA_RUN, ArenaGame, write_games};
 pub use games::GoalDistances;

@@ -6,13 +6,17 @@
 //! step, in parallel across games. Games start in game-id order.
 //!
 //! Every game has its own random streams (seeded from the match seed and its id), and the
-//! batches are the same in every run, so a match is reproducible from its seed.
+//! batches are the same in every run, so a match is reproducible from its seed; unless a
+//! player is on a clock ([`MatchConfig::clocks`]): then games are played one at a time, each
+//! move timed by the wall clock, and what a player does in its time depends on the machine.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use games::{GoalDistances, RuleOptions, State, Variant};
 
 use super::ArenaError;
+use super::clock::{PlayerWork, TimeControl};
 use super::game::ArenaGame;
 use super::player::{ArenaPlayer, Kind};
 use super::slot::{Slot, Table};
@@ -45,6 +49,10 @@ pub struct MatchConfig {
     pub rollout_moves: usize,
     /// Rules of the games.
     pub options: RuleOptions,
+    /// Each player's clock, by player index (`PlayerSpec::clock`; missing or `None`: the
+    /// player's fixed budget). With any clock the games are played one at a time, whatever
+    /// `games_in_flight` says, so that no game's move waits for another's.
+    pub clocks: Vec<Option<TimeControl>>,
 }
 
 /// Default number of random opening moves.
@@ -61,6 +69,7 @@ impl Default for MatchConfig {
             play: PlaySearch::default(),
             rollout_moves: 1000,
             options: RuleOptions::default(),
+            clocks: Vec::new(),
         }
     }
 }
@@ -76,6 +85,8 @@ pub struct MatchStats {
     pub evaluator_time: Duration,
     /// Wall time of the whole match.
     pub wall_time: Duration,
+    /// What each player did, by player index.
+    pub players: Vec<PlayerWork>,
 }
 
 /// Plays the match between `players` (index = player; exactly `V::NUM_PLAYERS` of them) and
@@ -118,7 +129,11 @@ pub fn play_match<V: Variant>(
         distances: &distances,
         max_moves: config.max_moves,
         rollout_moves: config.rollout_moves,
+        clocks: &config.clocks,
+        work: Mutex::new(vec![PlayerWork::default(); kinds.len()]),
     };
+    let timed = config.clocks.iter().any(Option::is_some);
+    let in_flight = if timed { 1 } else { config.games_in_flight.max(1) };
     let new_slot = |id: u64| {
         Slot::new(
             id,
@@ -131,8 +146,7 @@ pub fn play_match<V: Variant>(
     let mut ids = 0..config.games;
     let mut finished: Vec<ArenaGame> = Vec::with_capacity(config.games as usize);
     let mut stats = MatchStats::default();
-    let lockstep =
-        Lockstep { shared: &table, in_flight: config.games_in_flight.max(1), evaluators };
+    let lockstep = Lockstep { shared: &table, in_flight, evaluators };
     lockstep.run(
         || Ok::<_, ArenaError>(ids.next().map(new_slot)),
         |batch| {
@@ -147,5 +161,6 @@ pub fn play_match<V: Variant>(
     )?;
     finished.sort_by_key(|g| g.game_id);
     stats.wall_time = started.elapsed();
+    stats.players = table.work.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok((finished, stats))
 }

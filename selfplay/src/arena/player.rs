@@ -77,7 +77,7 @@ pub enum Leaves {
 }
 
 impl<V: Variant> ArenaPlayer<V> {
-    /// Builds the player of `spec`. A checkpoint is checked to be a directory, then handed to
+    /// Builds the player of `spec` (its clock, if any, is the match's: [`super::MatchConfig::clocks`]). A checkpoint is checked to be a directory, then handed to
     /// `load` with the spec's draw score (which reads it into an evaluator scoring the network's
     /// draw probability that way; its error message is kept).
     pub fn from_spec(
@@ -85,7 +85,7 @@ impl<V: Variant> ArenaPlayer<V> {
         load: &mut LoadCheckpoint<'_, V>,
     ) -> Result<Self, ArenaError> {
         Ok(match spec {
-            PlayerSpec::Checkpoint { dir, sims, draw, values } => {
+            PlayerSpec::Checkpoint { dir, sims, draw, values, .. } => {
                 if !dir.is_dir() {
                     return Err(ArenaError::MissingCheckpoint(dir.clone()));
                 }
@@ -93,14 +93,16 @@ impl<V: Variant> ArenaPlayer<V> {
                     .map_err(|message| ArenaError::Load { dir: dir.clone(), message })?;
                 ArenaPlayer::Network { evaluator: values.apply(network), sims: *sims, draw: *draw }
             }
-            PlayerSpec::Mcts { sims, cutoff } => ArenaPlayer::Mcts { sims: *sims, cutoff: *cutoff },
-            PlayerSpec::AlphaBeta { depth, ms } => ArenaPlayer::AlphaBeta(AlphaBetaLimits {
+            PlayerSpec::Mcts { sims, cutoff, .. } => {
+                ArenaPlayer::Mcts { sims: *sims, cutoff: *cutoff }
+            }
+            PlayerSpec::AlphaBeta { depth, ms, .. } => ArenaPlayer::AlphaBeta(AlphaBetaLimits {
                 depth: depth.unwrap_or(MAX_DEPTH),
                 time: ms.map(|t| std::time::Duration::from_millis(u64::from(t))),
             }),
             PlayerSpec::Random => ArenaPlayer::Random,
             PlayerSpec::Greedy => ArenaPlayer::Greedy,
-            PlayerSpec::Engine { command } => {
+            PlayerSpec::Engine { command, .. } => {
                 ArenaPlayer::Engine(Mutex::new(EngineClient::start(command)?))
             }
         })

@@ -9,13 +9,14 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 
+use super::clock::{self, PlayerWork, TimeControl, Turn};
 use super::game::ArenaGame;
 use super::player::{Kind, Leaves};
 use super::seats;
 use classical::alphabeta::AlphaBeta;
 use classical::greedy::greedy_move;
 use classical::rollout::MoveRollouts;
-use engine::{EngineClient, Limits};
+use engine::{Clock, EngineClient, Limits};
 use games::GoalDistances;
 use search::evaluator::{Evaluation, draw_values};
 use search::lockstep::{self, Step};
@@ -34,6 +35,16 @@ pub(crate) struct Table<'a> {
     pub max_moves: u32,
     /// Complete moves per random playout of the `mcts` players (a playout cut off is a draw).
     pub rollout_moves: usize,
+    /// Each player's clock, by player index (`None`: a fixed budget).
+    pub clocks: &'a [Option<TimeControl>],
+    /// What each player did, by player index: every slot adds its moves.
+    pub work: Mutex<Vec<PlayerWork>>,
+}
+
+impl Table<'_> {
+    fn clock(&self, player: usize) -> Option<TimeControl> {
+        self.clocks.get(player).copied().flatten()
+    }
 }
 
 pub(crate) struct Slot<V: Variant> {
@@ -51,6 +62,11 @@ pub(crate) struct Slot<V: Variant> {
     alphabeta: Vec<Option<Box<AlphaBeta<V>>>>,
     moves: Vec<String>,
     over: Option<(Values, Termination)>,
+    /// The time left on each player's clock, in milliseconds (by player index; unused
+    /// without a clock).
+    clock_left_ms: Vec<u64>,
+    /// The move in progress (none during the random opening).
+    turn: Option<Turn>,
 }
 
 impl<V: Variant> Slot<V> {
@@ -76,6 +92,10 @@ impl<V: Variant> Slot<V> {
             alphabeta: (0..V::NUM_PLAYERS).map(|_| None).collect(),
             moves: Vec::new(),
             over: None,
+            clock_left_ms: (0..V::NUM_PLAYERS)
+                .map(|p| table.clock(p).map_or(0, |c| c.base_ms))
+                .collect(),
+            turn: None,
         };
         let mut opening = StdRng::seed_from_u64(seats::opening_seed(seed, V::NUM_PLAYERS, game_id));
         slot.check_end(table);
@@ -104,6 +124,7 @@ impl<V: Variant> Slot<V> {
             Some(m) => {
                 self.search = None;
                 self.moves.push(m);
+                self.end_turn(table);
                 self.check_end(table);
             }
             None => {
@@ -121,8 +142,17 @@ impl<V: Variant> Slot<V> {
     fn engine_move(&self, player: usize, table: &Table<'_>) -> Result<Move, SearchError> {
         let engine = table.engines[player].expect("an engine player has its process");
         let mut client = engine.lock().unwrap_or_else(|e| e.into_inner());
+        // The mover's clock, under its seat's letter.
+        let clock = table.clock(player).map(|tc| {
+            let seat = V::PLAYER_LETTERS[self.state.to_move().index()];
+            Clock {
+                time_left_ms: [(seat, self.clock_left_ms[player])].into(),
+                increment_ms: [(seat, tc.increment_ms)].into(),
+                moves_to_go: None,
+            }
+        });
         let answer = client
-            .best_move(&self.start_position, &self.moves, &Limits::default())
+            .best_move(&self.start_position, &self.moves, &Limits { clock, ..Limits::default() })
             .map_err(|e| SearchError::Player(e.to_string()))?;
         let illegal = |why: String| {
             SearchError::Player(format!(
@@ -143,7 +173,29 @@ impl<V: Variant> Slot<V> {
         self.state.play_move(m);
         self.search = None;
         self.moves.push(m.notation(&V::tables().geometry));
+        self.end_turn(table);
         self.check_end(table);
+    }
+
+    /// Begins the move of `player` unless one is in progress: its clock starts.
+    fn begin_turn(&mut self, player: usize, table: &Table<'_>) -> Turn {
+        *self.turn.get_or_insert_with(|| {
+            Turn::begin(player, table.clock(player).map(|tc| (tc, self.clock_left_ms[player])))
+        })
+    }
+
+    /// Ends the move in progress (none in the opening): its time comes off its player's clock
+    /// and the work it took is added to the player's.
+    fn end_turn(&mut self, table: &Table<'_>) {
+        let Some(turn) = self.turn.take() else { return };
+        let took = turn.started.elapsed();
+        let overran = table.clock(turn.player).is_some_and(|tc| {
+            let (left, overran) = clock::after_move(tc, self.clock_left_ms[turn.player], took);
+            self.clock_left_ms[turn.player] = left;
+            overran
+        });
+        let mut work = table.work.lock().unwrap_or_else(|e| e.into_inner());
+        work[turn.player].add(&turn, took, overran);
     }
 
     fn check_end(&mut self, table: &Table<'_>) {
@@ -168,6 +220,7 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
                 return Ok(Step::Finished);
             }
             let player = self.player_to_move();
+            let turn = self.begin_turn(player, table);
             match table.kinds[player] {
                 Kind::Random => {
                     let m = self.state.moves().choose(&mut self.rng).cloned();
@@ -186,9 +239,12 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
                 Kind::AlphaBeta(limits) => {
                     let searcher = self.alphabeta[player]
                         .get_or_insert_with(|| Box::new(AlphaBeta::new(limits)));
+                    // On a clock, the move's share of it (and `ms=` when shorter).
+                    searcher.set_time(limits.time.into_iter().chain(turn.time()).min());
                     let found = searcher.search(self.state.position());
-                    let m = found.ok_or(SearchError::GameOver)?.best;
-                    self.play_move(&m, table);
+                    let found = found.ok_or(SearchError::GameOver)?;
+                    self.turn.as_mut().expect("begun").nodes += found.nodes;
+                    self.play_move(&found.best, table);
                 }
                 Kind::Search { sims, leaves, draw } => {
                     if self.search.is_none() {
@@ -209,7 +265,9 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
                         self.play_action(a, table)?;
                         continue;
                     }
-                    if !search.is_done() {
+                    // On a clock, a leg searched after the move's time gets one simulation.
+                    let timed_out = turn.out_of_time() && search.simulations_done() >= 1;
+                    if !search.is_done() && !timed_out {
                         let Some(leaf) = search.gather(&mut self.rng) else { continue };
                         let Leaves::Rollouts { cutoff } = leaves else {
                             return Ok(Step::Evaluate { evaluator: player, leaf });
@@ -221,6 +279,8 @@ impl<'a, V: Variant> lockstep::Slot<Table<'a>> for Slot<V> {
                     let summary = search.summary()?;
                     let action =
                         choose_action(&summary, 0.0, &mut self.rng).ok_or(SearchError::GameOver)?;
+                    self.turn.as_mut().expect("begun").simulations +=
+                        u64::from(summary.simulations);
                     self.play_action(action, table)?;
                 }
             }

@@ -12,6 +12,12 @@
 //! | `<dir>:sims=N,draw=X` | the same, scoring a draw `X` (in `[0, 1]`) for every seat in its search |
 //! | `<dir>:sims=N,heuristic=W` | the same, its leaf values `(1 - W) x network + W x` the alpha-beta players' evaluation, judged on the board as it stands (`,judge=quiescence`: after the pending captures are played out); a measuring instrument, not a model ([`LeafValues`]) |
 //! | `engine:<command line>` | an external engine speaking the engine protocol, started with that command line (its budget is its own) |
+//! | `engine:tc=B+I <command line>` | the same on a clock, sent with each `go` (`wtime`/`btime`/`winc`/`binc`) |
+//!
+//! `tc=B+I` gives a checkpoint, `mcts` or `alphabeta` player a clock instead of a fixed budget
+//! (`DIR:tc=10+0.1`, `alphabeta:tc=5+0.05`): `B` seconds for the game and `I` more after each of
+//! its moves ([`TimeControl`]); each move takes the time the engine protocol's time management
+//! gives it, searching until then (with `sims=`/`depth=`/`ms=` as well, whichever ends first).
 //!
 //! `sims=` may be left out (then [`DEFAULT_SIMS`]), `depth=` too (then [`DEFAULT_DEPTH`], or no
 //! limit but the time with `ms=`); `draw=` too (then the fair share, the score
@@ -26,6 +32,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use super::clock::TimeControl;
 use classical::leaf_heuristic::Judge;
 use search::DrawScore;
 
@@ -54,20 +61,27 @@ pub const MAX_CUTOFF: u32 = 10_000;
 pub enum PlayerSpec {
     /// A checkpoint directory (e.g. `data/run/models/gen-0007`) searched with `sims` simulations,
     /// draws scored `draw` in its search, its leaves valued as `values` says.
-    Checkpoint { dir: PathBuf, sims: u32, draw: DrawScore, values: LeafValues },
+    /// With a `clock`, each move searches until its time is up (`sims` per leg at most).
+    Checkpoint {
+        dir: PathBuf,
+        sims: u32,
+        draw: DrawScore,
+        values: LeafValues,
+        clock: Option<TimeControl>,
+    },
     /// Uniform prior, random-rollout values, `sims` simulations; with `cutoff`, each playout
     /// stops after that many moves and is scored by the heuristic.
-    Mcts { sims: u32, cutoff: Option<u32> },
+    Mcts { sims: u32, cutoff: Option<u32>, clock: Option<TimeControl> },
     /// Iterative-deepening alpha-beta: at most `depth` plies, and at most `ms` milliseconds a
-    /// move when given (at least one of the two is set).
-    AlphaBeta { depth: Option<u32>, ms: Option<u32> },
+    /// move when given, or the move's share of its `clock` (at least one of the three is set).
+    AlphaBeta { depth: Option<u32>, ms: Option<u32>, clock: Option<TimeControl> },
     /// A uniformly random legal move.
     Random,
     /// One-ply greedy: captures, then castle progress.
     Greedy,
     /// An external engine: the command line that starts it (a program and its arguments,
-    /// split at whitespace).
-    Engine { command: String },
+    /// split at whitespace), and the clock its `go` commands carry.
+    Engine { command: String, clock: Option<TimeControl> },
 }
 
 /// Where a checkpoint player's leaf values come from.
@@ -120,6 +134,8 @@ pub enum SpecError {
         "`engine:` needs the command line that starts the engine, e.g. engine:camelot-zero engine --sims 100"
     )]
     EmptyEngine,
+    #[error("bad `{option}` in a player spec: {why}")]
+    BadClock { option: String, why: String },
 }
 
 impl PlayerSpec {
@@ -131,6 +147,17 @@ impl PlayerSpec {
             | PlayerSpec::Greedy
             | PlayerSpec::AlphaBeta { .. }
             | PlayerSpec::Engine { .. } => None,
+        }
+    }
+
+    /// The player's clock, when it plays on one.
+    pub fn clock(&self) -> Option<TimeControl> {
+        match self {
+            PlayerSpec::Checkpoint { clock, .. }
+            | PlayerSpec::Mcts { clock, .. }
+            | PlayerSpec::AlphaBeta { clock, .. }
+            | PlayerSpec::Engine { clock, .. } => *clock,
+            PlayerSpec::Random | PlayerSpec::Greedy => None,
         }
     }
 
@@ -146,21 +173,22 @@ impl PlayerSpec {
     /// (e.g. `gen-0007:sims=64`), otherwise the spec as written in canonical form.
     pub fn short_name(&self) -> String {
         match self {
-            PlayerSpec::Checkpoint { dir, sims, draw, values } => {
+            PlayerSpec::Checkpoint { dir, sims, draw, values, clock } => {
                 let name = dir.file_name().map_or_else(
                     || dir.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 );
-                format!("{name}:sims={sims}{}", checkpoint_options(*draw, *values))
+                format!("{name}:{}", checkpoint_options(*sims, *draw, *values, *clock))
             }
             // The program's file name and its arguments.
-            PlayerSpec::Engine { command } => {
+            PlayerSpec::Engine { command, clock } => {
                 let mut words = command.split_whitespace();
                 let program = words.next().unwrap_or_default();
                 let name =
                     Path::new(program).file_name().map_or(program.into(), |n| n.to_string_lossy());
                 let rest: Vec<&str> = words.collect();
-                format!("engine:{name} {}", rest.join(" ")).trim_end().to_string()
+                let clock = clock.map(|c| format!("tc={c} ")).unwrap_or_default();
+                format!("engine:{clock}{name} {}", rest.join(" ")).trim_end().to_string()
             }
             other => other.to_string(),
         }
@@ -171,23 +199,22 @@ impl PlayerSpec {
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerSpec::Checkpoint { dir, sims, draw, values } => {
-                let options = checkpoint_options(*draw, *values);
-                write!(f, "{}:sims={sims}{options}", dir.display())
+            PlayerSpec::Checkpoint { dir, sims, draw, values, clock } => {
+                let options = checkpoint_options(*sims, *draw, *values, *clock);
+                write!(f, "{}:{options}", dir.display())
             }
-            PlayerSpec::Mcts { sims, cutoff: None } => write!(f, "mcts:sims={sims}"),
-            PlayerSpec::Mcts { sims, cutoff: Some(k) } => write!(f, "mcts:sims={sims},cutoff={k}"),
-            PlayerSpec::AlphaBeta { depth, ms } => {
-                let parts: Vec<String> =
-                    [depth.map(|d| format!("depth={d}")), ms.map(|t| format!("ms={t}"))]
-                        .into_iter()
-                        .flatten()
-                        .collect();
-                write!(f, "alphabeta:{}", parts.join(","))
+            PlayerSpec::Mcts { sims, cutoff, clock } => {
+                let parts = [sims_option(*sims, *clock), cutoff.map(|k| format!("cutoff={k}"))];
+                write!(f, "mcts:{}", options(parts, *clock))
+            }
+            PlayerSpec::AlphaBeta { depth, ms, clock } => {
+                let parts = [depth.map(|d| format!("depth={d}")), ms.map(|t| format!("ms={t}"))];
+                write!(f, "alphabeta:{}", options(parts, *clock))
             }
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
-            PlayerSpec::Engine { command } => write!(f, "engine:{command}"),
+            PlayerSpec::Engine { command, clock: None } => write!(f, "engine:{command}"),
+            PlayerSpec::Engine { command, clock: Some(c) } => write!(f, "engine:tc={c} {command}"),
         }
     }
 }
@@ -201,10 +228,19 @@ impl FromStr for PlayerSpec {
             return Err(SpecError::Empty);
         }
         if let Some(command) = s.strip_prefix("engine:") {
-            // Everything after the prefix is the command line (it may hold `:` and `=`).
-            return match command.trim() {
+            // Everything after the prefix is the command line (it may hold `:` and `=`), after
+            // a first word `tc=B+I`.
+            let command = command.trim();
+            let (clock, command) = match command.split_once(char::is_whitespace) {
+                Some((first, rest)) if first.starts_with("tc=") => {
+                    (Some(parse_clock(first)?), rest.trim())
+                }
+                _ if command.starts_with("tc=") => return Err(SpecError::EmptyEngine),
+                _ => (None, command),
+            };
+            return match command {
                 "" => Err(SpecError::EmptyEngine),
-                command => Ok(PlayerSpec::Engine { command: command.to_string() }),
+                command => Ok(PlayerSpec::Engine { command: command.to_string(), clock }),
             };
         }
         // Options follow the last `:` when what follows looks like `key=value` (so a path with a
@@ -218,29 +254,26 @@ impl FromStr for PlayerSpec {
             "random" => Ok(PlayerSpec::Random),
             "greedy" => Ok(PlayerSpec::Greedy),
             "mcts" => {
-                let o = SearchOptions::parse("mcts", options, &["sims", "cutoff"])?;
-                Ok(PlayerSpec::Mcts { sims: o.sims, cutoff: o.cutoff })
+                let o = SearchOptions::parse("mcts", options, &["sims", "cutoff", "tc"])?;
+                Ok(PlayerSpec::Mcts { sims: o.sims(), cutoff: o.cutoff, clock: o.clock })
             }
             "alphabeta" => {
-                let o = SearchOptions::parse("alphabeta", options, &["depth", "ms"])?;
-                let max =
-                    if o.ms.is_some() { classical::alphabeta::MAX_DEPTH } else { MAX_FIXED_DEPTH };
+                let o = SearchOptions::parse("alphabeta", options, &["depth", "ms", "tc"])?;
+                let timed = o.ms.is_some() || o.clock.is_some();
+                let max = if timed { classical::alphabeta::MAX_DEPTH } else { MAX_FIXED_DEPTH };
                 if let Some(depth) = o.depth.filter(|&d| d > max) {
-                    let why = if o.ms.is_some() {
+                    let why = if timed {
                         ""
                     } else {
                         " without ms=T (each ply multiplies the time; ms= bounds it)"
                     };
                     return Err(SpecError::TooLarge { option: format!("depth={depth}"), max, why });
                 }
-                let depth = match (o.depth, o.ms) {
-                    (None, None) => Some(DEFAULT_DEPTH),
-                    (depth, _) => depth,
-                };
-                Ok(PlayerSpec::AlphaBeta { depth, ms: o.ms })
+                let depth = if timed { o.depth } else { o.depth.or(Some(DEFAULT_DEPTH)) };
+                Ok(PlayerSpec::AlphaBeta { depth, ms: o.ms, clock: o.clock })
             }
             path if path.contains('/') || path.contains(std::path::MAIN_SEPARATOR) => {
-                let keys = ["sims", "draw", "heuristic", "judge"];
+                let keys = ["sims", "draw", "heuristic", "judge", "tc"];
                 let o = SearchOptions::parse(path, options, &keys)?;
                 let values = match (o.heuristic, o.judge) {
                     (None, None) => LeafValues::Network,
@@ -254,9 +287,10 @@ impl FromStr for PlayerSpec {
                 };
                 Ok(PlayerSpec::Checkpoint {
                     dir: PathBuf::from(path),
-                    sims: o.sims,
+                    sims: o.sims(),
                     draw: o.draw,
                     values,
+                    clock: o.clock,
                 })
             }
             other => Err(SpecError::UnknownKind(other.to_string())),
@@ -264,10 +298,35 @@ impl FromStr for PlayerSpec {
     }
 }
 
-/// A checkpoint player's options after `sims=`, as they parse back: its draw score's and its
-/// leaf values'.
-fn checkpoint_options(draw: DrawScore, values: LeafValues) -> String {
-    format!("{}{}", draw_option(draw), values_option(values))
+/// A checkpoint player's options as they parse back: its simulations, draw score, leaf values
+/// and clock.
+fn checkpoint_options(
+    sims: u32,
+    draw: DrawScore,
+    values: LeafValues,
+    clock: Option<TimeControl>,
+) -> String {
+    let rest = format!("{}{}", draw_option(draw), values_option(values));
+    let rest = (!rest.is_empty()).then(|| rest[1..].to_string());
+    options([sims_option(sims, clock), rest], clock)
+}
+
+/// `sims=N`, unless the player is on a clock and `N` is the most there is (the clock's
+/// default).
+fn sims_option(sims: u32, clock: Option<TimeControl>) -> Option<String> {
+    (clock.is_none() || sims != MAX_SIMS).then(|| format!("sims={sims}"))
+}
+
+/// The options given, then the clock's `tc=`, joined by commas.
+fn options<const N: usize>(parts: [Option<String>; N], clock: Option<TimeControl>) -> String {
+    let clock = clock.map(|c| format!("tc={c}"));
+    parts.into_iter().chain([clock]).flatten().collect::<Vec<_>>().join(",")
+}
+
+/// The clock of option `tc=B+I`.
+fn parse_clock(opt: &str) -> Result<TimeControl, SpecError> {
+    let value = opt.split_once('=').map_or("", |(_, v)| v);
+    value.parse().map_err(|why| SpecError::BadClock { option: opt.to_string(), why })
 }
 
 /// `,draw=X` for a draw score other than the fair share, else nothing.
@@ -307,16 +366,24 @@ fn at_most(opt: &str, n: u32, max: u32) -> Result<u32, SpecError> {
 }
 
 struct SearchOptions {
-    sims: u32,
+    sims: Option<u32>,
     draw: DrawScore,
     heuristic: Option<f32>,
     judge: Option<Judge>,
     cutoff: Option<u32>,
     depth: Option<u32>,
     ms: Option<u32>,
+    clock: Option<TimeControl>,
 }
 
 impl SearchOptions {
+    /// The simulations given, else [`DEFAULT_SIMS`], or on a clock [`MAX_SIMS`] (the clock
+    /// ends each search).
+    fn sims(&self) -> u32 {
+        let default = if self.clock.is_some() { MAX_SIMS } else { DEFAULT_SIMS };
+        self.sims.unwrap_or(default)
+    }
+
     /// Parses `options` (comma-separated, `None` = all defaults), taking only the keys in
     /// `allowed`.
     fn parse(
@@ -325,13 +392,14 @@ impl SearchOptions {
         allowed: &[&'static str],
     ) -> Result<Self, SpecError> {
         let mut o = SearchOptions {
-            sims: DEFAULT_SIMS,
+            sims: None,
             draw: DrawScore::Share,
             heuristic: None,
             judge: None,
             cutoff: None,
             depth: None,
             ms: None,
+            clock: None,
         };
         let count = |opt: &str, n: &str| {
             n.parse::<u32>()
@@ -351,13 +419,14 @@ impl SearchOptions {
                     });
                 }
                 "sims" => {
-                    o.sims = value
+                    let sims = value
                         .parse::<u32>()
                         .ok()
                         .filter(|&n| n >= 1)
                         .ok_or_else(|| SpecError::BadSims(opt.to_string()))?;
-                    at_most(opt, o.sims, MAX_SIMS)?;
+                    o.sims = Some(at_most(opt, sims, MAX_SIMS)?);
                 }
+                "tc" => o.clock = Some(parse_clock(opt)?),
                 "draw" => {
                     let x = value
                         .parse::<f32>()
@@ -392,159 +461,5 @@ impl SearchOptions {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(s: &str) -> Result<PlayerSpec, SpecError> {
-        s.parse()
-    }
-
-    #[test]
-    fn every_kind_parses_and_prints_back() {
-        let cases = [
-            ("random", PlayerSpec::Random),
-            ("greedy", PlayerSpec::Greedy),
-            ("mcts:sims=32", PlayerSpec::Mcts { sims: 32, cutoff: None }),
-            ("mcts:sims=200,cutoff=12", PlayerSpec::Mcts { sims: 200, cutoff: Some(12) }),
-            ("alphabeta:depth=3", PlayerSpec::AlphaBeta { depth: Some(3), ms: None }),
-            ("alphabeta:ms=250", PlayerSpec::AlphaBeta { depth: None, ms: Some(250) }),
-            ("alphabeta:depth=5,ms=100", PlayerSpec::AlphaBeta { depth: Some(5), ms: Some(100) }),
-            (
-                "data/run/models/gen-0007:sims=200",
-                PlayerSpec::Checkpoint {
-                    dir: "data/run/models/gen-0007".into(),
-                    sims: 200,
-                    draw: DrawScore::Share,
-                    values: LeafValues::Network,
-                },
-            ),
-            (
-                "runs/gen-0028:sims=16,draw=0.25",
-                PlayerSpec::Checkpoint {
-                    dir: "runs/gen-0028".into(),
-                    sims: 16,
-                    draw: DrawScore::Fixed(0.25),
-                    values: LeafValues::Network,
-                },
-            ),
-            (
-                "runs/gen-0028:sims=64,heuristic=0.5",
-                PlayerSpec::Checkpoint {
-                    dir: "runs/gen-0028".into(),
-                    sims: 64,
-                    draw: DrawScore::Share,
-                    values: LeafValues::Heuristic { weight: 0.5, judge: Judge::Static },
-                },
-            ),
-            (
-                "runs/gen-0028:sims=64,draw=0.25,heuristic=1,judge=quiescence",
-                PlayerSpec::Checkpoint {
-                    dir: "runs/gen-0028".into(),
-                    sims: 64,
-                    draw: DrawScore::Fixed(0.25),
-                    values: LeafValues::Heuristic { weight: 1.0, judge: Judge::Quiescence },
-                },
-            ),
-        ];
-        for (text, spec) in cases {
-            assert_eq!(parse(text), Ok(spec.clone()), "{text}");
-            assert_eq!(spec.to_string(), text);
-            assert_eq!(parse(&spec.to_string()), Ok(spec));
-        }
-        assert_eq!(parse("mcts"), Ok(PlayerSpec::Mcts { sims: DEFAULT_SIMS, cutoff: None }));
-        let plain = PlayerSpec::AlphaBeta { depth: Some(DEFAULT_DEPTH), ms: None };
-        assert_eq!(parse("alphabeta"), Ok(plain));
-        assert_eq!(parse("alphabeta:ms=5,depth=2").unwrap().to_string(), "alphabeta:depth=2,ms=5");
-        let ckpt = parse("./gen-0003").unwrap();
-        assert_eq!(ckpt.sims(), Some(DEFAULT_SIMS));
-        assert_eq!(ckpt.checkpoint(), Some(Path::new("./gen-0003")));
-        let weird = parse("runs/a:b/gen-0001:sims=4").unwrap();
-        assert_eq!(weird.checkpoint(), Some(Path::new("runs/a:b/gen-0001")));
-    }
-
-    #[test]
-    fn short_names_are_what_records_carry() {
-        assert_eq!(
-            parse("data/r/models/gen-0007:sims=64").unwrap().short_name(),
-            "gen-0007:sims=64"
-        );
-        assert_eq!(parse("mcts:sims=8").unwrap().short_name(), "mcts:sims=8");
-        assert_eq!(
-            parse("r/gen-0002:draw=0,sims=4").unwrap().short_name(),
-            "gen-0002:sims=4,draw=0"
-        );
-        assert_eq!(PlayerSpec::Random.short_name(), "random");
-        // A network with the classical evaluation's values is not the checkpoint alone.
-        assert_eq!(
-            parse("r/gen-0002:judge=quiescence,heuristic=1").unwrap().short_name(),
-            "gen-0002:sims=64,heuristic=1,judge=quiescence"
-        );
-        assert_eq!(
-            parse("r/gen-0002:heuristic=0.5,judge=static").unwrap().short_name(),
-            "gen-0002:sims=64,heuristic=0.5"
-        );
-    }
-
-    #[test]
-    fn bad_specs_are_named() {
-        let refused = [
-            ("", SpecError::Empty),
-            ("alphabet", SpecError::UnknownKind("alphabet".into())),
-            ("alphabeta:depth=0", SpecError::BadCount("depth=0".into())),
-            ("alphabeta:ms=x", SpecError::BadCount("ms=x".into())),
-            ("mcts:cutoff=-1", SpecError::BadCount("cutoff=-1".into())),
-            ("mcts:sims=0", SpecError::BadSims("sims=0".into())),
-            ("mcts:sims=abc", SpecError::BadSims("sims=abc".into())),
-            ("mcts:sims=-3", SpecError::BadSims("sims=-3".into())),
-            ("mcts:sims=", SpecError::BadSims("sims=".into())),
-            // Contempt is a share of a point.
-            ("a/gen-0001:draw=1.5", SpecError::BadDraw("draw=1.5".into())),
-            ("a/gen-0001:draw=-0.1", SpecError::BadDraw("draw=-0.1".into())),
-            ("a/gen-0001:draw=x", SpecError::BadDraw("draw=x".into())),
-            ("random:sims=3", SpecError::NoOptions("random".into())),
-            ("a/g:heuristic=1,judge=deep", SpecError::BadJudge("judge=deep".into())),
-            ("a/g:judge=quiescence", SpecError::JudgeWithoutHeuristic("judge=quiescence".into())),
-        ];
-        for (spec, error) in refused {
-            assert_eq!(parse(spec), Err(error), "{spec:?}");
-        }
-        for bad in ["heuristic=0", "heuristic=1.5", "heuristic=-1", "heuristic=x", "heuristic="] {
-            assert_eq!(parse(&format!("a/g:{bad}")), Err(SpecError::BadHeuristic(bad.into())));
-        }
-        // Options the kind does not take: contempt and the heuristic are a network player's only.
-        for spec in ["mcts:depth=3", "mcts:sims=4,draw=0.2", "mcts:heuristic=1"] {
-            assert!(matches!(parse(spec), Err(SpecError::UnknownOption { .. })), "{spec:?}");
-        }
-        let msg = parse("alphabeta:sims=3").unwrap_err().to_string();
-        assert!(msg.contains("depth=, ms="), "{msg}");
-        let msg = parse("a/gen-0001:depth=2").unwrap_err().to_string();
-        assert!(msg.contains("draw="), "{msg}");
-        let msg = parse("alphabet").unwrap_err().to_string();
-        assert!(msg.contains("alphabeta:depth=N") && msg.contains("mcts:sims=N"), "{msg}");
-    }
-
-    #[test]
-    fn searches_that_would_not_finish_are_refused() {
-        let too_large = |spec: &str| match parse(spec) {
-            Err(SpecError::TooLarge { option, max, .. }) => (option, max),
-            other => panic!("{spec}: {other:?}"),
-        };
-        assert_eq!(too_large("alphabeta:depth=40"), ("depth=40".into(), MAX_FIXED_DEPTH));
-        assert_eq!(too_large("alphabeta:depth=99,ms=100"), ("depth=99".into(), 64));
-        assert_eq!(too_large("alphabeta:ms=600001"), ("ms=600001".into(), MAX_MS));
-        assert_eq!(too_large("mcts:sims=1000001"), ("sims=1000001".into(), MAX_SIMS));
-        assert_eq!(too_large("a/gen-0001:sims=4000000000"), ("sims=4000000000".into(), MAX_SIMS));
-        assert_eq!(too_large("mcts:sims=8,cutoff=10001"), ("cutoff=10001".into(), MAX_CUTOFF));
-        let msg = parse("alphabeta:depth=40").unwrap_err().to_string();
-        assert!(msg.contains("at most 8") && msg.contains("ms="), "{msg}");
-        // The limits themselves are allowed.
-        for spec in [
-            "alphabeta:depth=8",
-            "alphabeta:depth=64,ms=1000",
-            "alphabeta:ms=600000",
-            "mcts:sims=1000000,cutoff=10000",
-        ] {
-            assert!(parse(spec).is_ok(), "{spec}");
-        }
-    }
-}
+#[path = "spec_tests.rs"]
+mod tests;

@@ -194,3 +194,44 @@ fn the_tactics_filter_keeps_a_network_player_out_of_losing_moves() {
         run::<CamelotRules>(&rollouts, &guarded).0
     );
 }
+
+#[test]
+fn players_on_a_clock_keep_to_their_time_and_every_player_s_work_is_counted() {
+    let network = format!("{}:tc=1+0.01", here());
+    let specs = ["alphabeta:tc=1+0.01", network.as_str()];
+    let clocks = specs.iter().map(|s| s.parse::<PlayerSpec>().unwrap().clock()).collect();
+    let config = MatchConfig {
+        games: 2,
+        seed: 3,
+        max_moves: 40,
+        games_in_flight: 8,
+        clocks,
+        ..MatchConfig::default()
+    };
+    let (mut ps, _) = players::<CamelotRules>(&specs);
+    let (games, stats) = play_match(&mut ps, &config, |_| {}).unwrap();
+    assert_eq!(games.len(), 2);
+    eprintln!("{:?}", stats.players);
+    let [alphabeta, net] = &stats.players[..] else { panic!("two players") };
+    for work in [alphabeta, net] {
+        assert!(work.moves > 10, "{work:?}");
+        assert_eq!(work.overruns, 0, "{work:?}");
+        // Two games' clocks: 1 s each and 10 ms a move.
+        let clock_total = std::time::Duration::from_millis(2 * 1000 + 10 * work.moves);
+        assert!(work.thinking <= clock_total, "{work:?}");
+    }
+    assert!(alphabeta.nodes > 0 && alphabeta.simulations == 0, "{alphabeta:?}");
+    assert!(net.simulations > net.moves && net.nodes == 0, "{net:?}");
+    assert!(alphabeta.summary().contains("nodes a move"), "{}", alphabeta.summary());
+    assert!(net.summary().contains("simulations a move"), "{}", net.summary());
+
+    // Without clocks the work is counted all the same: every searched leg of the rollout
+    // player takes its 4 simulations (a forced one none).
+    let config = MatchConfig { games: 2, seed: 3, max_moves: 20, ..MatchConfig::default() };
+    let (mut ps, _) = players::<CamelotRules>(&["mcts:sims=4", "alphabeta:depth=1"]);
+    let (_, stats) = play_match(&mut ps, &config, |_| {}).unwrap();
+    let mcts = &stats.players[0];
+    assert!(mcts.moves > 0 && mcts.simulations > 0, "{mcts:?}");
+    assert_eq!(mcts.simulations % 4, 0, "{mcts:?}");
+    assert!(stats.players[1].nodes > 0);
+}

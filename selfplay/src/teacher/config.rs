@@ -166,5 +166,5 @@ impl TeacherTargets {
 
 /// The arena player the teacher is.
 pub(crate) fn alpha_beta(depth: u32) -> PlayerSpec {
-    PlayerSpec::AlphaBeta { depth: Some(depth), ms: None }
+    PlayerSpec::AlphaBeta { depth: Some(depth), ms: None, clock: None }
 }

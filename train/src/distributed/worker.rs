@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use games::{Encode, State, Variant};
+use games::{State, Variant};
 use location::{Location, Store};
 use records::{ShardPaths, WORKER_DIR_PREFIX};
 use selfplay::{SelfPlayStats, ShardWriter};
@@ -186,10 +186,7 @@ fn work<V: Variant>(
     store: &Store,
     run: &LearnersRun,
     on_event: &mut impl FnMut(WorkerEvent<'_>),
-) -> Result<WorkerSummary, RunError>
-where
-    State<V>: Encode,
-{
+) -> Result<WorkerSummary, RunError> {
     let (config, run_name, learner) = (&run.config, run.name.as_str(), run.learner.as_str());
     let stopped = || job.stop.is_some_and(|s| s.load(Ordering::SeqCst));
     let per_shard = config.run.games_per_shard.max(1) as u64;

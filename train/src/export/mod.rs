@@ -78,10 +78,7 @@ pub fn export_model<V: Variant>(
     format: ExportFormat,
     out: &Path,
     batch: Option<usize>,
-) -> Result<PathBuf, ExportError>
-where
-    State<V>: Encode,
-{
+) -> Result<PathBuf, ExportError> {
     let checkpoint =
         model::checkpoint::load(model_dir, V::NAME).map_err(ExportError::Checkpoint)?;
     let net = &checkpoint.net;

@@ -106,10 +106,7 @@ pub struct TensorEntry {
 }
 
 /// The sidecar of a model of variant `V`.
-pub fn sidecar<V: Variant>(info: ExportInfo<'_>) -> Sidecar
-where
-    State<V>: Encode,
-{
+pub fn sidecar<V: Variant>(info: ExportInfo<'_>) -> Sidecar {
     let encoding = info.meta.config.shape.encoding;
     let l = State::<V>::layout(encoding);
     let batch = info.batch.map_or_else(|| json!("batch"), |b| json!(b));

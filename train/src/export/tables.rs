@@ -120,10 +120,7 @@ pub fn players<V: Variant>() -> Vec<PlayerInfo> {
         .collect()
 }
 
-pub fn board<V: Variant>() -> Board
-where
-    State<V>: Encode,
-{
+pub fn board<V: Variant>() -> Board {
     // The cell map is the same in every encoding.
     let (t, l) = (V::tables(), State::<V>::layout(Encoding::Basic));
     let g = &t.geometry;

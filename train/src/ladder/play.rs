@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use games::{Encode, State, Variant, VariantKind};
+use games::{Variant, VariantKind};
 use search::DrawScore;
 use selfplay::arena::anchors::{AnchorTable, rated_games};
 use selfplay::arena::{
@@ -100,10 +100,7 @@ pub fn run_ladder<V: Variant>(
     config: &RunConfig,
     g: u32,
     mut on_game: impl FnMut(),
-) -> Result<LadderResult, RunError>
-where
-    State<V>: Encode,
-{
+) -> Result<LadderResult, RunError> {
     let ladder = &config.ladder;
     let models = run_dir.join("models");
     let model_dir = models.join(generation_dir_name(g));
@@ -113,8 +110,8 @@ where
     // The ladder measures what a model earns, so its searches score draws at the fair share.
     let draw = DrawScore::Share;
     let values = LeafValues::Network;
-    let new = PlayerSpec::Checkpoint { dir: model_dir.clone(), sims, draw, values };
-    let old = PlayerSpec::Checkpoint { dir: opp_dir, sims, draw, values };
+    let new = PlayerSpec::Checkpoint { dir: model_dir.clone(), sims, draw, values, clock: None };
+    let old = PlayerSpec::Checkpoint { dir: opp_dir, sims, draw, values, clock: None };
     let variant: VariantKind = V::NAME.parse().expect("a variant's name");
     let anchors = AnchorTable::builtin(variant).map_err(|e| RunError::Baseline(e.to_string()))?;
     let choice = ladder.baseline_choice().map_err(RunError::Baseline)?;
@@ -136,6 +133,7 @@ where
         play: config.play,
         rollout_moves: ladder.max_moves as usize,
         options: config.game.rule_options(),
+        clocks: Vec::new(),
     };
     let mut load = arena_loader::<V>(config.net.device, config.selfplay.eval_cache);
     let mut play = |others: &PlayerSpec| -> Result<(Versus, Vec<ArenaGame>), RunError> {
@@ -146,6 +144,9 @@ where
             .iter()
             .map(|s| ArenaPlayer::<V>::from_spec(s, &mut load))
             .collect::<Result<Vec<_>, _>>()?;
+        // An anchor on a clock plays on it.
+        let clocks = specs.iter().map(PlayerSpec::clock).collect();
+        let match_config = MatchConfig { clocks, ..match_config.clone() };
         let (games, _) = play_match(&mut players, &match_config, |_| on_game())?;
         let names: Vec<String> = specs.iter().map(PlayerSpec::short_name).collect();
         write_games(&games_dir, V::NAME, &names, &games)

@@ -93,7 +93,7 @@ pub fn run_generations<V: Variant>(
     mut on_event: impl FnMut(RunEvent<'_>),
 ) -> Result<String, RunError>
 where
-    State<V>: Encode + TrainGame,
+    State<V>: TrainGame,
 {
     let RunJob { run_dir, config, generations, program, stop, any_dir, games, time_budget } = job;
     let started = Instant::now();
@@ -252,10 +252,7 @@ fn self_play_stage<V: Variant>(
     run_name: &str,
     stop: Option<&AtomicBool>,
     on_event: &mut impl FnMut(RunEvent<'_>),
-) -> Result<(), RunError>
-where
-    State<V>: Encode,
-{
+) -> Result<(), RunError> {
     let games_dir = generation_games_dir(run_dir, g);
     let factory = EvaluatorFactory::new::<State<V>>(
         &Source::Checkpoint(model_dir),
@@ -304,10 +301,7 @@ fn restore_rows<V: Variant>(
     newest: u32,
     gen_log: &mut CsvLog,
     on_event: &mut impl FnMut(RunEvent<'_>),
-) -> Result<(), RunError>
-where
-    State<V>: Encode,
-{
+) -> Result<(), RunError> {
     let first_missing = gen_log.last_generation()?.map_or(0, |g| g + 1);
     for g in first_missing..newest {
         let model_dir = run_dir.join("models").join(generation_dir_name(g + 1));
@@ -332,10 +326,7 @@ fn probe_stage<V: Variant>(
     set: Option<&ProbeSet<V>>,
     config: &RunConfig,
     model_dir: &Path,
-) -> Result<Option<ProbeResult>, RunError>
-where
-    State<V>: Encode,
-{
+) -> Result<Option<ProbeResult>, RunError> {
     let Some(set) = set else { return Ok(None) };
     let result = set.measure(model_dir, config.net.device)?;
     result.write(model_dir)?;
@@ -355,10 +346,7 @@ fn ladder_stage<V: Variant>(
     config: &RunConfig,
     g: u32,
     on_event: &mut impl FnMut(RunEvent<'_>),
-) -> Result<LadderResult, RunError>
-where
-    State<V>: Encode,
-{
+) -> Result<LadderResult, RunError> {
     on_event(RunEvent::StageStarted {
         stage: Stage::Ladder,
         len: 2 * u64::from(config.ladder.games),
@@ -381,7 +369,7 @@ pub fn train_stage<V: Variant>(
     on_event: &mut impl FnMut(RunEvent<'_>),
 ) -> Result<GenerationSummary, RunError>
 where
-    State<V>: Encode + TrainGame,
+    State<V>: TrainGame,
 {
     let models = run_dir.join("models");
     let run_seconds = clock.now();
@@ -443,10 +431,7 @@ fn interrupted(run_dir: &Path, stage: Stage, generation: u32) -> RunError {
 }
 
 /// Generation 0's model: a random network of the configured preset, seeded by the run seed.
-fn initial_model<V: Variant>(models: &Path, config: &RunConfig) -> Result<(), RunError>
-where
-    State<V>: Encode,
-{
+fn initial_model<V: Variant>(models: &Path, config: &RunConfig) -> Result<(), RunError> {
     let shape = State::<V>::layout(config.net.encoding).clone();
     let net_config = config.net.config_at(shape, 0)?;
     let net = Net::seeded(&net_config, &config.net.device.device()?, config.run.seed)?;

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use games::{Encode, State, Variant};
+use games::{State, Variant};
 use model::DeviceKind;
 use records::collection::SourcedGame;
 use search::DrawScore;
@@ -77,10 +77,7 @@ impl<V: Variant> ProbeSet<V> {
     }
 
     /// The value head of the checkpoint in `model_dir` on the set.
-    pub fn measure(&self, model_dir: &Path, device: DeviceKind) -> Result<ProbeResult, RunError>
-    where
-        State<V>: Encode,
-    {
+    pub fn measure(&self, model_dir: &Path, device: DeviceKind) -> Result<ProbeResult, RunError> {
         let source = Source::Checkpoint(model_dir.to_path_buf());
         let factory = EvaluatorFactory::new::<State<V>>(&source, device, 0)?;
         // A draw worth 0 to every seat: the seats' values are their win probabilities.

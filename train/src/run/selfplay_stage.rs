@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use games::{Encode, State, Variant};
+use games::{State, Variant};
 use records::ShardPaths;
 use selfplay::generation::{Generation, play_generation};
 use selfplay::{PlayedGame, SelfPlayStats, ShardWriter};
@@ -30,10 +30,7 @@ pub fn play_games<V: Variant>(
     stop: Option<&AtomicBool>,
     on_progress: impl FnMut(&SelfPlayStats),
     mut on_shard: impl FnMut(&ShardPaths) -> Result<(), RunError>,
-) -> Result<SelfPlayStats, RunError>
-where
-    State<V>: Encode,
-{
+) -> Result<SelfPlayStats, RunError> {
     let generation = Generation {
         selfplay: &config.selfplay,
         mcts: &config.mcts,
