@@ -402,7 +402,7 @@ mod tests {
         let mv = session
             .think(&mut UniformEvaluator, &limits, 64, &mut || false, &mut |l| lines.push(l))
             .unwrap();
-        let first = lines.into_iter().filter(|l| l.starts_with("info leg 1 ")).last();
+        let first = lines.into_iter().rfind(|l| l.starts_with("info leg 1 "));
         (mv, first.expect("the first leg is searched"))
     }
 
