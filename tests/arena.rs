@@ -47,6 +47,8 @@ fn a_checkpoint_of_the_smoke_run_beats_random() {
         "the checkpoint should win: {wins} wins, {losses} losses, score {score}"
     );
     assert!(stdout.contains(&format!("{score:.3}")), "the table shows the same score: {stdout}");
+    assert!(stdout.contains("gen-0002:sims=16: ") && stdout.contains("simulations a move"));
+    assert!(!stdout.contains("ms a move"), "a batched match's wall time is not shown: {stdout}");
 
     // On a clock: both keep to their time, and the report says what each searched a move.
     let timed = format!("{dir_s}/models/gen-0002:tc=1+0.01");
@@ -58,7 +60,7 @@ fn a_checkpoint_of_the_smoke_run_beats_random() {
     assert!(stderr.contains("one at a time (players on a clock)"), "{stderr}");
     let line = |name: &str| stdout.lines().find(|l| l.starts_with(name)).map(str::to_string);
     let network = line("gen-0002:tc=1+0.01: ").expect("the network's work");
-    assert!(network.contains("simulations a move"), "{network}");
+    assert!(network.contains("simulations a move") && network.contains("ms a move"), "{network}");
     let classical = line("alphabeta:tc=1+0.01: ").expect("alpha-beta's work");
     assert!(classical.contains("nodes a move"), "{classical}");
     assert!(!stdout.contains("over the clock"), "{stdout}");

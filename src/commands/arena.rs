@@ -141,13 +141,10 @@ fn run_variant<V: Variant>(args: &ArenaArgs, config: Option<&RunConfig>) -> Resu
         Some(dir) => format!("records to {}", dir.display()),
         None => "games not kept (--out DIR keeps them)".into(),
     };
-    let timed = if match_config.clocks.iter().any(Option::is_some) {
-        ", one at a time (players on a clock)"
-    } else {
-        ""
-    };
+    let timed = match_config.clocks.iter().any(Option::is_some);
+    let one_at_a_time = if timed { ", one at a time (players on a clock)" } else { "" };
     eprintln!(
-        "{}: {} games{timed}, {} (seed {}, {} random opening moves); {kept}",
+        "{}: {} games{one_at_a_time}, {} (seed {}, {} random opening moves); {kept}",
         V::NAME,
         args.games,
         names.join(" vs "),
@@ -181,7 +178,7 @@ fn run_variant<V: Variant>(args: &ArenaArgs, config: Option<&RunConfig>) -> Resu
     let report = MatchReport::new(&names, V::PLAYER_NAMES, &games);
     out!("{}", report.table())?;
     for (name, work) in names.iter().zip(&stats.players) {
-        outln!("{name}: {}", work.summary())?;
+        outln!("{name}: {}", work.summary(timed))?;
     }
     let secs = stats.wall_time.as_secs_f64().max(1e-9);
     outln!(

@@ -129,9 +129,11 @@ impl PlayerWork {
         self.overruns += u64::from(overran);
     }
 
-    /// `41 moves, 1,536 simulations a move, 118 ms a move` (nodes for a player that counts
-    /// them, and the overruns of a clock when there were any).
-    pub fn summary(&self) -> String {
+    /// `41 moves, 1536 simulations a move` (nodes for a player that counts them), with its
+    /// milliseconds a move when `timed` (a match on a clock plays one game at a time; in a
+    /// batched match a move's wall time is mostly the other games') and the overruns of a clock
+    /// when there were any.
+    pub fn summary(&self, timed: bool) -> String {
         let per_move = |x: f64| x / self.moves.max(1) as f64;
         let mut parts = vec![format!("{} moves", self.moves)];
         if self.simulations > 0 {
@@ -140,8 +142,10 @@ impl PlayerWork {
         if self.nodes > 0 {
             parts.push(format!("{:.0} nodes a move", per_move(self.nodes as f64)));
         }
-        let ms = per_move(self.thinking.as_secs_f64() * 1000.0);
-        parts.push(format!("{ms:.0} ms a move"));
+        if timed {
+            let ms = per_move(self.thinking.as_secs_f64() * 1000.0);
+            parts.push(format!("{ms:.0} ms a move"));
+        }
         if self.overruns > 0 {
             parts.push(format!("{} over the clock", self.overruns));
         }

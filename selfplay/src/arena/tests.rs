@@ -222,8 +222,9 @@ fn players_on_a_clock_keep_to_their_time_and_every_player_s_work_is_counted() {
     }
     assert!(alphabeta.nodes > 0 && alphabeta.simulations == 0, "{alphabeta:?}");
     assert!(net.simulations > net.moves && net.nodes == 0, "{net:?}");
-    assert!(alphabeta.summary().contains("nodes a move"), "{}", alphabeta.summary());
-    assert!(net.summary().contains("simulations a move"), "{}", net.summary());
+    assert!(alphabeta.summary(true).contains("nodes a move"), "{}", alphabeta.summary(true));
+    assert!(net.summary(true).contains("simulations a move"), "{}", net.summary(true));
+    assert!(net.summary(true).contains("ms a move") && !net.summary(false).contains("ms a move"));
 
     // Without clocks the work is counted all the same: every searched leg of the rollout
     // player takes its 4 simulations (a forced one none).
