@@ -1,8 +1,8 @@
 //! [`TimeControl`]: a player's clock in a match (`tc=BASE+INC` in a player spec, in seconds);
 //! [`Turn`]: the timing of one move of a game in flight, and [`PlayerWork`]: what a player's
-//! moves cost in a match. A clocked player's move gets the
-//! time the engine protocol's time management gives it ([`engine::move_time_ms`]); the time it
-//! took comes off its clock after the move, and its increment is added.
+//! moves cost in a match. A clocked player's move gets the time the engine protocol's time
+//! management gives it ([`move_time_ms`]); the time it took comes off its clock after the move,
+//! and its increment is added.
 
 use std::fmt;
 use std::str::FromStr;
@@ -28,12 +28,18 @@ impl TimeControl {
     /// ([`move_time_ms`]).
     pub fn move_time(&self, left_ms: u64) -> Duration {
         let seat = 'W';
-        let clock = Clock {
+        let clock = self.protocol_clock(seat, left_ms);
+        Duration::from_millis(move_time_ms(&clock, seat).expect("the seat's clock is given"))
+    }
+
+    /// The engine protocol's clock of the seat with letter `seat` and `left_ms` left on this
+    /// clock (sudden death: no moves to go).
+    pub fn protocol_clock(&self, seat: char, left_ms: u64) -> Clock {
+        Clock {
             time_left_ms: [(seat, left_ms)].into(),
             increment_ms: [(seat, self.increment_ms)].into(),
             moves_to_go: None,
-        };
-        Duration::from_millis(move_time_ms(&clock, seat).expect("the seat's clock is given"))
+        }
     }
 }
 

@@ -16,7 +16,7 @@ use super::seats;
 use classical::alphabeta::AlphaBeta;
 use classical::greedy::greedy_move;
 use classical::rollout::MoveRollouts;
-use engine::{Clock, EngineClient, Limits};
+use engine::{EngineClient, Limits};
 use games::GoalDistances;
 use search::evaluator::{Evaluation, draw_values};
 use search::lockstep::{self, Step};
@@ -143,14 +143,9 @@ impl<V: Variant> Slot<V> {
         let engine = table.engines[player].expect("an engine player has its process");
         let mut client = engine.lock().unwrap_or_else(|e| e.into_inner());
         // The mover's clock, under its seat's letter.
-        let clock = table.clock(player).map(|tc| {
-            let seat = V::PLAYER_LETTERS[self.state.to_move().index()];
-            Clock {
-                time_left_ms: [(seat, self.clock_left_ms[player])].into(),
-                increment_ms: [(seat, tc.increment_ms)].into(),
-                moves_to_go: None,
-            }
-        });
+        let seat = V::PLAYER_LETTERS[self.state.to_move().index()];
+        let clock =
+            table.clock(player).map(|tc| tc.protocol_clock(seat, self.clock_left_ms[player]));
         let answer = client
             .best_move(&self.start_position, &self.moves, &Limits { clock, ..Limits::default() })
             .map_err(|e| SearchError::Player(e.to_string()))?;
