@@ -78,6 +78,19 @@ elo_of() {
         printf "%.0f\n", -400 * log(1 / s - 1) / log(10) }'
 }
 
+# One match into FILE, unless FILE already holds its result (an interrupted curve resumes; the
+# file is written under a temporary name and renamed when the match ends).
+play() {
+    local file="$1"
+    shift
+    if [ -f "$file" ] && [ -n "$(score_of "$file")" ]; then
+        echo "reusing $file" >&2
+        return
+    fi
+    "$bin" arena "$@" --config "$run/config.toml" --seed "$seed" > "$file.tmp"
+    mv "$file.tmp" "$file"
+}
+
 header="budget,model,core_minutes,score_vs_previous,elo_step,elo"
 for a in $anchors; do header="$header,vs_$a"; done
 echo "$header" > "$out/curve.csv.tmp"
@@ -94,8 +107,7 @@ for budget in $budgets; do
     step=""
     if [ -n "$previous" ]; then
         match="$out/chain-$budget.txt"
-        "$bin" arena --a "$dir:sims=$sims" --b "$previous:sims=$sims" --games "$games" \
-            --config "$run/config.toml" --seed "$seed" > "$match"
+        play "$match" --a "$dir:sims=$sims" --b "$previous:sims=$sims" --games "$games"
         row_score="$(score_of "$match")"
         step="$(elo_of "$row_score")"
         elo=$((elo + step))
@@ -103,8 +115,7 @@ for budget in $budgets; do
     row="$budget,$model,$minutes,$row_score,$step,$elo"
     for a in $anchors; do
         match="$out/$budget-vs-${a//[:=]/-}.txt"
-        "$bin" arena --a "$dir:sims=$sims" --b "$a" --games "$anchor_games" \
-            --config "$run/config.toml" --seed "$seed" > "$match"
+        play "$match" --a "$dir:sims=$sims" --b "$a" --games "$anchor_games"
         row="$row,$(score_of "$match")"
     done
     echo "$row" >> "$out/curve.csv.tmp"

@@ -64,6 +64,9 @@ enum Command {
     Engine(commands::engine::EngineArgs),
     /// Play against the model in the terminal (moves in official notation; undo, save, quit).
     Play(commands::play::PlayArgs),
+    /// A saved game (play's `save`, the board's Save): its moves checked and listed, and the
+    /// board after one of them.
+    Replay(commands::replay::ReplayArgs),
     /// The board in the browser: play the model, watch its search, replay a run's games.
     Serve(commands::serve::ServeArgs),
     /// Draw a position in the terminal.
@@ -131,6 +134,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Show(pos) => commands::show::show(&pos),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Play(args) => commands::play::run(args),
+        Command::Replay(args) => commands::replay::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Run(args) => commands::run::run(args),

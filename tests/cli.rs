@@ -258,10 +258,59 @@ fn play_takes_moves_rejects_illegal_ones_undoes_and_saves() {
     assert!(out.contains("illegal move `C6-C4`") && out.contains("legal moves: C6-B5"), "{out}");
     assert!(out.contains("Black plays "), "{out}");
     let text = std::fs::read_to_string(&saved).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], CAMELOT_START);
-    assert_eq!(lines[1], "D7-D5-B7", "C6-B5 and its reply were undone: {text}");
-    assert_eq!(lines.len(), 3, "D7-D5-B7 and Black's reply: {text}");
+    let game: games::SavedGame = text.parse().unwrap();
+    assert_eq!(game.start, CAMELOT_START);
+    assert_eq!(game.result, None, "{text}");
+    assert_eq!(game.moves[0], "D7-D5-B7", "C6-B5 and its reply were undone: {text}");
+    assert_eq!(game.moves.len(), 2, "D7-D5-B7 and Black's reply: {text}");
+    assert!(text.starts_with("[Game \"camelot\"]\n"), "{text}");
+
+    // `replay` lists the saved moves by seat and draws the board after one of them.
+    let o = run(&["replay", saved.to_str().unwrap(), "--move", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("   1. White D7-D5-B7\n"), "{out}");
+    assert!(out.contains(&format!("   2. Black {}", game.moves[1])), "{out}");
+    assert!(out.contains("after move 1 of 2:") && out.contains("Black to move"), "{out}");
+    let o = run(&["replay", saved.to_str().unwrap(), "--move", "3"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--move 3: the game has 2 moves"), "{}", stderr(&o));
+
+    // `play --game` goes on after the saved moves: White to move, and the next save keeps them.
+    let again = dir.join("again.txt");
+    let states = game.states::<games::CamelotRules>(Default::default()).unwrap();
+    let last = states.last().unwrap();
+    let next = last.position().notation(last.continuations().next().unwrap());
+    let script = format!("{next}\nsave {}\nquit\n", again.display());
+    let o = with_input(
+        bin().args(["play", "--game", saved.to_str().unwrap(), "--sims", "8"]),
+        script.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let more: games::SavedGame = std::fs::read_to_string(&again).unwrap().parse().unwrap();
+    assert_eq!(more.moves[..2], game.moves[..], "the saved moves come first");
+    assert_eq!(more.moves[2], next);
+    assert_eq!(more.moves.len(), 4, "and Black's reply: {:?}", more.moves);
+}
+
+#[test]
+fn a_bad_saved_game_is_refused_with_where() {
+    let dir = scratch("replay-bad");
+    let file = dir.join("bad.txt");
+    std::fs::write(&file, "[Game \"camelot\"]\n\nD7-D5-B7 F6-F8\n").unwrap();
+    for args in
+        [&["replay", file.to_str().unwrap()][..], &["play", "--game", file.to_str().unwrap()]]
+    {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("move 2 `F6-F8`"), "{args:?}: {}", stderr(&o));
+    }
+    let o = run(&["play", "start", "--variant", "camelot", "--game", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not both"), "{}", stderr(&o));
+    let o = run(&["replay", dir.join("none.txt").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
 }
 
 /// White's lone Man on F7 faces Black's Man on F9: after F7>F8, F7>E8 or F7>G8 it is jumped from

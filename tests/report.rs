@@ -14,7 +14,8 @@ fn report(run_dir: &Path, out: &Path) -> Output {
     run(&args!["report", "--run", run_dir, "--out", out])
 }
 
-const ALWAYS: [&str; 5] = ["losses", "entropy", "game_length", "terminations", "speed"];
+const ALWAYS: [&str; 7] =
+    ["losses", "entropy", "game_length", "terminations", "speed", "probe", "pace"];
 const LADDER_COLUMNS: [&str; 10] = [
     "abs_elo",
     "abs_elo_low",
@@ -88,7 +89,16 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
     }
     assert!(page.contains("no Elo recorded for this run"));
     assert!(!out.join("elo.png").exists() && !out.join("elo.svg").exists());
-    for legend in ["policy", "value", "total", "network policy", "move-limit", "evaluations/s"] {
+    for legend in [
+        "policy",
+        "value",
+        "total",
+        "network policy",
+        "move-limit",
+        "evaluations/s",
+        "even material",
+        "models saved",
+    ] {
         assert!(page.contains(legend), "{legend} in a chart");
     }
     // The configuration as text, escaped, and a table row per generation.

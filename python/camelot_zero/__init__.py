@@ -15,6 +15,11 @@ Records (a run directory, a games folder or shard files)::
     data = cz.training_arrays("data/camelot-cpu")       # numpy arrays ready for PyTorch or JAX
     table = cz.games_table("data/camelot-cpu")          # a pyarrow table (needs pyarrow)
 
+Saved games (what ``camelot-zero play``'s ``save`` and the board page's Save write)::
+
+    game = cz.read_game(open("game.txt").read())     # moves, comments, result, positions
+    text = cz.write_game("camelot", ["F6-F8", "G11-G9"], comments=["", "the centre"])
+
 Errors are Python exceptions: ``ValueError`` for bad input (a position string, a move, an
 action, a file that is not a record), ``OSError`` for a file that cannot be read.
 """
@@ -35,6 +40,8 @@ __all__ = [
     "training_arrays",
     "games_table",
     "positions_table",
+    "read_game",
+    "write_game",
     "ENCODINGS",
     "SCHEMA_VERSION",
 ]
@@ -257,3 +264,29 @@ def games_table(paths: Union[PathLike, Iterable[PathLike]]):
 def positions_table(paths: Union[PathLike, Iterable[PathLike]]):
     """The ``positions`` records under ``paths`` as one pyarrow table (needs pyarrow)."""
     return _table(paths, 1)
+
+
+def read_game(text: str) -> Dict[str, object]:
+    """The saved game in ``text`` (docs/records.md, "Saved games"), every move checked by the
+    rules: a dict of ``variant``, ``start`` (a position string or ``"start"``), ``moves``
+    (official notation), ``comments`` (the game's, then one after each move; ``""`` for none),
+    ``result`` (each seat's score share, or None for a game not finished), ``termination`` (or
+    None), ``tags`` (the other tags as ``(name, value)`` pairs) and ``positions`` (the position
+    string before the first move and after each move). A ``ValueError`` says what is wrong
+    and where (the line of a bad tag, the number of an illegal move)."""
+    return dict(_native.read_game(text))
+
+
+def write_game(variant: str, moves: Sequence[str], start: str = "start",
+               comments: Optional[Sequence[str]] = None,
+               result: Optional[Sequence[float]] = None,
+               termination: Optional[str] = None,
+               tags: Optional[Iterable[Tuple[str, str]]] = None) -> str:
+    """The text of a saved game that ``read_game``, ``camelot-zero replay``, ``play --game``
+    and the board page read: ``moves`` from ``start`` (checked by the rules first),
+    ``comments`` as ``read_game`` gives them, ``result`` each seat's share (None: not
+    finished)."""
+    return _native.write_game(variant, list(moves), start,
+                              None if comments is None else list(comments),
+                              None if result is None else [float(v) for v in result],
+                              termination, None if tags is None else list(tags))

@@ -1,4 +1,4 @@
-//! `camelot_zero._native`: the rules, the network encoding and the game records of camelot-zero
+//! `camelot_zero._native`: the rules, the network encoding, the game records and saved games of camelot-zero
 //! for Python, through PyO3. The package `camelot_zero` (python/camelot_zero/) wraps it with
 //! numpy arrays, type hints and docstrings; this module hands back plain Python values and
 //! little-endian `bytes` buffers with their shapes.
@@ -9,6 +9,7 @@
 
 mod position;
 mod records;
+mod saved;
 mod variant;
 
 use pyo3::prelude::*;
@@ -19,6 +20,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variant::layout, m)?)?;
     m.add_function(wrap_pyfunction!(records::list_shards, m)?)?;
     m.add_function(wrap_pyfunction!(records::training_arrays, m)?)?;
+    m.add_function(wrap_pyfunction!(saved::read_game, m)?)?;
+    m.add_function(wrap_pyfunction!(saved::write_game, m)?)?;
     let encodings: Vec<(&str, u32)> =
         games::Encoding::ALL.iter().map(|e| (e.as_str(), e.version())).collect();
     m.add("ENCODINGS", encodings)?;

@@ -10,6 +10,7 @@ pub mod export;
 pub mod learner;
 pub mod play;
 pub mod rate;
+pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod run;

@@ -1,8 +1,9 @@
 //! `play`: a human against the model in the terminal. The board is drawn as `show` draws it,
 //! moves are typed in official notation, an illegal move is answered with the list of legal
 //! moves; `undo` takes back the human's last move (and the replies to it), `save FILE` writes the
-//! game (start position and moves, one per line), `moves` lists the legal moves, `quit` ends.
-//! Reads standard input line by line, so a game can also be piped in.
+//! game as a saved game (`games::SavedGame`: the start, the moves, the result once there is one),
+//! `moves` lists the legal moves, `quit` ends. `--game FILE` goes on from a saved game's last
+//! move. Reads standard input line by line, so a game can also be piped in.
 
 use classical::GuardedSearch;
 use std::io::{BufRead, Write};
@@ -11,7 +12,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 use engine::{EngineClient, Limits};
-use games::{Game, State, Variant, VariantKind};
+use games::{Game, SavedGame, State, Variant, VariantKind};
 use model::DeviceKind;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -44,14 +45,43 @@ pub struct PlayArgs {
     /// The seat you play (its letter: W/B for Camelot, B/R/G for Tri-Camelot).
     #[arg(long, default_value = "W")]
     pub seat: String,
+    /// A saved game (what `save FILE` writes, docs/records.md) to go on from, after its last
+    /// move; its start replaces POSITION.
+    #[arg(long)]
+    pub game: Option<PathBuf>,
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    games::with_variant!(args.pos.variant_or_model(args.model.as_deref())?, V => play::<V>(&args))
+    let saved = match &args.game {
+        Some(file) => {
+            if args.pos.position.trim() != "start" || args.pos.variant.is_some() {
+                return Err(BadInput(
+                    "give either a position (or --variant) or --game FILE, not both".into(),
+                )
+                .into());
+            }
+            Some(super::replay::read_saved(file)?)
+        }
+        None => None,
+    };
+    let variant = match &saved {
+        Some(game) => game.variant,
+        None => args.pos.variant_or_model(args.model.as_deref())?,
+    };
+    games::with_variant!(variant, V => play::<V>(&args, saved.as_ref()))
 }
 
-fn play<V: Variant>(args: &PlayArgs) -> Result<()> {
-    let start = args.pos.state::<V>()?;
+fn play<V: Variant>(args: &PlayArgs, saved: Option<&SavedGame>) -> Result<()> {
+    // The states between moves (the start first: it may have a move in progress) and the moves
+    // played.
+    let (mut history, mut moves): (Vec<State<V>>, Vec<String>) = match saved {
+        Some(game) => (
+            game.states::<V>(args.pos.options()).map_err(|e| BadInput(e.to_string()))?,
+            game.moves.clone(),
+        ),
+        None => (vec![args.pos.state::<V>()?], Vec::new()),
+    };
+    let start = history[0].clone();
     let human = V::PLAYER_LETTERS
         .iter()
         .position(|&c| args.seat.len() == 1 && args.seat.starts_with(c))
@@ -77,10 +107,6 @@ fn play<V: Variant>(args: &PlayArgs) -> Result<()> {
             }
         }
     };
-    // The states between moves (the start first: it may have a move in progress) and the moves
-    // played.
-    let mut history: Vec<State<V>> = vec![start.clone()];
-    let mut moves: Vec<String> = Vec::new();
     let mut input = std::io::stdin().lock();
     loop {
         let state = history.last().expect("the start").clone();
@@ -135,7 +161,7 @@ fn play<V: Variant>(args: &PlayArgs) -> Result<()> {
                 }
             }
             // A failed save is reported and the game goes on: nothing typed so far is lost.
-            ["save", file] => match save(&start, &moves, file) {
+            ["save", file] => match save(&history, &moves, file) {
                 Ok(path) => outln!("saved {} moves to {}", moves.len(), path.display())?,
                 Err(e) => outln!("could not save: {e}; the game goes on")?,
             },
@@ -173,10 +199,10 @@ impl<V: Variant> Opponent<V> {
     }
 }
 
-/// Writes the game (the start position, then one move per line) to `file` (`~/` is the home
-/// folder), atomically; returns the path written.
+/// Writes the game (`history`: the states from the start, `moves` between them) to `file`
+/// (`~/` is the home folder) as a saved game, atomically; returns the path written.
 fn save<V: Variant>(
-    start: &State<V>,
+    history: &[State<V>],
     moves: &[String],
     file: &str,
 ) -> Result<PathBuf, storage::StorageError> {
@@ -184,12 +210,14 @@ fn save<V: Variant>(
         (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
         _ => PathBuf::from(file),
     };
-    let mut text = format!("{start}\n");
-    for m in moves {
-        text.push_str(m);
-        text.push('\n');
+    let variant = V::NAME.parse::<VariantKind>().expect("a variant's own name");
+    let mut game = SavedGame::new(variant, history[0].to_string());
+    game.moves = moves.to_vec();
+    if let Some(over) = history.last().and_then(|s| s.outcome()) {
+        game.result = Some(over.outcome.values(V::NUM_PLAYERS).0[..V::NUM_PLAYERS].to_vec());
+        game.termination = Some(over.termination.as_str().to_string());
     }
-    storage::write_atomic(&path, text.as_bytes())?;
+    storage::write_atomic(&path, game.to_string().as_bytes())?;
     Ok(path)
 }
 

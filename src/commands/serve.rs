@@ -41,6 +41,9 @@ pub struct ServeArgs {
     /// working on the page without rebuilding).
     #[arg(long)]
     pub assets: Option<PathBuf>,
+    /// Another run whose charts the Run view draws over --run's (dashed); repeat it for more.
+    #[arg(long)]
+    pub compare: Vec<PathBuf>,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -66,6 +69,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         max_sims: args.max_sims,
         searches,
         assets: args.assets.clone(),
+        compare: args.compare.clone(),
     };
     let app = App::new(options).map_err(|e| BadInput(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -65,8 +65,24 @@ export const play = (game, position, action) =>
 export const reply = (game, position, sims, signal) =>
   request('/api/reply', { body: { game, position, sims }, signal });
 
+/** {positions, seats}: the positions along complete `moves` from `position` (the first
+ * included) and the seat that plays each move. */
+export const line = (game, position, moves, signal) =>
+  request('/api/line', { body: { game, position, moves }, signal });
+
+/** A saved game's text read: {game, start, moves, comments, result, termination, positions,
+ * seats}. */
+export const readGame = (text) => request('/api/game/read', { body: { text } });
+
+/** {text}: the saved game of {game, start, moves, comments, result?, termination?}. */
+export const writeGame = (game) => request('/api/game/write', { body: game });
+
 /** {name, collections: [{id, kind, generation}]} */
 export const run = () => request('/api/run');
+
+/** {runs: [{name, generations, figures: [{stem, title, x_label, y_label, caption, series:
+ * [{name, points, band}], why}]}]}: the served run's charts (then --compare's), read now. */
+export const runFigures = () => request('/api/run/figures');
 
 /** {games: [{shard, game_id, variant, model, plies, result, termination}]} */
 export const runGames = (collection) =>

@@ -1,11 +1,14 @@
-// Start-up: reads /api/info, makes the three views, switches tabs and keeps the one #error line.
+// Start-up: reads /api/info, makes the four views, switches tabs and keeps the one #error line.
 // The views share `shared`: the games the server plays, its run, the Play view (whose position
-// the Analyse view searches) and `bus`, on which the Play view announces every new position.
+// the Analyse view searches), `bus`, on which the Play view announces every new position, and
+// `show`, which switches views (Replay's Open in Play and Analyse).
 
 import * as api from './api.js';
 import { AnalyseView } from './analyse.js';
+import { GameText } from './gametext.js';
 import { PlayView } from './play.js';
 import { ReplayView } from './replay.js';
+import { RunView } from './run.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,7 +23,7 @@ api.requests.addEventListener('ok', () => {
   $('error').textContent = '';
 });
 
-const TABS = ['play', 'analyse', 'replay'];
+const TABS = ['play', 'analyse', 'replay', 'run'];
 
 async function main() {
   const info = await api.info();
@@ -29,6 +32,7 @@ async function main() {
     games: new Map(info.games.map((g) => [g.name, g])),
     bus: new EventTarget(),
     play: null,
+    show: null, // show(view name): switches tabs
   };
   $('run-name').textContent = info.run ? `run: ${info.run.name}` : '';
   $('game').replaceChildren(
@@ -40,6 +44,7 @@ async function main() {
     play: shared.play,
     analyse: new AnalyseView(shared),
     replay: new ReplayView(shared),
+    run: new RunView(shared),
   };
 
   let current = 'play';
@@ -54,6 +59,14 @@ async function main() {
     views[name].show?.();
   };
   for (const tab of TABS) $(`tab-${tab}`).addEventListener('click', () => show(tab));
+  shared.show = show;
+  new GameText(shared);
+  // Flip turns every board; each keeps what it shows.
+  $('flip').addEventListener('click', () => {
+    const flipped = $('flip').getAttribute('aria-pressed') !== 'true';
+    $('flip').setAttribute('aria-pressed', String(flipped));
+    for (const view of Object.values(views)) view.board?.setFlipped(flipped);
+  });
 
   await shared.play.setGame(info.games[0].name);
   show('play');

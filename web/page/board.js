@@ -50,6 +50,18 @@ export class Board {
     this.onCell = onCell;
     this.id = ++boards;
     this.game = null;
+    this.flipped = false;
+    this.lastView = null;
+  }
+
+  /** Turns the board half a turn (or back) and draws what it showed. */
+  setFlipped(flipped) {
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    if (!this.game) return;
+    const view = this.lastView;
+    this.setGame(this.game);
+    if (view) this.render(view);
   }
 
   /** Builds the cells of `game` (a Game of /api/info); pieces come with `render`. */
@@ -59,9 +71,11 @@ export class Board {
     const hex = game.board === 'hex';
     // Where each cell's centre lies; y grows downwards, so rank 1 (White's, Blue's side) is at
     // the bottom.
+    // Flipped, the board turns half a turn: the last seat's side at the bottom.
+    const turn = this.flipped ? -1 : 1;
     const centre = hex
-      ? (c) => [c.file * 1.5 * HEX, -c.rank * (Math.sqrt(3) / 2) * HEX]
-      : (c) => [c.file * SQUARE, -c.rank * SQUARE];
+      ? (c) => [turn * c.file * 1.5 * HEX, -turn * c.rank * (Math.sqrt(3) / 2) * HEX]
+      : (c) => [turn * c.file * SQUARE, -turn * c.rank * SQUARE];
     this.unit = hex ? HEX : SQUARE / 2; // the distance from a centre to a cell's edge, about
     const [halfW, halfH] = hex ? [HEX, (Math.sqrt(3) / 2) * HEX] : [SQUARE / 2, SQUARE / 2];
     this.centres = new Map(game.cells.map((c) => [c.name, centre(c)]));
@@ -77,6 +91,7 @@ export class Board {
       viewBox: `${minX} ${minY} ${width} ${height}`,
       class: `board-svg ${game.board}`,
       'data-game': game.name,
+      'data-flipped': String(this.flipped),
     });
     this.svg = svg;
 
@@ -142,44 +157,56 @@ export class Board {
     this.container.appendChild(svg);
   }
 
-  /** File letters under the board and rank numbers left of it (Camelot). */
+  /** File letters under the board and rank numbers left of it (Camelot), where the cells of
+   * that file and rank are drawn (the board may be flipped). */
   drawLabels(cells, svg, half) {
     const layer = el('g', { class: 'labels' }, svg);
-    const files = new Map();
-    const ranks = new Map();
+    const fileX = new Map();
+    const rankY = new Map();
     for (const c of cells) {
-      files.set(c.file, c.name.replace(/[0-9]+$/, ''));
-      ranks.set(c.rank, String(c.rank));
+      const [x, y] = this.centres.get(c.name);
+      fileX.set(c.name.replace(/[0-9]+$/, ''), x);
+      rankY.set(String(c.rank), y);
     }
     const ys = [...this.centres.values()].map((p) => p[1]);
     const xs = [...this.centres.values()].map((p) => p[0]);
     const bottom = Math.max(...ys) + half + 15;
     const left = Math.min(...xs) - half - 12;
-    for (const [file, letter] of files) {
-      const t = el('text', { x: file * SQUARE, y: bottom }, layer);
+    for (const [letter, x] of fileX) {
+      const t = el('text', { x, y: bottom }, layer);
       t.textContent = letter;
     }
-    for (const [rank, label] of ranks) {
-      const t = el('text', { x: left, y: -rank * SQUARE + 4 }, layer);
+    for (const [label, y] of rankY) {
+      const t = el('text', { x: left, y: y + 4 }, layer);
       t.textContent = label;
     }
   }
 
   /**
    * Draws `view`: {pieces: State.pieces, selected: cell or null, targets, landed, last,
-   * movable: iterables of cell names, arrows: [{from, to, rank}] (rank 0 is the best)}.
+   * movable: iterables of cell names, lastBySeat: Map seat → a move's notation (each seat's
+   * last move, marked in its colour), arrows: [{from, to, rank, label}] (rank 0 is the best;
+   * `label`, when given, is written along the arrow)}.
    */
   render(view) {
     if (!this.game) return;
+    this.lastView = view;
+    // Each seat's last move: its cells, the latest seat's mark on top where two meet.
+    const lastSeat = new Map();
+    for (const [seat, move] of view.lastBySeat ?? []) {
+      for (const cell of move.match(/[A-Z][0-9]+/g) ?? []) lastSeat.set(cell, seat);
+    }
     const sets = {
       selected: new Set(view.selected ? [view.selected] : []),
       target: new Set(view.targets ?? []),
       landed: new Set(view.landed ?? []),
-      last: new Set(view.last ?? []),
+      last: new Set([...(view.last ?? []), ...lastSeat.keys()]),
       movable: new Set(view.movable ?? []),
     };
     for (const [name, g] of this.cells) {
       for (const [cls, set] of Object.entries(sets)) g.classList.toggle(cls, set.has(name));
+      if (lastSeat.has(name)) g.dataset.lastSeat = String(lastSeat.get(name));
+      else delete g.dataset.lastSeat;
     }
 
     this.pieceLayer.replaceChildren();
@@ -226,6 +253,15 @@ export class Board {
         'data-to': a.to,
         'pointer-events': 'none',
       }, this.arrowLayer);
+      if (a.label) {
+        // Written across the arrow's middle, on a plate so that it reads over the pieces.
+        const [mx, my] = [from[0] + dx * 0.5, from[1] + dy * 0.5];
+        const g = el('g', { class: `arrow-label arrow-label-${a.rank}`, transform: `translate(${mx} ${my})`, 'data-from': a.from, 'data-to': a.to, 'pointer-events': 'none' }, this.arrowLayer);
+        const width = a.label.length * this.unit * 0.34 + 4;
+        el('rect', { x: -width / 2, y: -this.unit * 0.36, width, height: this.unit * 0.72, rx: 3 }, g);
+        const t = el('text', { y: this.unit * 0.2, 'font-size': this.unit * 0.55 }, g);
+        t.textContent = a.label;
+      }
     }
   }
 }

@@ -1,20 +1,14 @@
 // The Replay view: the games a run recorded (--run), stepped through move by move, with the
 // value graph of the searches that chose them. The server replays each game by the rules and
 // sends the position string before every move; the board draws the State of the one shown,
-// which is asked for only when it is shown (and kept).
+// which is asked for only when it is shown (and kept). "Open in Play" and "Analyse" take the
+// game to the Play view's tree at the move shown, to branch from it or search it.
 
 import * as api from './api.js';
-import { Board, cellsOf, isLight, seatColour } from './board.js';
+import { Board } from './board.js';
+import { ValueGraph } from './graph.js';
 
 const $ = (id) => document.getElementById(id);
-const SVG = 'http://www.w3.org/2000/svg';
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 /** A result share as people write it: 1, 0, ½, ⅓. */
 function share(v) {
@@ -27,14 +21,13 @@ export function resultText(result) {
   return result.map(share).join('–');
 }
 
-/** The graph's frame, in SVG units (the element's own pixel size). */
-const GRAPH = { width: 460, height: 220, left: 34, right: 10, top: 10, bottom: 24 };
-
 export class ReplayView {
   /** `shared`: the page's common state (app.js): {info, games}. */
   constructor(shared) {
     this.shared = shared;
     this.board = new Board($('replay-board'));
+    this.graph = new ValueGraph($('value-graph'), (i) => this.goto(i));
+    this.seats = []; // the seat that played each move
     this.gameName = null;
     this.replay = null;
     this.states = []; // State of positions[i], once fetched
@@ -62,7 +55,23 @@ export class ReplayView {
     $('replay-next').addEventListener('click', () => this.goto(this.index + 1));
     $('replay-end').addEventListener('click', () => this.goto(Infinity));
     document.addEventListener('keydown', (e) => this.key(e));
-    $('value-graph').addEventListener('click', (e) => this.graphClick(e));
+    $('replay-open').addEventListener('click', () => this.open('play'));
+    $('replay-analyse').addEventListener('click', () => this.open('analyse'));
+  }
+
+  /** The game, at the move shown, into the Play view's tree; then `view` is shown. */
+  async open(view) {
+    const r = this.replay;
+    if (!r || this.seats.length !== r.moves.length) return;
+    const line = {
+      positions: r.positions,
+      moves: r.moves,
+      seats: this.seats,
+      values: r.values,
+      netValues: r.net_values,
+    };
+    await this.shared.play.openLine(r.variant, line, this.index);
+    this.shared.show(view);
   }
 
   /** The view is shown: the run's collections are listed the first time. */
@@ -74,7 +83,11 @@ export class ReplayView {
       const run = await api.run();
       const select = $('replay-collection');
       select.replaceChildren(
-        ...run.collections.map((c) => new Option(`${c.id} (${c.kind})`, c.id)),
+        // An arena folder by its own name (several --games folders are told apart).
+        ...run.collections.map((c) => {
+          const name = c.kind === 'arena' && c.folder ? `${c.id}: ${String(c.folder).split(/[\\/]/).filter(Boolean).pop()}` : c.id;
+          return new Option(`${name} (${c.kind})`, c.id);
+        }),
       );
       if (run.collections.length) await this.loadGames(run.collections[0].id);
       else $('replay-move').textContent = 'this run has recorded no games yet';
@@ -101,6 +114,7 @@ export class ReplayView {
   async loadGames(collection) {
     try {
       const { games } = await api.runGames(collection);
+      games.sort((a, b) => a.shard - b.shard || a.game_id - b.game_id);
       $('replay-game').replaceChildren(
         ...games.map((g) => {
           const label =
@@ -125,6 +139,13 @@ export class ReplayView {
       return;
     }
     this.states = [];
+    this.seats = [];
+    const r = this.replay;
+    try {
+      this.seats = (await api.line(r.variant, r.positions[0], r.moves)).seats;
+    } catch {
+      // shown in #error; the board still steps, without each seat's last move
+    }
     const game = this.shared.games.get(this.replay.variant);
     if (game && this.gameName !== game.name) {
       this.board.setGame(game);
@@ -132,7 +153,9 @@ export class ReplayView {
     }
     $('replay-info').textContent =
       `${this.replay.model} · ${resultText(this.replay.result)} (${this.replay.termination})`;
-    this.drawGraph();
+    const arena = $('replay-collection').selectedOptions[0]?.textContent.includes('(arena)');
+    const recorded = arena ? 'arena games keep no searches' : 'no searches were recorded for this game';
+    this.graph.draw(game, r.values, r.net_values, `no values: ${recorded}`);
     await this.goto(0);
   }
 
@@ -146,7 +169,7 @@ export class ReplayView {
     const token = ++this.token;
     const n = r.moves.length;
     $('replay-move').textContent = `move ${i} / ${n}: ${i === 0 ? 'start' : r.moves[i - 1]}`;
-    this.moveMarker();
+    this.graph.mark(i);
     if (!this.states[i]) {
       try {
         this.states[i] = await api.state(r.variant, r.positions[i]);
@@ -155,82 +178,11 @@ export class ReplayView {
       }
     }
     if (token !== this.token) return;
-    this.board.render({
-      pieces: this.states[i].pieces,
-      last: i > 0 ? cellsOf(r.moves[i - 1]) : [],
-    });
+    // Each seat's last move up to the one shown.
+    const lastBySeat = new Map();
+    for (let k = 0; k < i && k < this.seats.length; k++) lastBySeat.set(this.seats[k], r.moves[k]);
+    if (this.seats.length === 0 && i > 0) lastBySeat.set(-1, r.moves[i - 1]);
+    this.board.render({ pieces: this.states[i].pieces, lastBySeat });
     $('view-replay').dataset.shown = String(i);
-  }
-
-  x(i) {
-    const n = Math.max(1, this.replay.positions.length - 1);
-    return GRAPH.left + ((GRAPH.width - GRAPH.left - GRAPH.right) * i) / n;
-  }
-
-  /** One polyline per seat of the searched values (solid) and the network's (dashed). */
-  drawGraph() {
-    const svg = $('value-graph');
-    svg.replaceChildren();
-    svg.setAttribute('viewBox', `0 0 ${GRAPH.width} ${GRAPH.height}`);
-    const r = this.replay;
-    const all = [...r.values, ...r.net_values].filter(Boolean).flat();
-    const lo = all.some((v) => v < 0) ? -1 : 0; // score shares are 0..1; allow -1..1 too
-    const y = (v) =>
-      GRAPH.top + (GRAPH.height - GRAPH.top - GRAPH.bottom) * (1 - (v - lo) / (1 - lo));
-    el('rect', {
-      class: 'frame',
-      x: GRAPH.left,
-      y: GRAPH.top,
-      width: GRAPH.width - GRAPH.left - GRAPH.right,
-      height: GRAPH.height - GRAPH.top - GRAPH.bottom,
-    }, svg);
-    for (const v of [lo, (lo + 1) / 2, 1]) {
-      el('line', { class: 'grid', x1: GRAPH.left, x2: GRAPH.width - GRAPH.right, y1: y(v), y2: y(v) }, svg);
-      const t = el('text', { class: 'axis', x: GRAPH.left - 4, y: y(v) + 4, 'text-anchor': 'end' }, svg);
-      t.textContent = String(v);
-    }
-    const n = r.moves.length;
-    const axis = el('text', { class: 'axis', x: GRAPH.width - GRAPH.right, y: GRAPH.height - 6, 'text-anchor': 'end' }, svg);
-    axis.textContent = `${n} moves`;
-
-    const seats = r.values.find(Boolean)?.length ?? r.net_values.find(Boolean)?.length ?? 0;
-    for (const [series, dashed] of [[r.net_values, true], [r.values, false]]) {
-      for (let seat = 0; seat < seats; seat++) {
-        const points = series
-          .map((vs, i) => (vs ? `${this.x(i).toFixed(1)},${y(vs[seat]).toFixed(1)}` : null))
-          .filter(Boolean)
-          .join(' ');
-        if (!points) continue;
-        const colour = seatColour(r.variant, seat);
-        const cls = dashed ? 'net' : 'searched';
-        // A light seat colour (Camelot's White) gets a dark halo to show on the light frame.
-        if (isLight(colour)) el('polyline', { class: `${cls} halo`, points }, svg);
-        el('polyline', {
-          class: `${cls} seat-line`,
-          points,
-          stroke: colour,
-          'data-seat': String(seat),
-        }, svg);
-      }
-    }
-    this.marker = el('line', { class: 'marker', y1: GRAPH.top, y2: GRAPH.height - GRAPH.bottom }, svg);
-    this.moveMarker();
-  }
-
-  moveMarker() {
-    if (!this.marker) return;
-    const x = this.x(this.index).toFixed(1);
-    this.marker.setAttribute('x1', x);
-    this.marker.setAttribute('x2', x);
-  }
-
-  /** A click on the graph shows the move under it. */
-  graphClick(e) {
-    if (!this.replay) return;
-    const box = $('value-graph').getBoundingClientRect();
-    const x = ((e.clientX - box.left) / box.width) * GRAPH.width;
-    const n = Math.max(1, this.replay.positions.length - 1);
-    const i = Math.round(((x - GRAPH.left) / (GRAPH.width - GRAPH.left - GRAPH.right)) * n);
-    this.goto(i);
   }
 }

@@ -20,7 +20,9 @@ use tokio::sync::Semaphore;
 use crate::assets::Assets;
 use crate::error::{ServeError, error_body};
 use crate::extract::{ApiJson, ApiQuery};
+use crate::lines;
 use crate::replay::{CollectionView, GameSummary, ReplayView, RunRecords};
+use crate::run_figures::{FiguresView, all_figures};
 use crate::search::Models;
 use crate::view::{AnalysisView, GameView, StateView, parse_game, parse_state};
 
@@ -47,6 +49,8 @@ pub struct Options {
     pub searches: usize,
     /// Serve the page from this folder instead of the built-in copy.
     pub assets: Option<PathBuf>,
+    /// Runs whose charts the Run view draws over the served run's.
+    pub compare: Vec<PathBuf>,
 }
 
 /// The server's shared state; cheap to clone.
@@ -61,6 +65,8 @@ struct Inner {
     assets: Assets,
     max_sims: u32,
     permits: Arc<Semaphore>,
+    /// The runs the Run view charts: the served run first, then `--compare`'s.
+    chart_runs: Vec<PathBuf>,
 }
 
 impl App {
@@ -68,6 +74,20 @@ impl App {
     pub fn new(options: Options) -> Result<App, ServeError> {
         let models = Models::load(&options.models, options.play)?;
         let run = RunRecords::open(options.run.as_deref(), &options.games)?;
+        for dir in &options.compare {
+            if !dir.join(train::run::CONFIG_FILE).is_file() {
+                return Err(ServeError::Startup(format!(
+                    "--compare {}: not a run directory (no config.toml)",
+                    dir.display()
+                )));
+            }
+        }
+        if options.run.is_none() && !options.compare.is_empty() {
+            return Err(ServeError::Startup(
+                "--compare needs --run: the run to compare with".into(),
+            ));
+        }
+        let chart_runs = options.run.iter().chain(&options.compare).cloned().collect();
         Ok(App {
             inner: Arc::new(Inner {
                 models,
@@ -75,6 +95,7 @@ impl App {
                 assets: Assets::new(options.assets),
                 max_sims: options.max_sims,
                 permits: Arc::new(Semaphore::new(options.searches.max(1))),
+                chart_runs,
             }),
         })
     }
@@ -89,9 +110,13 @@ impl App {
             .route("/api/play", post(play))
             .route("/api/reply", post(reply))
             .route("/api/analyse", post(analyse))
+            .route("/api/line", post(lines::line))
+            .route("/api/game/read", post(lines::read))
+            .route("/api/game/write", post(lines::write))
             .route("/api/run", get(run))
             .route("/api/run/games", get(run_games))
             .route("/api/run/game", get(run_game))
+            .route("/api/run/figures", get(run_figures))
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
             .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -341,4 +366,15 @@ async fn run_game(
     ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<ReplayView>, ServeError> {
     app.read(move |run| run.game(&q.collection, q.shard, q.game_id)).await.map(Json)
+}
+
+async fn run_figures(Shared(app): Shared<App>) -> Result<Json<FiguresView>, ServeError> {
+    if app.inner.chart_runs.is_empty() {
+        return Err(ServeError::NoRun);
+    }
+    let dirs = app.inner.chart_runs.clone();
+    tokio::task::spawn_blocking(move || all_figures(&dirs))
+        .await
+        .map_err(|e| ServeError::Records(format!("the read stopped: {e}")))?
+        .map(Json)
 }

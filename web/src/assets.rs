@@ -19,6 +19,13 @@ const FILES: &[(&str, &str, &str)] = &[
     ("play.js", "text/javascript; charset=utf-8", include_str!("../page/play.js")),
     ("analyse.js", "text/javascript; charset=utf-8", include_str!("../page/analyse.js")),
     ("replay.js", "text/javascript; charset=utf-8", include_str!("../page/replay.js")),
+    ("tree.js", "text/javascript; charset=utf-8", include_str!("../page/tree.js")),
+    ("movelist.js", "text/javascript; charset=utf-8", include_str!("../page/movelist.js")),
+    ("graph.js", "text/javascript; charset=utf-8", include_str!("../page/graph.js")),
+    ("evalbar.js", "text/javascript; charset=utf-8", include_str!("../page/evalbar.js")),
+    ("gametext.js", "text/javascript; charset=utf-8", include_str!("../page/gametext.js")),
+    ("run.js", "text/javascript; charset=utf-8", include_str!("../page/run.js")),
+    ("chart.js", "text/javascript; charset=utf-8", include_str!("../page/chart.js")),
 ];
 
 /// Where the page's files come from.

@@ -18,6 +18,9 @@ pub enum ServeError {
     /// The action is not a legal next leg (or end) of the position; `why` names it.
     #[error("{why}")]
     IllegalAction { action: String, why: String },
+    /// A saved game's text does not read, or its moves are not legal; the message says where.
+    #[error("bad saved game: {0}")]
+    BadGameText(String),
     /// A search was asked of a finished game.
     #[error("the game is over")]
     GameOver,
@@ -48,6 +51,7 @@ impl ServeError {
             ServeError::UnknownGame(_)
             | ServeError::BadPosition(_)
             | ServeError::IllegalAction { .. }
+            | ServeError::BadGameText(_)
             | ServeError::GameOver
             | ServeError::BadSims { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ServeError::NoRun | ServeError::NotFound(_) => StatusCode::NOT_FOUND,

@@ -10,7 +10,9 @@ mod app;
 mod assets;
 mod error;
 mod extract;
+mod lines;
 mod replay;
+mod run_figures;
 mod search;
 mod view;
 

@@ -202,13 +202,35 @@ async fn the_page_and_its_modules_are_served() {
     assert_eq!(status, StatusCode::OK);
     let page = String::from_utf8(page).unwrap();
     assert!(page.contains("/assets/app.js"), "the page loads its modules");
-    for file in ["app.js", "api.js", "board.js", "play.js", "analyse.js", "replay.js", "style.css"]
-    {
+    // Every module the page imports, followed from app.js, is served (a module left off the
+    // server's list would break the page).
+    let mut queue = vec!["app.js".to_string(), "style.css".to_string()];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(file) = queue.pop() {
+        if !seen.insert(file.clone()) {
+            continue;
+        }
         let response =
             axum::http::Request::get(format!("/assets/{file}")).body(Body::empty()).unwrap();
         let (status, body) = send(&r, response).await;
         assert_eq!(status, StatusCode::OK, "{file}");
         assert!(!body.is_empty(), "{file} is empty");
+        let text = String::from_utf8(body).unwrap();
+        for part in text.split("from './").skip(1) {
+            queue.push(part.split('\'').next().unwrap().to_string());
+        }
+    }
+    for module in [
+        "play.js",
+        "analyse.js",
+        "replay.js",
+        "tree.js",
+        "graph.js",
+        "gametext.js",
+        "run.js",
+        "chart.js",
+    ] {
+        assert!(seen.contains(module), "{module} is not reached from app.js: {seen:?}");
     }
 }
 

@@ -3,6 +3,8 @@
 
 use games::Termination;
 
+pub use super::figure::{Figure, Series};
+use super::figure::{non_empty, points};
 use super::games::GenerationGames;
 use super::table::Table;
 use super::{RunData, RunDataError};
@@ -10,34 +12,6 @@ use super::{RunData, RunDataError};
 /// The text shown instead of the generation table (and the speed chart) of a run without a
 /// finished generation.
 pub const NO_GENERATIONS: &str = "no generations yet";
-
-/// One named line of a chart.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Series {
-    /// Shown in the legend.
-    pub name: String,
-    /// `(x, y)` points, drawn in the given order; points with a non-finite coordinate are left
-    /// out (a NaN loss does not spoil the chart).
-    pub points: Vec<(f64, f64)>,
-    /// An interval around the line, `(x, low, high)` in `x` order, drawn as a shaded band in the
-    /// line's colour (none when empty).
-    pub band: Vec<(f64, f64, f64)>,
-}
-
-impl Series {
-    pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Series { name: name.into(), points, band: Vec::new() }
-    }
-
-    /// This line with the 95% interval `band` around it, named so in the legend.
-    fn with_interval(mut self, band: Vec<(f64, f64, f64)>) -> Self {
-        if !band.is_empty() {
-            self.name.push_str(" (band: 95% interval)");
-        }
-        self.band = band;
-        self
-    }
-}
 
 /// The `generations.csv` columns of the ladder that the Elo chart shows, with their legend
 /// names and whether their 95% interval (`<column>_low`, `<column>_high`) is drawn too when
@@ -54,20 +28,6 @@ pub const ELO_COLUMNS: [(&str, &str, bool); 4] = [
 /// The text shown instead of the Elo chart when no generation has an Elo.
 pub const NO_ELO: &str = "no Elo recorded for this run";
 
-/// One chart of the report.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Figure {
-    /// The file name without extension (`<stem>.png`, `<stem>.svg`) and the page anchor.
-    pub stem: &'static str,
-    pub title: &'static str,
-    pub x_label: &'static str,
-    pub y_label: &'static str,
-    /// What the chart shows, in a sentence under it.
-    pub caption: String,
-    /// The lines, or why there are none (then no files are written).
-    pub content: Result<Vec<Series>, String>,
-}
-
 /// Every figure of the report, in page order.
 pub fn figures(run: &RunData) -> Result<Vec<Figure>, RunDataError> {
     Ok(vec![
@@ -78,20 +38,9 @@ pub fn figures(run: &RunData) -> Result<Vec<Figure>, RunDataError> {
         lengths(run),
         terminations(run),
         speed(run)?,
+        super::progress_figures::probe(run)?,
+        super::progress_figures::pace(run)?,
     ])
-}
-
-/// The non-empty series among `series`, or `why` if there is none.
-fn non_empty(series: Vec<Series>, why: &str) -> Result<Vec<Series>, String> {
-    let kept: Vec<Series> = series.into_iter().filter(|s| !s.points.is_empty()).collect();
-    if kept.is_empty() { Err(why.to_string()) } else { Ok(kept) }
-}
-
-/// The `(x, y)` points of columns `x` and `y` of `table`, leaving out rows where either is empty.
-fn points(table: &Table, x: &str, y: &str) -> Result<Vec<(f64, f64)>, RunDataError> {
-    let xs = table.numbers(x)?;
-    let ys = table.numbers(y)?;
-    Ok(xs.into_iter().zip(ys).filter_map(|(x, y)| Some((x?, y?))).collect())
 }
 
 const NO_STEPS: &str = "no training steps yet";

@@ -4,8 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+mod figure;
 pub mod figures;
 pub mod games;
+pub mod progress_figures;
 pub mod table;
 
 use games::{GenerationGames, read_run_games};

@@ -92,6 +92,7 @@ pub fn options(run: Option<&Path>) -> Options {
         max_sims: 2_000,
         searches: 2,
         assets: None,
+        compare: Vec::new(),
     }
 }
 
