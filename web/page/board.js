@@ -29,7 +29,9 @@ export function cellsOf(move) {
   return move ? move.match(/[A-Z][0-9]+/g) ?? [] : [];
 }
 
-function el(name, attrs = {}, parent = null) {
+/** A new SVG element `name` with `attrs`, appended to `parent` when given (the boards', the value
+ * graph's and the run charts' one way to make SVG). */
+export function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);

@@ -2,14 +2,7 @@
 // /api/run/figures), each 95% interval as a shaded band, axes with ticks, a legend whose entries
 // turn their line on and off, and on hover the values of every line shown at the nearest x.
 
-const SVG = 'http://www.w3.org/2000/svg';
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
+import { el } from './board.js';
 
 const PALETTE = ['#3a6ea5', '#c8553d', '#2e9a4b', '#8e5ea2', '#d49a2a', '#4a9fb5', '#7a6a58', '#c2417a'];
 const FRAME = { width: 560, height: 250, left: 56, right: 12, top: 10, bottom: 40 };

@@ -3,16 +3,7 @@
 // click that picks a position. Used by the Play view (the line being played) and the Replay
 // view (a recorded game).
 
-import { isLight, seatColour } from './board.js';
-
-const SVG = 'http://www.w3.org/2000/svg';
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
+import { el, isLight, seatColour } from './board.js';
 
 /** The frame, in SVG units (the element's own pixel size). */
 const FRAME = { width: 460, height: 220, left: 34, right: 10, top: 22, bottom: 28 };
