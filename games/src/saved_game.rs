@@ -284,15 +284,15 @@ impl FromStr for SavedGame {
             })?,
             (None, None) => return Err(SavedGameError::NoGame),
         };
-        if let Some(shares) = &result {
-            if shares.len() != variant.num_players() {
-                return Err(SavedGameError::ResultSeats {
-                    result: result_text(Some(shares)),
-                    got: shares.len(),
-                    game: variant.as_str(),
-                    seats: variant.num_players(),
-                });
-            }
+        if let Some(shares) = &result
+            && shares.len() != variant.num_players()
+        {
+            return Err(SavedGameError::ResultSeats {
+                result: result_text(Some(shares)),
+                got: shares.len(),
+                game: variant.as_str(),
+                seats: variant.num_players(),
+            });
         }
         Ok(SavedGame { variant, start, moves, comments, result, termination, tags: other })
     }

@@ -59,13 +59,13 @@ pub fn write_game(
     if let Some(c) = comments {
         game.comments = c;
     }
-    if let Some(shares) = &result {
-        if shares.len() != kind.num_players() || shares.iter().any(|v| !(0.0..=1.0).contains(v)) {
-            return Err(bad(format!(
-                "result must be {} shares from 0 to 1, got {shares:?}",
-                kind.num_players()
-            )));
-        }
+    if let Some(shares) = &result
+        && (shares.len() != kind.num_players() || shares.iter().any(|v| !(0.0..=1.0).contains(v)))
+    {
+        return Err(bad(format!(
+            "result must be {} shares from 0 to 1, got {shares:?}",
+            kind.num_players()
+        )));
     }
     game.result = result;
     game.termination = termination;

@@ -137,15 +137,15 @@ pub async fn write(ApiJson(req): ApiJson<GameText>) -> Result<Json<TextView>, Se
             saved.termination = Some(over.termination.as_str().to_string());
         }
     });
-    if let Some(shares) = &saved.result {
-        if shares.len() != kind.num_players() {
-            return Err(bad_text(format!(
-                "the result has {} shares, but {} has {} seats",
-                shares.len(),
-                kind.as_str(),
-                kind.num_players()
-            )));
-        }
+    if let Some(shares) = &saved.result
+        && shares.len() != kind.num_players()
+    {
+        return Err(bad_text(format!(
+            "the result has {} shares, but {} has {} seats",
+            shares.len(),
+            kind.as_str(),
+            kind.num_players()
+        )));
     }
     Ok(Json(TextView { text: saved.to_string() }))
 }
