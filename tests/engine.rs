@@ -248,6 +248,38 @@ fn go_infinite_stops_at_once_and_a_long_search_reports_every_second() {
 }
 
 #[test]
+fn a_ponder_answers_only_after_ponderhit_and_then_on_its_clock() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos");
+    engine.send("go ponder movetime 300");
+    // While pondering, no budget ends the search: no bestmove in 800 ms (300 would have).
+    let pondering = Instant::now();
+    while pondering.elapsed() < Duration::from_millis(800) {
+        if let Ok(line) = engine.lines.recv_timeout(Duration::from_millis(50)) {
+            assert!(!line.starts_with("bestmove"), "answered while pondering: {line}");
+        }
+    }
+    let hit = Instant::now();
+    engine.send("ponderhit");
+    let (best, infos) = engine.until("bestmove ");
+    let took = hit.elapsed();
+    // The move's 300 ms start at `ponderhit`.
+    assert!(took >= Duration::from_millis(250) && took < Duration::from_millis(1500), "{took:?}");
+    assert!(!infos.is_empty(), "info lines while pondering");
+    State::<CamelotRules>::initial().after_move(&best["bestmove ".len()..]).unwrap();
+
+    // `stop` ends a ponder at once; a `ponderhit` with nothing pondering is ignored.
+    engine.send("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    engine.send("stop");
+    engine.until("bestmove ");
+    assert!(t.elapsed() < Duration::from_millis(100), "stopped in {:?}", t.elapsed());
+    engine.send("ponderhit");
+    assert_eq!(engine.ask("isready"), "readyok");
+}
+
+#[test]
 fn an_arena_plays_the_engine_against_itself() {
     let engine = format!("engine:{} engine --sims 4", env!("CARGO_BIN_EXE_camelot-zero"));
     let out = run(&["arena", "--a", &engine, "--b", &engine, "--games", "2", "--max-moves", "40"]);

@@ -25,6 +25,9 @@ pub struct Limits {
     pub time_ms: Option<u64>,
     /// `infinite`: until `stop` (no other budget may be given with it).
     pub infinite: bool,
+    /// `ponder`: search on the opponent's time, without end, until `ponderhit` (the predicted
+    /// move was played: the other budgets start then) or `stop`.
+    pub ponder: bool,
     /// `wtime T btime T winc I binc I movestogo N` (a seat's letter, lower case, before
     /// `time` and `inc`; Tri-Camelot's seats are `b`, `r`, `g`): the engine's clock decides
     /// the move's time ([`crate::time_control`]).
@@ -43,6 +46,9 @@ impl Limits {
         }
         if self.infinite {
             go.push_str(" infinite");
+        }
+        if self.ponder {
+            go.push_str(" ponder");
         }
         if let Some(clock) = &self.clock {
             for (key, table) in [("time", &clock.time_left_ms), ("inc", &clock.increment_ms)] {
@@ -89,11 +95,14 @@ pub enum Command {
     NewGame { variant: VariantKind, knight_canter: KnightCanter },
     /// `position startpos|<position string> [moves <move> ...]`.
     Position { start: Start, moves: Vec<String> },
-    /// `go [sims N] [time_ms T] [wtime T btime T winc I binc I movestogo N] [infinite]`:
+    /// `go [sims N] [time_ms T] [wtime T btime T winc I binc I movestogo N] [infinite|ponder]`:
     /// search, `info` lines, then `bestmove <move>` ([`Limits`]).
     Go(Limits),
     /// `stop`: end the search in progress now (its `bestmove` follows).
     Stop,
+    /// `ponderhit`: the move pondered on was played: the pondering search goes on as a normal
+    /// one, its budgets counted from now (outside a pondering search, nothing to do).
+    PonderHit,
     /// `legal`: the legal moves of the current position, in official notation.
     Legal,
     /// `result`: whether the game is over, and how.
@@ -145,6 +154,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "czp" => no_args(Command::Hello),
         "isready" => no_args(Command::IsReady),
         "stop" => no_args(Command::Stop),
+        "ponderhit" => no_args(Command::PonderHit),
         "legal" => no_args(Command::Legal),
         "result" => no_args(Command::Result),
         "getposition" => no_args(Command::GetPosition),
@@ -211,15 +221,19 @@ fn position(rest: &str) -> Result<Command, String> {
 }
 
 /// The `go` options, for error messages.
-const GO_OPTIONS: &str = "sims N, nodes N, time_ms T, movetime T, infinite, or clocks: \
+const GO_OPTIONS: &str = "sims N, nodes N, time_ms T, movetime T, infinite, ponder, or clocks: \
     wtime T, btime T, winc I, binc I (a seat letter before time and inc), movestogo N";
 
 fn go(rest: &str) -> Result<Limits, String> {
     let mut limits = Limits::default();
     let mut words = rest.split_whitespace();
     while let Some(key) = words.next() {
-        if key == "infinite" {
-            limits.infinite = true;
+        if key == "infinite" || key == "ponder" {
+            if key == "infinite" {
+                limits.infinite = true
+            } else {
+                limits.ponder = true
+            }
             continue;
         }
         let value = words.next().ok_or_else(|| format!("`{key}` needs a value"))?;
@@ -249,6 +263,11 @@ fn go(rest: &str) -> Result<Limits, String> {
         && (limits.sims.is_some() || limits.time_ms.is_some() || limits.clock.is_some())
     {
         return Err("`go infinite` searches until `stop`: give no other budget with it".into());
+    }
+    if limits.infinite && limits.ponder {
+        return Err(
+            "`go ponder` already searches until `ponderhit` or `stop`: not with `infinite`".into(),
+        );
     }
     if let Some(clock) = &limits.clock
         && clock.time_left_ms.is_empty()
@@ -309,7 +328,14 @@ mod tests {
         assert_eq!(clock.moves_to_go, Some(20));
         // Every budget goes out as the `go` line that parses back to it.
         let clocked = Limits { sims: Some(9), clock: Some(clock), ..Limits::default() };
-        for limits in [go(Some(50), Some(1000)), go(None, None), infinite, clocked] {
+        // Pondering with the clock that starts at `ponderhit`.
+        let pondering = Limits { ponder: true, ..clocked.clone() };
+        assert_eq!(
+            parse("go ponder sims 9 wtime 60000 btime 0 winc 100 binc 100 movestogo 20").unwrap(),
+            Some(Command::Go(pondering.clone()))
+        );
+        assert_eq!(parse("ponderhit").unwrap(), Some(Command::PonderHit));
+        for limits in [go(Some(50), Some(1000)), go(None, None), infinite, clocked, pondering] {
             assert_eq!(parse(&limits.go_line()).unwrap(), Some(Command::Go(limits.clone())));
         }
         assert_eq!(
@@ -347,6 +373,8 @@ mod tests {
             "go winc 100",
             "go movestogo 20",
             "go infinite sims 10",
+            "go infinite ponder",
+            "ponderhit now",
             "go infinite wtime 100",
             "go Wtime 100",
             "go wtimes 100",

@@ -16,7 +16,7 @@ use games::{
 };
 
 use super::protocol::{self, AnalysisRequest, Command, Limits, MAX_SIMS, Start};
-use super::session::{Session, analyze_batch};
+use super::session::{Poll, Session, analyze_batch};
 use search::evaluator::Evaluator;
 use search::mcts::PlaySearch;
 
@@ -165,7 +165,7 @@ impl<S: EvaluatorSource, W: Write> Engine<S, W> {
                 self.say("czpok")?;
             }
             Command::IsReady => self.say("readyok")?,
-            Command::Stop => {} // nothing is searching
+            Command::Stop | Command::PonderHit => {} // nothing is searching
             Command::SetOption { name, value } => return Ok(self.set_option(&name, &value)),
             Command::NewGame { variant, knight_canter } => {
                 self.knight_canter = knight_canter;
@@ -253,17 +253,19 @@ impl<S: EvaluatorSource, W: Write> Engine<S, W> {
             }
         };
         let mut stop = || {
-            let mut stopped = false;
+            let mut poll = Poll::Continue;
             while let Ok(line) = lines.try_recv() {
                 match line.as_deref().map(str::trim) {
-                    Some("stop") => stopped = true,
+                    Some("stop") => poll = Poll::Stop,
+                    Some("ponderhit") if poll == Poll::Continue => poll = Poll::PonderHit,
+                    Some("ponderhit") => {}
                     Some("isready") => say("readyok".into()),
                     // The end of the input (like any other command) waits for the search: a
                     // piped script gets its whole answer before the engine exits.
                     None | Some(_) => queue.push_back(line),
                 }
             }
-            stopped
+            poll
         };
         let mut info_line = |line: String| say(line);
         let result = match game {

@@ -33,8 +33,19 @@ pub struct Session<V: Variant> {
     kept: Option<Search<State<V>>>,
 }
 
-/// How a search in progress asks whether to stop (the client sent `stop`).
-pub type StopPoll<'a> = dyn FnMut() -> bool + 'a;
+/// What the client sent while a search ran (the lines it polls for; others wait their turn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Poll {
+    /// Nothing for the search: go on.
+    Continue,
+    /// `stop`: answer now.
+    Stop,
+    /// `ponderhit`: the move pondered on was played; the budgets start now.
+    PonderHit,
+}
+
+/// How a search in progress asks what the client sent ([`Poll`]).
+pub type StopPoll<'a> = dyn FnMut() -> Poll + 'a;
 
 impl<V: Variant> Session<V> {
     /// A new game from the start position, searched with `play`.
@@ -102,7 +113,8 @@ impl<V: Variant> Session<V> {
     /// Searches the mover's complete move: per leg, `limits.sims` simulations (or
     /// `default_sims`), within `limits.time_ms` and the mover's share of `limits.clock`
     /// ([`move_time_ms`]) for the whole move, or until `stop` when `limits.infinite`; `stop`
-    /// is polled between simulations. While a leg is searched, an `info ...` line reports it to
+    /// is polled between simulations. With `limits.ponder` the search has no end until
+    /// `ponderhit` (then the budgets apply, the time counted from it) or `stop`. While a leg is searched, an `info ...` line reports it to
     /// `info` every [`INFO_EVERY`], and once more when its search ends. Returns the move in
     /// official notation (also played on no board: the position stays for the client to set).
     pub fn think(
@@ -120,12 +132,16 @@ impl<V: Variant> Session<V> {
         let mover = V::PLAYER_LETTERS[self.current.to_move().index()];
         let clock_ms = limits.clock.as_ref().map(|c| move_time_ms(c, mover)).transpose()?;
         let move_ms = limits.time_ms.into_iter().chain(clock_ms).min();
-        let deadline = move_ms.map(|t| started + Duration::from_millis(t));
-        let sims = match limits.sims {
+        let deadline_from = |t0: Instant| move_ms.map(|t| t0 + Duration::from_millis(t));
+        // While pondering nothing ends the search but `ponderhit` or `stop`.
+        let mut pondering = limits.ponder;
+        let mut deadline = if pondering { None } else { deadline_from(started) };
+        let budget = match limits.sims {
             Some(n) => n,
             None if move_ms.is_some() || limits.infinite => super::protocol::MAX_SIMS,
             None => default_sims,
         };
+        let sims = if pondering { super::protocol::MAX_SIMS } else { budget };
         let mut state = self.current.clone();
         let mut search = match self.kept.take().filter(|s| same_state(s.root_state(), &state)) {
             Some(kept) => kept,
@@ -135,7 +151,7 @@ impl<V: Variant> Session<V> {
         for leg in 1.. {
             // A kept search, and every leg after `advance`, would have the budget the search
             // was made with.
-            search.set_budget(sims, SearchKind::Full);
+            search.set_budget(if pondering { sims } else { budget }, SearchKind::Full);
             let action = match search.forced_action() {
                 Some(a) => a,
                 None => {
@@ -154,7 +170,16 @@ impl<V: Variant> Session<V> {
                             search.apply(leaf, eval).map_err(|e| e.to_string())?;
                         }
                         if search.simulations_done() % 16 == 0 && !stopped {
-                            stopped = stop();
+                            match stop() {
+                                Poll::Continue => {}
+                                Poll::Stop => stopped = true,
+                                Poll::PonderHit if pondering => {
+                                    pondering = false;
+                                    deadline = deadline_from(Instant::now());
+                                    search.set_budget(budget, SearchKind::Full);
+                                }
+                                Poll::PonderHit => {}
+                            }
                         }
                         if reported.elapsed() >= INFO_EVERY {
                             reported = Instant::now();
@@ -400,7 +425,9 @@ mod tests {
         let limits = Limits { sims: Some(sims), ..Limits::default() };
         let mut lines = Vec::new();
         let mv = session
-            .think(&mut UniformEvaluator, &limits, 64, &mut || false, &mut |l| lines.push(l))
+            .think(&mut UniformEvaluator, &limits, 64, &mut || Poll::Continue, &mut |l| {
+                lines.push(l)
+            })
             .unwrap();
         let first = lines.into_iter().rfind(|l| l.starts_with("info leg 1 "));
         (mv, first.expect("the first leg is searched"))
@@ -435,6 +462,42 @@ mod tests {
         let reply = principal_line(kept.root_state(), kept.tree(), None)[0].1.clone();
         assert!(!reply.contains('('), "a complete reply: {reply}");
         reply
+    }
+
+    #[test]
+    fn a_pondering_search_ends_only_after_ponderhit_then_by_its_budget() {
+        let mut session =
+            Session::<CamelotRules>::new(RuleOptions::default(), PlaySearch::default());
+        // 50 simulations once the move is played; 20 polls (every 16 simulations) before it is.
+        let limits = Limits { sims: Some(50), ponder: true, ..Limits::default() };
+        let mut polls = 0;
+        let mut poll = || {
+            polls += 1;
+            if polls >= 20 { Poll::PonderHit } else { Poll::Continue }
+        };
+        let mut lines = Vec::new();
+        let mv = session
+            .think(&mut UniformEvaluator, &limits, 64, &mut poll, &mut |l| lines.push(l))
+            .unwrap();
+        let first = lines.into_iter().rfind(|l| l.starts_with("info leg 1 ")).unwrap();
+        // The budget of 50 did not end the ponder: the search ran to the `ponderhit`.
+        assert!(visits(&first) > 300, "{first}");
+        assert!(State::<CamelotRules>::initial().after_move(&mv).is_ok());
+
+        // `stop` ends a ponder too, at once.
+        let mut session =
+            Session::<CamelotRules>::new(RuleOptions::default(), PlaySearch::default());
+        let mut polls = 0;
+        let mut poll = || {
+            polls += 1;
+            if polls >= 3 { Poll::Stop } else { Poll::Continue }
+        };
+        let mut lines = Vec::new();
+        session
+            .think(&mut UniformEvaluator, &limits, 64, &mut poll, &mut |l| lines.push(l))
+            .unwrap();
+        let first = lines.into_iter().rfind(|l| l.starts_with("info leg 1 ")).unwrap();
+        assert!(visits(&first) < 100, "{first}");
     }
 
     #[test]
