@@ -13,6 +13,7 @@ import { Board } from './board.js';
 import { EvalBar } from './evalbar.js';
 import { ValueGraph } from './graph.js';
 import { MoveList } from './movelist.js';
+import { stepButtons } from './steps.js';
 import { GameTree } from './tree.js';
 
 const $ = (id) => document.getElementById(id);
@@ -51,10 +52,11 @@ export class PlayView {
       if (e.key === 'Enter') this.load();
     });
     $('stop-thinking').addEventListener('click', () => this.stopThinking());
-    $('line-start').addEventListener('click', () => this.goto(this.tree?.root));
-    $('line-prev').addEventListener('click', () => this.step(-1));
-    $('line-next').addEventListener('click', () => this.step(1));
-    $('line-end').addEventListener('click', () => this.goto(this.tree?.line().at(-1)));
+    stepButtons($('line-steps'), 'line', (kind) => {
+      if (kind === 'start') this.goto(this.tree?.root);
+      else if (kind === 'end') this.goto(this.tree?.line().at(-1));
+      else this.step(kind === 'prev' ? -1 : 1);
+    });
     $('comment').addEventListener('input', (e) => {
       if (!this.tree) return;
       this.tree.current.comment = e.target.value;

@@ -7,6 +7,7 @@
 import * as api from './api.js';
 import { Board } from './board.js';
 import { ValueGraph } from './graph.js';
+import { stepButtons } from './steps.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -50,10 +51,8 @@ export class ReplayView {
       e.target.blur();
       this.loadGame();
     });
-    $('replay-start').addEventListener('click', () => this.goto(0));
-    $('replay-prev').addEventListener('click', () => this.goto(this.index - 1));
-    $('replay-next').addEventListener('click', () => this.goto(this.index + 1));
-    $('replay-end').addEventListener('click', () => this.goto(Infinity));
+    const to = { start: () => 0, prev: () => this.index - 1, next: () => this.index + 1, end: () => Infinity };
+    stepButtons($('replay-steps'), 'replay', (kind) => this.goto(to[kind]()));
     document.addEventListener('keydown', (e) => this.key(e));
     $('replay-open').addEventListener('click', () => this.open('play'));
     $('replay-analyse').addEventListener('click', () => this.open('analyse'));

@@ -74,8 +74,9 @@ export class RunView {
           lines.push({
             key: `${r}|${s.name}`,
             name: several ? `${run.name}: ${s.name}` : s.name,
-            points: s.points,
-            band: s.band,
+            // A number JSON cannot hold (an infinite Elo bound) comes as null: not drawn.
+            points: s.points.filter((p) => p.every(Number.isFinite)),
+            band: s.band.filter((b) => b.every(Number.isFinite)),
             dashed: r > 0,
             colourIndex: i,
           });

@@ -26,6 +26,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("gametext.js", "text/javascript; charset=utf-8", include_str!("../page/gametext.js")),
     ("run.js", "text/javascript; charset=utf-8", include_str!("../page/run.js")),
     ("chart.js", "text/javascript; charset=utf-8", include_str!("../page/chart.js")),
+    ("steps.js", "text/javascript; charset=utf-8", include_str!("../page/steps.js")),
 ];
 
 /// Where the page's files come from.

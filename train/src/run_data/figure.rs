@@ -1,11 +1,15 @@
 //! [`Figure`] and [`Series`]: one chart of a run's report (and of the live run page), with the
 //! helpers every figure's builder uses.
 
+use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
+
 use super::RunDataError;
 use super::table::Table;
 
-/// One named line of a chart.
-#[derive(Clone, Debug, PartialEq)]
+/// One named line of a chart; as JSON (the live run page's) `points` are `[x, y]` arrays and
+/// `band` `[x, low, high]` arrays, a non-finite number `null`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Series {
     /// Shown in the legend.
     pub name: String,
@@ -32,7 +36,8 @@ impl Series {
     }
 }
 
-/// One chart of the report.
+/// One chart of the report. As JSON: `stem`, `title`, `x_label`, `y_label`, `caption`,
+/// `series` (empty when there are none) and `why` (the reason there are none, else null).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {
     /// The file name without extension (`<stem>.png`, `<stem>.svg`) and the page anchor.
@@ -44,6 +49,24 @@ pub struct Figure {
     pub caption: String,
     /// The lines, or why there are none (then no files are written).
     pub content: Result<Vec<Series>, String>,
+}
+
+impl Serialize for Figure {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (series, why) = match &self.content {
+            Ok(series) => (series.as_slice(), None),
+            Err(why) => (&[][..], Some(why)),
+        };
+        let mut f = s.serialize_struct("Figure", 7)?;
+        f.serialize_field("stem", self.stem)?;
+        f.serialize_field("title", self.title)?;
+        f.serialize_field("x_label", self.x_label)?;
+        f.serialize_field("y_label", self.y_label)?;
+        f.serialize_field("caption", &self.caption)?;
+        f.serialize_field("series", series)?;
+        f.serialize_field("why", &why)?;
+        f.end()
+    }
 }
 
 /// The non-empty series among `series`, or `why` if there is none.
