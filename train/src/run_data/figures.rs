@@ -357,7 +357,17 @@ mod tests {
             figs.iter().filter(|f| f.content.is_err()).map(|f| f.stem).collect();
         assert_eq!(
             missing,
-            ["losses", "entropy", "elo", "elo_time", "game_length", "terminations", "speed"]
+            [
+                "losses",
+                "entropy",
+                "elo",
+                "elo_time",
+                "game_length",
+                "terminations",
+                "speed",
+                "probe",
+                "pace"
+            ]
         );
     }
 
