@@ -51,8 +51,10 @@ fn blunders_measures_checkpoints_on_the_same_positions() {
     );
 
     // Bad input: exit 2 with a message naming it.
-    let cases: [(&[&str], &str); 6] = [
+    let clocked = format!("{model}:tc=5+0.05");
+    let cases: [(&[&str], &str); 7] = [
         (&["--model", &model, "--depth", "0"], "--depth must be between 1 and 4"),
+        (&["--model", &clocked], "searched with sims=, not on a clock (tc=)"),
         (&["--model", &model, "--margin", "0"], "--margin must be at least 1"),
         (&["--model", &model, "--positions", "0"], "--positions must be at least 1"),
         (&["--model", "random"], "--model random: not a checkpoint folder"),

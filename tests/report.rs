@@ -162,6 +162,104 @@ fn a_smoke_run_gets_every_chart_and_a_page() {
     assert!(!out.join("elo_time.png").exists() && !out.join("elo_time.svg").exists());
 }
 
+/// `scripts/compute_curve.sh` with `env` on `run_dir` into `out`.
+fn compute_curve(run_dir: &Path, out: &Path, cores: &str, env: &[(&str, &str)]) -> Output {
+    let mut command = std::process::Command::new("bash");
+    command.arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/compute_curve.sh"));
+    command.args([run_dir.as_os_str(), out.as_os_str()]).arg(cores);
+    command.env("BIN", env!("CARGO_BIN_EXE_camelot-zero"));
+    command.env("GAMES", "2").env("ANCHOR_GAMES", "2").env("SIMS", "2");
+    command.env("ANCHORS", "alphabeta:depth=1");
+    command.envs(env.iter().copied());
+    command.output().unwrap()
+}
+
+/// Issue #84, item 3: the curve of a run (its models at budgets of core-minutes, each against
+/// the one before and the anchors) is measured by the script, copied into the run directory
+/// and drawn by `report` on a log axis; a finished match is reused only for the same pair, and
+/// a run resumed on more cores counts each stretch at its own number of cores.
+#[test]
+fn the_compute_curve_of_a_smoke_run_is_measured_and_drawn() {
+    let dir = scratch("curve");
+    let run_dir = dir.join("run");
+    let o = run_loop(common::config("smoke-camelot.toml"), &run_dir, &[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let generations = std::fs::read_to_string(run_dir.join("generations.csv")).unwrap();
+    let column = header_of(&run_dir).iter().position(|h| h == "run_seconds").unwrap();
+    let seconds: Vec<f64> = generations
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(column).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(seconds.len(), 2, "{generations}");
+    // A budget just past each model's save, in core-minutes on one core.
+    let budgets: Vec<String> = seconds.iter().map(|s| format!("{:.4}", s / 60.0 + 1e-4)).collect();
+    let budgets = budgets.join(" ");
+    let out = dir.join("curve");
+    let o = compute_curve(&run_dir, &out, "1", &[("BUDGETS", budgets.as_str())]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let curve = std::fs::read_to_string(out.join("curve.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = curve.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0],
+        [
+            "budget",
+            "model",
+            "core_minutes",
+            "score_vs_previous",
+            "elo_step",
+            "elo",
+            "vs_alphabeta:depth=1"
+        ]
+    );
+    assert_eq!((rows.len(), rows[1][1], rows[2][1]), (3, "gen-0001", "gen-0002"), "{curve}");
+    let score: f64 = rows[2][3].parse().unwrap();
+    assert!((0.0..=1.0).contains(&score), "{curve}");
+    assert_eq!(
+        std::fs::read_to_string(run_dir.join("curve.csv")).unwrap(),
+        curve,
+        "copied into the run"
+    );
+
+    // Again: every match is reused; a match file of another pair is played again.
+    let chain = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("chain-"))
+        .expect("a chain match");
+    let o = compute_curve(&run_dir, &out, "1", &[("BUDGETS", budgets.as_str())]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stderr).matches("reusing").count(), 3, "{}", text(&o.stderr));
+    let other = std::fs::read_to_string(&chain).unwrap().replace("gen-0001:sims", "gen-0009:sims");
+    std::fs::write(&chain, other).unwrap();
+    let o = compute_curve(&run_dir, &out, "1", &[("BUDGETS", budgets.as_str())]);
+    assert!(text(&o.stderr).contains("played again"), "{}", text(&o.stderr));
+    assert!(std::fs::read_to_string(&chain).unwrap().contains("gen-0001:sims"));
+
+    // Two cores from the first model's save on: the second model has spent more core-minutes
+    // than one core would give it, so the second budget finds only the first model.
+    let cores = format!("1,2@{}", seconds[0]);
+    let o = compute_curve(&run_dir, &dir.join("curve2"), &cores, &[("BUDGETS", budgets.as_str())]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let two = std::fs::read_to_string(dir.join("curve2/curve.csv")).unwrap();
+    assert_eq!(two.lines().count(), 2, "one budget's model: {two}");
+    for bad in ["0", "2,1@0", "1,2@50,3@40", "two"] {
+        let o = compute_curve(&run_dir, &dir.join("bad"), bad, &[]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains("CORES"), "{bad}: {}", text(&o.stderr));
+    }
+
+    // The report draws it, on a log axis of core-minutes.
+    let report_dir = dir.join("report");
+    let o = report(&run_dir, &report_dir);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let page = std::fs::read_to_string(report_dir.join("index.html")).unwrap();
+    check_chart(&report_dir, "compute", &page);
+    assert!(
+        page.contains("Strength against compute") && page.contains("against alphabeta:depth=1")
+    );
+}
+
 #[test]
 fn a_run_without_finished_generations_still_gets_its_page() {
     let dir = scratch("empty");
@@ -180,6 +278,7 @@ fn a_run_without_finished_generations_still_gets_its_page() {
         "no games recorded yet",
         "no Elo recorded",
         "no run-info.toml",
+        "no curve.csv",
     ] {
         assert!(page.contains(note), "{note}");
     }

@@ -14,7 +14,9 @@ use super::protocol::{AnalysisRequest, Limits, Start};
 use super::time_control::move_time_ms;
 use search::evaluator::Evaluator;
 use search::mcts::analysis::principal_line;
-use search::mcts::{Analysis, NodeId, PlaySearch, Search, SearchKind, choose_action};
+use search::mcts::{
+    Analysis, NodeId, PlaySearch, Search, SearchKind, SearchSummary, choose_action,
+};
 
 /// Simulations a leg gets at least when a `go` is stopped or out of time (so the move played is
 /// a searched one, not the first legal leg).
@@ -183,13 +185,14 @@ impl<V: Variant> Session<V> {
                         }
                         if reported.elapsed() >= INFO_EVERY {
                             reported = Instant::now();
-                            if let Some(line) = info_line(&search, leg, started) {
-                                info(line);
+                            // None before the root's first evaluation.
+                            if let Ok(summary) = search.summary() {
+                                info(info_line(&search, &summary, leg, started));
                             }
                         }
                     }
                     let summary = search.summary().map_err(|e| e.to_string())?;
-                    info(info_line(&search, leg, started).ok_or("the leg has no search")?);
+                    info(info_line(&search, &summary, leg, started));
                     choose_action(&summary, 0.0, &mut self.rng).ok_or("no legal action")?
                 }
             };
@@ -238,17 +241,20 @@ fn follow<V: Variant>(
 /// How often a leg's search in progress is reported.
 pub const INFO_EVERY: Duration = Duration::from_millis(500);
 
-/// The `info` line of leg `leg` of a move whose search started at `started`: its simulations,
-/// the root's visits (its first evaluation and every simulation through it, those of earlier
-/// moves included where the tree was kept),
-/// time, speed, the mover, each seat's value and the principal variation; `None` before the
-/// root has its first evaluation.
-fn info_line<V: Variant>(search: &Search<State<V>>, leg: u32, started: Instant) -> Option<String> {
-    let summary = search.summary().ok()?;
+/// The `info` line of leg `leg` of a move whose search started at `started`, `summary` its
+/// summary now: its simulations, the root's visits (its first evaluation and every simulation
+/// through it, those of earlier moves included where the tree was kept), time, speed, the
+/// mover, each seat's value and the principal variation.
+fn info_line<V: Variant>(
+    search: &Search<State<V>>,
+    summary: &SearchSummary<<State<V> as Game>::Action>,
+    leg: u32,
+    started: Instant,
+) -> String {
     let mover = search.root_state().to_move();
     let line = principal_line(search.root_state(), search.tree(), None);
     let ms = started.elapsed().as_millis();
-    Some(format!(
+    format!(
         "info leg {leg} sims {} visits {} time_ms {ms} nps {} seat {} values {} pv {}",
         summary.simulations,
         search.tree().node(NodeId::ROOT).n,
@@ -256,7 +262,7 @@ fn info_line<V: Variant>(search: &Search<State<V>>, leg: u32, started: Instant) 
         V::PLAYER_LETTERS[mover.index()],
         seats::<V>(&summary.root_values),
         pv::<V>(&line)
-    ))
+    )
 }
 
 /// The state of `start` after `moves` (checked by the rules).

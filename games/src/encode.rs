@@ -29,12 +29,21 @@
 //! | `B+5k+3` | constant: the material of seat `k`'s best capture / 4, at most 1 |
 //! | `B+5k+4` | constant 1 when capturing is compulsory for seat `k` |
 //!
-//! Camelot: 13 planes (basic) or 23 (tactical) on 16 × 12; Tri-Camelot: 13 or 28 on 11 × 11.
+//! The quiescence encoding ([`Encoding::Quiescence`]) has six planes per seat instead: the
+//! five above, then
+//!
+//! | planes | content |
+//! |---|---|
+//! | `B+6k+5` | constant: the material seat `k`'s best capture sequence wins once the others have answered ([`crate::exchange`]) / 4, within [-1, 1] |
+//!
+//! Camelot: 13 planes (basic), 23 (tactical) or 25 (quiescence) on 16 × 12; Tri-Camelot: 13, 28
+//! or 31 on 11 × 11.
 
 use ndarray::Array3;
 
 use crate::board::PieceKind;
 use crate::encoding::Encoding;
+use crate::exchange::seat_exchange;
 use crate::game::{Game, Player};
 use crate::layout::Layout;
 use crate::position::Variant;
@@ -70,7 +79,7 @@ pub trait Encode: Game {
     fn transform_action(sym: usize, index: usize) -> usize;
 }
 
-/// The planes of the basic encoding of variant `V` (the tactical one adds five per seat).
+/// The planes of the basic encoding of variant `V` (the others add theirs per seat).
 fn basic_planes<V: Variant>() -> usize {
     2 * V::NUM_PLAYERS + 7 + if V::CASTLE_MOVES { 2 } else { 0 }
 }
@@ -85,10 +94,7 @@ fn layout_of<V: Variant>(encoding: Encoding) -> Layout {
             (row * width + col) as u16
         })
         .collect();
-    let tactical = match encoding {
-        Encoding::Basic => 0,
-        Encoding::Tactical => TACTICAL_PLANES_PER_SEAT * V::NUM_PLAYERS,
-    };
+    let tactical = planes_per_seat(encoding) * V::NUM_PLAYERS;
     Layout {
         encoding,
         planes: basic_planes::<V>() + tactical,
@@ -100,8 +106,14 @@ fn layout_of<V: Variant>(encoding: Encoding) -> Layout {
     }
 }
 
-/// Tactical planes per seat (see the module's table).
-const TACTICAL_PLANES_PER_SEAT: usize = 5;
+/// The planes each seat adds to the basic ones under `encoding` (see the module's tables).
+fn planes_per_seat(encoding: Encoding) -> usize {
+    match encoding {
+        Encoding::Basic => 0,
+        Encoding::Tactical => 5,
+        Encoding::Quiescence => 6,
+    }
+}
 
 fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) {
     assert_eq!(out.len(), layout.input_len(), "encode: output slice has the wrong length");
@@ -150,14 +162,27 @@ fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) 
             set(base + 8, c, cm[other] as f32 / 2.0);
         }
     }
-    if layout.encoding == Encoding::Tactical {
+    if layout.encoding.has_tactics() {
         let base = basic_planes::<V>();
         let pos = state.position();
+        let per_seat = planes_per_seat(layout.encoding);
         for k in 0..n_players {
             let seat = Player(((me.index() + k) % n_players) as u8);
             let tactics =
                 SeatTactics::of::<V>(state.board(), seat, pos.castle_moves(), pos.options());
-            let first = base + TACTICAL_PLANES_PER_SEAT * k;
+            let first = base + per_seat * k;
+            if layout.encoding == Encoding::Quiescence {
+                // Without a capture there is no exchange: most positions cost nothing more.
+                let value = if tactics.best_gain > 0.0 {
+                    seat_exchange::<V>(state.board(), seat, pos.castle_moves(), pos.options())
+                        .feature()
+                } else {
+                    0.0
+                };
+                for c in 0..geo.num_cells() as u8 {
+                    set(first + 5, c, value);
+                }
+            }
             let (gain, compulsory) = (tactics.gain_feature(), tactics.compulsory as u8 as f32);
             for c in 0..geo.num_cells() as u8 {
                 let i = c as usize;

@@ -46,6 +46,10 @@ pub enum PlaneFill {
     /// Tactical encoding: every board cell is 1 when the seat has a capturing move and no other
     /// legal move (capturing is compulsory for it).
     CaptureCompulsory { relative_seat: usize },
+    /// Quiescence encoding: every board cell holds the material the seat ends up with after the
+    /// capture sequence it could start, the others answering with their captures
+    /// ([`crate::exchange::seat_exchange`]), divided by 4, within [-1, 1].
+    Exchange { relative_seat: usize },
 }
 
 /// One input plane: a short name, a sentence saying what it holds, and its fill rule.
@@ -118,7 +122,7 @@ pub fn plane_specs<V: Variant>(encoding: Encoding) -> Vec<PlaneSpec> {
             );
         }
     }
-    if encoding == Encoding::Tactical {
+    if encoding.has_tactics() {
         for k in 0..p {
             let whose = relative_seat_name(k, p);
             let name = |what: &str| format!("{}_{what}", whose.replace(' ', "_"));
@@ -151,6 +155,17 @@ pub fn plane_specs<V: Variant>(encoding: Encoding) -> Vec<PlaneSpec> {
                 format!("1 on every board cell when the {whose} must capture, {were}"),
                 PlaneFill::CaptureCompulsory { relative_seat: k },
             );
+            if encoding == Encoding::Quiescence {
+                push(
+                    name("exchange"),
+                    format!(
+                        "material the {whose} ends up with after the capture sequence it could \
+                         start, the others answering with captures, / 4, within -1 and 1, on \
+                         every board cell, {were}"
+                    ),
+                    PlaneFill::Exchange { relative_seat: k },
+                );
+            }
         }
     }
     planes
@@ -205,7 +220,7 @@ mod tests {
         let now: usize = (0..p).map(|q| state.board().count(Player(q as u8))).sum();
         // The tactical planes from the second walk of the rules, not from `SeatTactics::of`.
         let pos = state.position();
-        let seats = if encoding == Encoding::Tactical { p } else { 0 };
+        let seats = if encoding.has_tactics() { p } else { 0 };
         let tactics: Vec<_> = (0..seats)
             .map(|k| {
                 let seat = Player(((me + k) % p) as u8);
@@ -244,6 +259,17 @@ mod tests {
                     PlaneFill::CaptureCompulsory { relative_seat } => {
                         tactics[relative_seat].compulsory as u8 as f32
                     }
+                    // Checked against its own second walk in `exchange`'s tests.
+                    PlaneFill::Exchange { relative_seat } => {
+                        let seat = Player(((me + relative_seat) % p) as u8);
+                        crate::exchange::seat_exchange::<V>(
+                            state.board(),
+                            seat,
+                            pos.castle_moves(),
+                            pos.options(),
+                        )
+                        .feature()
+                    }
                 };
                 out[i * area + l.cells[t.frame_cell[me][c as usize] as usize] as usize] = v;
             }
@@ -266,7 +292,11 @@ mod tests {
                 }
                 s.play(actions[rng.random_range(0..actions.len())]);
                 // The tactical walk plays out every move: every position of a few games only.
-                let encoding = if game < 4 { Encoding::Tactical } else { Encoding::Basic };
+                let encoding = match game {
+                    0 | 1 => Encoding::Tactical,
+                    2 | 3 => Encoding::Quiescence,
+                    _ => Encoding::Basic,
+                };
                 let mut want = vec![0.0; State::<V>::layout(encoding).input_len()];
                 s.encode(encoding, &mut want);
                 assert_eq!(fill_from_specs(&s, encoding), want, "{s}");

@@ -100,6 +100,14 @@ pub struct GameOver {
     pub termination: Termination,
 }
 
+impl GameOver {
+    /// Each seat's score share, in seat order, for a game of `num_players` players: what a
+    /// saved game's result and the board's verdict show.
+    pub fn shares(&self, num_players: usize) -> Vec<f32> {
+        self.outcome.values(num_players).0[..num_players].to_vec()
+    }
+}
+
 /// A game as the search sees it: a state that advances one **action** at a time, with per-seat
 /// results. In the spirit of OpenSpiel's `State`.
 ///

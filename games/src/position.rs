@@ -95,6 +95,25 @@ impl<V: Variant> Position<V> {
         Self::start_with(RuleOptions::default())
     }
 
+    /// `board` with `seat` to move as if at the start of its turn (the castle-move counts and
+    /// rule options given, no ending looked for): what the rule-computed input planes ask of a
+    /// seat that is not the one to move.
+    pub(crate) fn with_mover(
+        board: &Board,
+        seat: Player,
+        castle_moves: [u8; 2],
+        options: RuleOptions,
+    ) -> Self {
+        Position {
+            board: board.clone(),
+            to_move: seat,
+            castle_moves,
+            options,
+            over: None,
+            _variant: PhantomData,
+        }
+    }
+
     /// The board.
     pub fn board(&self) -> &Board {
         &self.board

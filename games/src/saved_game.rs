@@ -29,7 +29,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::{RuleOptions, State, Variant, VariantKind};
+use crate::{Game, RuleOptions, State, Variant, VariantKind};
 
 /// A game as text: everything but the rules' verdict on its moves ([`SavedGame::states`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +67,10 @@ pub enum SavedGameError {
     BadResult(String),
     #[error("the result `{result}` has {got} shares, but {game} has {seats} seats")]
     ResultSeats { result: String, got: usize, game: &'static str, seats: usize },
+    #[error("the result `{0}` has a share outside 0 to 1")]
+    ResultShare(String),
+    #[error("a tag name is letters, digits and _, not `{0}`")]
+    BadTagName(String),
     #[error("a comment opened with `{{` is not closed")]
     OpenComment,
     #[error("the start position: {0}")]
@@ -109,6 +113,39 @@ impl SavedGame {
             states.push(next);
         }
         Ok(states)
+    }
+
+    /// Records the rules' verdict on a game whose `last` state is over: its result and
+    /// termination, unless a result is already set (a game adjudicated otherwise keeps it).
+    pub fn finish_from<V: Variant>(&mut self, last: &State<V>) {
+        if let (None, Some(over)) = (&self.result, last.outcome()) {
+            self.result = Some(over.shares(V::NUM_PLAYERS));
+            self.termination = Some(over.termination.as_str().to_string());
+        }
+    }
+
+    /// Whether the game is one a file can hold: a result with a share from 0 to 1 for each
+    /// of the variant's seats, and tag names of letters, digits and `_` ([`valid_tag_name`]).
+    /// Reading checks it; writers built from other input (the page, Python) call it.
+    pub fn check(&self) -> Result<(), SavedGameError> {
+        if let Some(shares) = &self.result {
+            let seats = self.variant.num_players();
+            if shares.len() != seats {
+                return Err(SavedGameError::ResultSeats {
+                    result: result_text(Some(shares)),
+                    got: shares.len(),
+                    game: self.variant.as_str(),
+                    seats,
+                });
+            }
+            if shares.iter().any(|v| !(0.0..=1.0).contains(v)) {
+                return Err(SavedGameError::ResultShare(result_text(Some(shares))));
+            }
+        }
+        match self.tags.iter().find(|(name, _)| !valid_tag_name(name)) {
+            Some((name, _)) => Err(SavedGameError::BadTagName(name.clone())),
+            None => Ok(()),
+        }
     }
 
     /// The comment after move `i` (0: the game's own), empty when none.
@@ -161,12 +198,17 @@ pub fn parse_result(text: &str) -> Result<Option<Vec<f32>>, SavedGameError> {
     if shares.len() < 2 { Err(bad()) } else { Ok(Some(shares)) }
 }
 
+/// Whether `name` can name a tag: letters, digits and `_`, at least one.
+pub fn valid_tag_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// `[Name "value"]` of a tag line, unescaping `\"` and `\\`.
 fn parse_tag(line: &str) -> Option<(String, String)> {
     let inner = line.strip_prefix('[')?.strip_suffix(']')?;
     let (name, rest) = inner.split_once(char::is_whitespace)?;
     let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+    if !valid_tag_name(name) {
         return None;
     }
     let mut value = String::new();
@@ -284,17 +326,9 @@ impl FromStr for SavedGame {
             })?,
             (None, None) => return Err(SavedGameError::NoGame),
         };
-        if let Some(shares) = &result
-            && shares.len() != variant.num_players()
-        {
-            return Err(SavedGameError::ResultSeats {
-                result: result_text(Some(shares)),
-                got: shares.len(),
-                game: variant.as_str(),
-                seats: variant.num_players(),
-            });
-        }
-        Ok(SavedGame { variant, start, moves, comments, result, termination, tags: other })
+        let game = SavedGame { variant, start, moves, comments, result, termination, tags: other };
+        game.check()?;
+        Ok(game)
     }
 }
 

@@ -108,6 +108,39 @@ fn bad_text_is_refused_with_where() {
     }
 }
 
+/// What the page and Python build from their own input is checked as a read file is.
+#[test]
+fn a_game_built_in_code_is_checked_as_one_read() {
+    let mut game = SavedGame::new(VariantKind::Camelot, "start");
+    assert_eq!(game.check(), Ok(()));
+    game.result = Some(vec![1.0, 0.0, 0.0]);
+    assert!(matches!(game.check(), Err(SavedGameError::ResultSeats { got: 3, seats: 2, .. })));
+    game.result = Some(vec![1.5, 0.0]);
+    assert_eq!(game.check(), Err(SavedGameError::ResultShare("1.5-0".into())));
+    game.result = Some(vec![0.5, 0.5]);
+    game.tags = vec![("Event".into(), "x".into()), ("a b".into(), "y".into())];
+    assert_eq!(game.check(), Err(SavedGameError::BadTagName("a b".into())));
+    assert!(valid_tag_name("White_2") && !valid_tag_name("") && !valid_tag_name("a-b"));
+}
+
+/// A game the rules ended records their verdict; one already adjudicated keeps its own.
+#[test]
+fn a_finished_game_records_the_rules_result() {
+    let over: State<CamelotRules> = "camelot B W:KC6,MD6 B: cm=0,0".parse().unwrap();
+    let verdict = over.outcome().expect("Black has no piece left");
+    let mut game = SavedGame::new(VariantKind::Camelot, over.to_string());
+    game.finish_from(&over);
+    assert_eq!(game.result, Some(verdict.shares(2)));
+    assert_eq!(game.termination.as_deref(), Some(verdict.termination.as_str()));
+    let mut adjudicated = SavedGame::new(VariantKind::Camelot, over.to_string());
+    adjudicated.result = Some(vec![0.5, 0.5]);
+    adjudicated.finish_from(&over);
+    assert_eq!((adjudicated.result, adjudicated.termination), (Some(vec![0.5, 0.5]), None));
+    let mut going_on = SavedGame::new(VariantKind::Camelot, "start");
+    going_on.finish_from(&CamelotRules::START.parse::<State<CamelotRules>>().unwrap());
+    assert_eq!(going_on.result, None);
+}
+
 #[test]
 fn an_illegal_move_is_named_by_its_number() {
     let game: SavedGame = "[Game \"camelot\"]\n\nF6-F8 F8-F9\n".parse().unwrap();

@@ -3,8 +3,6 @@
 //! that [`SeatTactics`] (one pass of the move generator with a collecting sink) is checked
 //! against an implementation that shares none of its bookkeeping.
 
-use std::marker::PhantomData;
-
 use crate::action::{Action, LegKind};
 use crate::board::{Board, PieceKind};
 use crate::game::{Game, Player};
@@ -21,14 +19,7 @@ pub(crate) fn reference<V: Variant>(
     castle_moves: [u8; 2],
     options: RuleOptions,
 ) -> SeatTactics {
-    let pos = Position::<V> {
-        board: board.clone(),
-        to_move: seat,
-        castle_moves,
-        options,
-        over: None,
-        _variant: PhantomData,
-    };
+    let pos = Position::<V>::with_mover(board, seat, castle_moves, options);
     let mut walk = Walk { tactics: SeatTactics::none(), captures: 0, quiet: 0, seat };
     walk.from(&State::new(pos), &mut Vec::new(), None, 0);
     walk.tactics.compulsory = walk.captures > 0 && walk.quiet == 0;

@@ -59,22 +59,10 @@ pub fn write_game(
     if let Some(c) = comments {
         game.comments = c;
     }
-    if let Some(shares) = &result
-        && (shares.len() != kind.num_players() || shares.iter().any(|v| !(0.0..=1.0).contains(v)))
-    {
-        return Err(bad(format!(
-            "result must be {} shares from 0 to 1, got {shares:?}",
-            kind.num_players()
-        )));
-    }
     game.result = result;
     game.termination = termination;
     game.tags = tags.unwrap_or_default();
-    for (name, _) in &game.tags {
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(bad(format!("a tag name is letters, digits and _, not `{name}`")));
-        }
-    }
+    game.check().map_err(bad)?;
     positions(&game)?;
     Ok(game.to_string())
 }

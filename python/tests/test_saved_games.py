@@ -34,7 +34,8 @@ def test_the_cli_format_before_tags_still_reads():
     (lambda: cz.read_game('[Game "camelot"]\n\nF6-F8 F8-F9\n'), "move 2 `F8-F9`"),
     (lambda: cz.read_game('[Game "chess"]\n'), "unknown game"),
     (lambda: cz.write_game("camelot", ["F6-F9"]), "move 1 `F6-F9`"),
-    (lambda: cz.write_game("camelot", [], result=[1, 0, 0]), "2 shares"),
+    (lambda: cz.write_game("camelot", [], result=[1, 0, 0]), "3 shares, but camelot has 2 seats"),
+    (lambda: cz.write_game("camelot", [], result=[1.5, 0]), "outside 0 to 1"),
     (lambda: cz.write_game("chess", []), "variant"),
     (lambda: cz.write_game("camelot", [], tags=[("a b", "x")]), "tag name"),
 ])

@@ -213,10 +213,7 @@ fn save<V: Variant>(
     let variant = V::NAME.parse::<VariantKind>().expect("a variant's own name");
     let mut game = SavedGame::new(variant, history[0].to_string());
     game.moves = moves.to_vec();
-    if let Some(over) = history.last().and_then(|s| s.outcome()) {
-        game.result = Some(over.outcome.values(V::NUM_PLAYERS).0[..V::NUM_PLAYERS].to_vec());
-        game.termination = Some(over.termination.as_str().to_string());
-    }
+    game.finish_from(history.last().expect("the start at least"));
     storage::write_atomic(&path, game.to_string().as_bytes())?;
     Ok(path)
 }

@@ -2,7 +2,7 @@
 // finished run>`; the Run view's charts (the report's figures) update while the run trains, a
 // new generation appearing without a reload; the Elo chart's interval is a band; a legend
 // entry turns its line off and on; hovering a chart gives its values; the compared run is drawn
-// over it, dashed.
+// over it, dashed; the compute chart spaces doublings of core-minutes evenly.
 //
 // A plain node script: BOARD_URL=http://127.0.0.1:PORT [OUT=dir] node run.test.mjs
 // (scripts/test_browser.sh starts the run and the server, and runs it after the board tests).
@@ -31,6 +31,13 @@ await runBrowser(async (page) => {
     }
     const dashed = await page.$$eval('#chart-losses polyline.line.dashed', (ls) => ls.length);
     assert(dashed >= 1, 'the compared run\'s losses are drawn dashed');
+    // Strength against compute (the compared run's curve.csv) on a log axis: ticks at the
+    // powers of two, and 10 → 20 → 40 core-minutes evenly spaced.
+    await page.waitForSelector('#chart-compute svg.chart');
+    const ticks = await page.$$eval('#chart-compute text.axis:not(.label)', (ts) => ts.map((t) => t.textContent));
+    for (const t of ['16', '32']) assert(ticks.includes(t), `a ${t} tick on the compute chart: ${ticks}`);
+    const xs = await page.$$eval('#chart-compute circle.point', (cs) => cs.map((c) => +c.getAttribute('cx')));
+    assert(xs.length >= 3 && Math.abs((xs[1] - xs[0]) - (xs[2] - xs[1])) < 1.5, `doublings evenly spaced: ${xs}`);
   });
 
   await step('a new generation appears without a reload', async () => {

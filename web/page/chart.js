@@ -37,10 +37,18 @@ export class LineChart {
 
   /**
    * Draws `lines`: [{key, name, points: [[x, y]], band: [[x, lo, hi]], dashed}] under `title`
-   * with axis labels; `why` is shown when there is no line.
+   * with axis labels; `why` is shown when there is no line. `xScale` 'log2' spaces each
+   * doubling of x evenly (points at x <= 0 left out) with ticks at the powers of two.
    */
-  draw({ title, xLabel, yLabel, caption, lines, why }) {
-    this.lines = lines.map((l, i) => ({ ...l, colour: PALETTE[(l.colourIndex ?? i) % PALETTE.length] }));
+  draw({ title, xLabel, yLabel, caption, lines, why, xScale = 'linear' }) {
+    this.log2 = xScale === 'log2';
+    const drawable = (x) => !this.log2 || x > 0;
+    this.lines = lines.map((l, i) => ({
+      ...l,
+      points: l.points.filter((p) => drawable(p[0])),
+      band: l.band.filter((b) => drawable(b[0])),
+      colour: PALETTE[(l.colourIndex ?? i) % PALETTE.length],
+    }));
     const box = this.container;
     box.replaceChildren();
     const heading = document.createElement('figcaption');
@@ -109,7 +117,10 @@ export class LineChart {
     const svg = this.svg;
     svg.replaceChildren();
     const shown = this.shown();
-    const xs = shown.flatMap((l) => [...l.points.map((p) => p[0]), ...l.band.map((b) => b[0])]);
+    // Positions along x: log2 of the value on a log axis.
+    const fx = this.log2 ? Math.log2 : (x) => x;
+    this.fx = fx;
+    const xs = shown.flatMap((l) => [...l.points.map((p) => fx(p[0])), ...l.band.map((b) => fx(b[0]))]);
     const ys = shown.flatMap((l) => [...l.points.map((p) => p[1]), ...l.band.flatMap((b) => [b[1], b[2]])]);
     let [x0, x1] = xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 1];
     let [y0, y1] = ys.length ? [Math.min(...ys), Math.max(...ys)] : [0, 1];
@@ -118,7 +129,7 @@ export class LineChart {
     [y0, y1] = [y0 - pad, y1 + pad];
     const w = FRAME.width - FRAME.left - FRAME.right;
     const h = FRAME.height - FRAME.top - FRAME.bottom;
-    this.sx = (x) => FRAME.left + ((x - x0) / (x1 - x0)) * w;
+    this.sx = (x) => FRAME.left + ((fx(x) - x0) / (x1 - x0)) * w;
     this.sy = (y) => FRAME.top + (1 - (y - y0) / (y1 - y0)) * h;
     this.xRange = [x0, x1];
     el('rect', { class: 'frame', x: FRAME.left, y: FRAME.top, width: w, height: h }, svg);
@@ -126,7 +137,13 @@ export class LineChart {
       el('line', { class: 'grid', x1: FRAME.left, x2: FRAME.left + w, y1: this.sy(v), y2: this.sy(v) }, svg);
       el('text', { class: 'axis', x: FRAME.left - 4, y: this.sy(v) + 4, 'text-anchor': 'end' }, svg).textContent = num(v);
     }
-    for (const v of ticks(x0, x1)) {
+    // A log axis: the powers of two in range (every one, or every second, ... when crowded).
+    const whole = [];
+    for (let v = Math.ceil(x0); v <= x1; v += 1) whole.push(v);
+    const xTicks = this.log2
+      ? whole.filter((_, i) => i % Math.ceil(whole.length / 8) === 0).map((v) => 2 ** v)
+      : ticks(x0, x1);
+    for (const v of xTicks) {
       el('text', { class: 'axis', x: this.sx(v), y: FRAME.top + h + 14, 'text-anchor': 'middle' }, svg).textContent = num(v);
     }
     el('text', { class: 'axis label', x: FRAME.left + w / 2, y: FRAME.height - 6, 'text-anchor': 'middle' }, svg).textContent = xLabel;
@@ -155,7 +172,8 @@ export class LineChart {
     const [x0, x1] = this.xRange;
     const x = x0 + ((px - FRAME.left) / (FRAME.width - FRAME.left - FRAME.right)) * (x1 - x0);
     const all = shown.flatMap((l) => l.points.map((p) => p[0]));
-    const nearest = all.reduce((a, b) => (Math.abs(b - x) < Math.abs(a - x) ? b : a), all[0]);
+    const away = (v) => Math.abs(this.fx(v) - x);
+    const nearest = all.reduce((a, b) => (away(b) < away(a) ? b : a), all[0]);
     this.cursor.setAttribute('x1', this.sx(nearest));
     this.cursor.setAttribute('x2', this.sx(nearest));
     this.cursor.setAttribute('visibility', 'visible');

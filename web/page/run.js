@@ -86,6 +86,7 @@ export class RunView {
         title: figure.title,
         xLabel: figure.x_label,
         yLabel: figure.y_label,
+        xScale: figure.x_scale,
         caption: figure.caption,
         lines,
         why: figure.why,

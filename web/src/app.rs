@@ -16,6 +16,7 @@ use games::{CamelotRules, Game, TriCamelotRules, VariantKind};
 use search::PlaySearch;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
+use train::run_data::games::GamesCache;
 
 use crate::assets::Assets;
 use crate::error::{ServeError, error_body};
@@ -67,6 +68,8 @@ struct Inner {
     permits: Arc<Semaphore>,
     /// The runs the Run view charts: the served run first, then `--compare`'s.
     chart_runs: Vec<PathBuf>,
+    /// Their game records' summaries, kept between the page's polls.
+    chart_games: Arc<std::sync::Mutex<GamesCache>>,
 }
 
 impl App {
@@ -96,6 +99,7 @@ impl App {
                 max_sims: options.max_sims,
                 permits: Arc::new(Semaphore::new(options.searches.max(1))),
                 chart_runs,
+                chart_games: Arc::default(),
             }),
         })
     }
@@ -373,7 +377,8 @@ async fn run_figures(Shared(app): Shared<App>) -> Result<Json<FiguresView>, Serv
         return Err(ServeError::NoRun);
     }
     let dirs = app.inner.chart_runs.clone();
-    tokio::task::spawn_blocking(move || all_figures(&dirs))
+    let cache = app.inner.chart_games.clone();
+    tokio::task::spawn_blocking(move || all_figures(&dirs, &cache))
         .await
         .map_err(|e| ServeError::Records(format!("the read stopped: {e}")))?
         .map(Json)

@@ -4,7 +4,9 @@
 //! Python package read and write too). The page keeps no notation or file format of its own.
 
 use axum::response::Json;
-use games::{Game, RuleOptions, SavedGame, State, Variant, VariantKind, parse_result};
+use games::{
+    Game, RuleOptions, SavedGame, SavedGameError, State, Variant, VariantKind, parse_result,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ServeError;
@@ -33,17 +35,17 @@ impl LineView {
     }
 }
 
-/// The states along `moves` from `start`, as the rules play them.
+/// The states along `moves` from `start`, as the rules play them (a saved game's).
 fn states_of<V: Variant>(start: &str, moves: &[String]) -> Result<Vec<State<V>>, ServeError> {
-    let mut states = vec![parse_state::<V>(start)?];
-    for (i, m) in moves.iter().enumerate() {
-        let next = states[i].after_move(m).map_err(|e| ServeError::IllegalAction {
-            action: m.clone(),
-            why: format!("move {} `{m}`: {e}", i + 1),
-        })?;
-        states.push(next);
-    }
-    Ok(states)
+    let kind = V::NAME.parse::<VariantKind>().expect("a variant's own name");
+    let mut line = SavedGame::new(kind, parse_state::<V>(start)?.to_string());
+    line.moves = moves.to_vec();
+    line.states::<V>(RuleOptions::default()).map_err(|e| match e {
+        SavedGameError::BadMove { ref notation, .. } => {
+            ServeError::IllegalAction { action: notation.clone(), why: e.to_string() }
+        }
+        e => bad_text(e),
+    })
 }
 
 #[derive(Deserialize)]
@@ -132,21 +134,9 @@ pub async fn write(ApiJson(req): ApiJson<GameText>) -> Result<Json<TextView>, Se
     games::with_variant!(kind, V => {
         let states = saved.states::<V>(RuleOptions::default()).map_err(bad_text)?;
         // A game that the rules ended says so, unless the page already did.
-        if let (None, Some(over)) = (&saved.result, states.last().and_then(|s| s.outcome())) {
-            saved.result = Some(over.outcome.values(V::NUM_PLAYERS).0[..V::NUM_PLAYERS].to_vec());
-            saved.termination = Some(over.termination.as_str().to_string());
-        }
+        saved.finish_from(states.last().expect("the start at least"));
     });
-    if let Some(shares) = &saved.result
-        && shares.len() != kind.num_players()
-    {
-        return Err(bad_text(format!(
-            "the result has {} shares, but {} has {} seats",
-            shares.len(),
-            kind.as_str(),
-            kind.num_players()
-        )));
-    }
+    saved.check().map_err(bad_text)?;
     Ok(Json(TextView { text: saved.to_string() }))
 }
 

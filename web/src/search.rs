@@ -6,7 +6,7 @@ use classical::GuardedSearch;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use games::{Game, State, Variant, VariantKind};
+use games::{State, Variant, VariantKind};
 use model::DeviceKind;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -79,10 +79,7 @@ impl Models {
         self.games[slot(kind)].1.clone()
     }
 
-    fn evaluator<V: Variant>(&self) -> Box<dyn search::Evaluator<State<V>>>
-    where
-        State<V>: Game<Action = games::Action>,
-    {
+    fn evaluator<V: Variant>(&self) -> Box<dyn search::Evaluator<State<V>>> {
         let kind: VariantKind = V::NAME.parse().expect("a variant's name is a kind");
         self.games[slot(kind)].0.make::<State<V>>(DrawScore::Share)
     }
@@ -94,10 +91,7 @@ impl Models {
         &self,
         state: &State<V>,
         sims: u32,
-    ) -> Result<(String, Option<AnalysisView>), ServeError>
-    where
-        State<V>: Game<Action = games::Action>,
-    {
+    ) -> Result<(String, Option<AnalysisView>), ServeError> {
         let search = self.play.search(state.clone(), sims).map_err(search_error)?;
         let mut evaluator = self.evaluator::<V>();
         let mut rng = StdRng::seed_from_u64(SEED);
@@ -116,10 +110,7 @@ impl Models {
         sims: u32,
         every: Duration,
         mut report: impl FnMut(AnalysisView) -> bool,
-    ) -> Result<(), ServeError>
-    where
-        State<V>: Game<Action = games::Action>,
-    {
+    ) -> Result<(), ServeError> {
         let mut search = self.play.search(state.clone(), sims).map_err(search_error)?;
         let mut evaluator = self.evaluator::<V>();
         let mut rng = StdRng::seed_from_u64(SEED);
@@ -160,7 +151,7 @@ fn checkpoint_name(dir: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use games::{Camelot, CamelotRules};
+    use games::{Camelot, CamelotRules, Game};
 
     #[test]
     fn an_analysis_stops_when_its_reader_goes_away() {

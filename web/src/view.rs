@@ -150,7 +150,7 @@ impl StateView {
             legs,
             can_end: actions.contains(&Action::EndMove),
             over: state.outcome().map(|over| OverView {
-                result: over.outcome.values(V::NUM_PLAYERS).0[..V::NUM_PLAYERS].to_vec(),
+                result: over.shares(V::NUM_PLAYERS),
                 termination: over.termination.as_str(),
             }),
             last_move: state.last_move(),

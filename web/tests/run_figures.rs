@@ -73,10 +73,25 @@ async fn the_runs_charts_follow_its_files() {
         runs[1]
     );
 
+    // Strength against compute: a note until scripts/compute_curve.sh writes curve.csv.
+    let compute = figure(&runs[0], "compute");
+    assert_eq!(compute["x_scale"], "log2");
+    assert!(compute["why"].as_str().unwrap().contains("compute_curve.sh"), "{compute}");
+    assert_eq!(figure(&runs[0], "pace")["x_scale"], "linear");
+
     // A generation more on disk is in the next answer: nothing is cached.
     write_generations(&run, 3);
+    std::fs::write(
+        run.join("curve.csv"),
+        "budget,model,core_minutes,score_vs_previous,elo_step,elo,vs_alphabeta:depth=2\n\
+         10,gen-0002,9.5,,,0,0.5\n20,gen-0003,19,0.6,70,70,0.5\n",
+    )
+    .unwrap();
     let (_, body) = get(&r, "/api/run/figures").await;
     assert_eq!(body["runs"][0]["generations"], 3);
+    let compute = figure(&body["runs"][0], "compute");
+    assert_eq!(compute["series"][0]["points"], serde_json::json!([[9.5, 0.0], [19.0, 70.0]]));
+    assert_eq!(compute["series"][1]["name"], "against alphabeta:depth=2 (0 = level)");
 }
 
 #[tokio::test]

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::render::{Drawing, FONT, PALETTE, padded_range, render};
-use super::{CHART_SIZE, ChartError, Series};
+use super::{CHART_SIZE, ChartError, Series, XScale};
 
 /// Series with at most this many points also get a dot at each point.
 const MAX_MARKED_POINTS: usize = 60;
@@ -16,32 +16,56 @@ const MAX_MARKED_POINTS: usize = 60;
 ///
 /// The axes span every finite point of every series with a small margin; points with a
 /// non-finite coordinate are left out, and a chart without any point is drawn with empty axes
-/// (`0..1`). An extension other than `png`/`svg` is [`ChartError::UnsupportedFormat`] and nothing
-/// is written.
+/// (`0..1`). On an [`XScale::Log2`] axis points at `x <= 0` are left out too, and the ticks are
+/// the powers of two in range. An extension other than `png`/`svg` is
+/// [`ChartError::UnsupportedFormat`] and nothing is written.
 pub fn line_chart(
     path: &Path,
     title: &str,
-    x_label: &str,
+    (x_label, x_scale): (&str, XScale),
     y_label: &str,
     series: &[Series],
 ) -> Result<(), ChartError> {
+    // Drawn on log2(x): each doubling the same width.
+    let x_of = |x: f64| match x_scale {
+        XScale::Linear => x,
+        XScale::Log2 => x.log2(),
+    };
     let finite: Vec<Series> = series
         .iter()
         .map(|s| {
-            let points = s.points.iter().copied().filter(|(x, y)| x.is_finite() && y.is_finite());
-            let band =
-                s.band.iter().copied().filter(|b| [b.0, b.1, b.2].iter().all(|v| v.is_finite()));
+            let points = s.points.iter().map(|&(x, y)| (x_of(x), y));
+            let points = points.filter(|(x, y)| x.is_finite() && y.is_finite());
+            let band = s.band.iter().map(|&(x, l, h)| (x_of(x), l, h));
+            let band = band.filter(|b| [b.0, b.1, b.2].iter().all(|v| v.is_finite()));
             Series { band: band.collect(), ..Series::new(s.name.clone(), points.collect()) }
         })
         .collect();
-    render(path, &LinePlot { title, x_label, y_label, series: &finite })
+    render(path, &LinePlot { title, x_label, x_scale, y_label, series: &finite })
 }
 
 struct LinePlot<'a> {
     title: &'a str,
     x_label: &'a str,
+    x_scale: XScale,
     y_label: &'a str,
+    /// With x already as drawn (log2 of the value on a log axis).
     series: &'a [Series],
+}
+
+/// A tick of a log2 axis at `v` (= log2 of the value): the value at whole `v` (8, 16, 0.5),
+/// nothing between them, unless `every` (an axis narrower than one doubling).
+fn log2_tick(v: f64, every: bool) -> String {
+    let whole = (v - v.round()).abs() < 1e-9;
+    if !whole && !every {
+        return String::new();
+    }
+    let value = 2f64.powf(if whole { v.round() } else { v });
+    if value >= 10.0 || value.fract() == 0.0 {
+        format!("{}", value.round())
+    } else {
+        format!("{value:.2}")
+    }
 }
 
 impl LinePlot<'_> {
@@ -74,6 +98,12 @@ impl Drawing for LinePlot<'_> {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         let x = padded_range(self.points().map(|p| p.0), 0.02);
+        // A log axis spans whole doublings, a quarter of one beyond the outer points, so that
+        // every power of two in range gets its tick.
+        let x = match self.x_scale {
+            XScale::Linear => x,
+            XScale::Log2 => (x.0.floor() - 0.25, x.1.ceil() + 0.25),
+        };
         let y = self.y_range_with_legend(padded_range(self.points().map(|p| p.1), 0.06));
         let mut chart = ChartBuilder::on(area)
             .caption(self.title, (FONT, 26))
@@ -92,8 +122,18 @@ impl Drawing for LinePlot<'_> {
         let whole = |x: &f64| {
             if (x - x.round()).abs() < 1e-9 { format!("{}", x.round()) } else { String::new() }
         };
-        if self.points().all(|p| p.0.fract() == 0.0) {
-            mesh.x_label_formatter(&whole);
+        // On a log2 axis the values, at the powers of two when at least two are in range.
+        let doublings = (x.0.ceil() as i64..=x.1.floor() as i64).count();
+        let log2 = |v: &f64| log2_tick(*v, doublings < 2);
+        match self.x_scale {
+            XScale::Log2 => {
+                // Ticks at most a quarter apart: a step that divides a whole doubling.
+                mesh.x_labels((4.0 * (x.1 - x.0)).ceil() as usize + 1).x_label_formatter(&log2);
+            }
+            XScale::Linear if self.points().all(|p| p.0.fract() == 0.0) => {
+                mesh.x_label_formatter(&whole);
+            }
+            XScale::Linear => {}
         }
         mesh.draw().map_err(err)?;
         // The bands first, under every line: the upper ends forward, the lower ends back.
@@ -145,7 +185,9 @@ mod tests {
             Series::new("policy loss", vec![(0.0, 2.0), (1.0, 1.5), (2.0, f64::NAN), (3.0, 1.1)]),
             Series::new("value loss", vec![(0.0, 0.9), (1.0, 0.8), (3.0, 0.6)]),
         ];
-        let draw = |path: &Path| line_chart(path, "Losses", "generation", "nats", &series);
+        let draw = |path: &Path| {
+            line_chart(path, "Losses", ("generation", XScale::Linear), "nats", &series)
+        };
         let text = png_and_svg("charts-line", draw);
         assert!(
             text.contains("<svg") && text.contains("policy loss") && text.contains("value loss")
@@ -164,7 +206,7 @@ mod tests {
             series.push(Series::new(format!("extra {k}"), vec![(19.0, 300.0 + f64::from(k))]));
         }
         let svg = dir.join("legend.svg");
-        line_chart(&svg, "Legend", "x", "y", &series).unwrap();
+        line_chart(&svg, "Legend", ("x", XScale::Linear), "y", &series).unwrap();
         let text = std::fs::read_to_string(&svg).unwrap();
         let attr = |tag: &str, name: &str| -> f64 {
             let start = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
@@ -198,7 +240,7 @@ mod tests {
         let dir = scratch();
         let svg = dir.join("ticks.svg");
         let series = [Series::new("rating", vec![(2.0, 10.0), (3.0, 40.0), (4.0, 35.0)])];
-        line_chart(&svg, "Elo", "model generation", "Elo", &series).unwrap();
+        line_chart(&svg, "Elo", ("model generation", XScale::Linear), "Elo", &series).unwrap();
         let labels = numeric_labels(&std::fs::read_to_string(&svg).unwrap());
         assert!(labels.iter().any(|l| l == "3"), "{labels:?}");
         assert!(
@@ -207,7 +249,7 @@ mod tests {
         );
         // Fractional x values keep fractional ticks.
         let series = [Series::new("loss", vec![(0.0, 1.0), (0.5, 0.8), (1.0, 0.7)])];
-        line_chart(&svg, "Loss", "x", "y", &series).unwrap();
+        line_chart(&svg, "Loss", ("x", XScale::Linear), "y", &series).unwrap();
         let labels = numeric_labels(&std::fs::read_to_string(&svg).unwrap());
         assert!(labels.iter().any(|l| l.contains('.')), "{labels:?}");
     }
@@ -219,7 +261,14 @@ mod tests {
         let line = Series::new("Elo (band: 95% interval)", vec![(1.0, 10.0), (2.0, 40.0)]);
         let band = vec![(1.0, -30.0, 50.0), (1.5, f64::NEG_INFINITY, 60.0), (2.0, 0.0, 70.0)];
         let banded = Series { band, ..line };
-        line_chart(&svg, "Elo", "model generation", "Elo", std::slice::from_ref(&banded)).unwrap();
+        line_chart(
+            &svg,
+            "Elo",
+            ("model generation", XScale::Linear),
+            "Elo",
+            std::slice::from_ref(&banded),
+        )
+        .unwrap();
         let text = std::fs::read_to_string(&svg).unwrap();
         assert_eq!(text.matches("<polygon").count(), 1, "one band");
         assert_eq!(text.matches("band: 95% interval").count(), 1, "one legend entry");
@@ -227,16 +276,44 @@ mod tests {
         let ticks: Vec<f64> = numeric_labels(&text).iter().map(|t| t.parse().unwrap()).collect();
         assert!(ticks.iter().any(|&t| t < 0.0), "{ticks:?}");
         let plain = Series { band: Vec::new(), ..banded };
-        line_chart(&svg, "Elo", "model generation", "Elo", &[plain]).unwrap();
+        line_chart(&svg, "Elo", ("model generation", XScale::Linear), "Elo", &[plain]).unwrap();
         assert!(!std::fs::read_to_string(&svg).unwrap().contains("<polygon"));
+    }
+
+    #[test]
+    fn a_log2_axis_spaces_doublings_evenly_and_labels_the_powers_of_two() {
+        let dir = scratch();
+        let svg = dir.join("log2.svg");
+        let chain = Series::new("chain", vec![(8.0, 0.0), (16.0, 60.0), (32.0, 120.0), (0.0, 5.0)]);
+        line_chart(&svg, "Compute", ("core-minutes", XScale::Log2), "Elo", &[chain]).unwrap();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let labels = numeric_labels(&text);
+        for tick in ["8", "16", "32"] {
+            assert!(labels.iter().any(|l| l == tick), "{tick} in {labels:?}");
+        }
+        // The x = 0 point has no place on the axis: three dots, evenly spaced.
+        let cx: Vec<f64> = text
+            .split("<circle")
+            .skip(1)
+            .map(|c| {
+                let start = c.find(" cx=\"").unwrap() + 5;
+                c[start..].split('"').next().unwrap().parse().unwrap()
+            })
+            .collect();
+        assert_eq!(cx.len(), 3, "{cx:?}");
+        assert!(((cx[1] - cx[0]) - (cx[2] - cx[1])).abs() < 1.5, "{cx:?}");
+        assert_eq!(log2_tick(3.0, false), "8");
+        assert_eq!(log2_tick(-1.0, false), "0.50");
+        assert_eq!(log2_tick(3.5, false), "");
+        assert_eq!(log2_tick(3.5, true), "11");
     }
 
     #[test]
     fn empty_series_and_other_extensions() {
         let dir = scratch();
-        line_chart(&dir.join("empty.svg"), "Nothing", "x", "y", &[]).unwrap();
+        line_chart(&dir.join("empty.svg"), "Nothing", ("x", XScale::Linear), "y", &[]).unwrap();
         let jpg = dir.join("chart.jpg");
-        let e = line_chart(&jpg, "t", "x", "y", &[]).unwrap_err();
+        let e = line_chart(&jpg, "t", ("x", XScale::Linear), "y", &[]).unwrap_err();
         assert!(matches!(e, ChartError::UnsupportedFormat { .. }), "{e}");
         assert!(!jpg.exists());
     }

@@ -5,9 +5,9 @@
 //! licence), so rendering needs no system fonts, fontconfig or freetype.
 //!
 //! ```ignore
-//! use crate::charts::{Series, line_chart};
+//! use crate::charts::{Series, XScale, line_chart};
 //! let loss = Series::new("policy loss", vec![(0.0, 2.1), (1.0, 1.7), (2.0, 1.5)]);
-//! line_chart(Path::new("loss.png"), "Loss", "generation", "nats", &[loss])?;
+//! line_chart(Path::new("loss.png"), "Loss", ("generation", XScale::Linear), "nats", &[loss])?;
 //! ```
 
 mod bar;
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 pub use bar::bar_chart;
 pub use line::line_chart;
-pub use train::run_data::figures::Series;
+pub use train::run_data::figures::{Series, XScale};
 
 /// Width and height of every chart, in pixels (PNG) or SVG user units.
 pub const CHART_SIZE: (u32, u32) = (1000, 600);

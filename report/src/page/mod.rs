@@ -119,7 +119,7 @@ pub fn write_report(run_dir: &Path, out: &Path) -> Result<ReportSummary, ReportE
 fn draw(figure: &Figure, out: &Path, ext: &str) -> Result<PathBuf, ReportError> {
     let series = figure.content.as_deref().unwrap_or_default();
     let path = out.join(format!("{}.{ext}", figure.stem));
-    line_chart(&path, figure.title, figure.x_label, figure.y_label, series)?;
+    line_chart(&path, figure.title, (figure.x_label, figure.x_scale), figure.y_label, series)?;
     Ok(path)
 }
 

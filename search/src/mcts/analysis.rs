@@ -29,7 +29,8 @@ pub struct ActionLine<A> {
 pub struct Analysis<A> {
     pub actions: Vec<ActionLine<A>>,
     /// The most visited line as complete moves in official notation; a move still in progress
-    /// at the end is shown by its legs in parentheses.
+    /// at the end is shown by its legs in parentheses. It ends at the first move that brings
+    /// back a position of the line (see [`principal_line`]).
     pub principal_variation: Vec<String>,
 }
 
@@ -63,6 +64,11 @@ pub fn principal_variation<G: Game>(root: &G, tree: &Tree<G::Action>) -> Vec<Str
 /// The most visited line of `tree` from `root`, each complete move with the seat that plays
 /// it; with `first`, the line through that child of the root. A move still in progress at the
 /// end is shown by its legs in parentheses.
+///
+/// The line ends with the first complete move that brings back a position already in it (the
+/// same [`Game::hash`]: pieces, mover, move in progress): the search tree has no
+/// transpositions, so past a repetition its most visited moves only go round the same cycle
+/// (a Tri-Camelot line once ran 48 moves that way).
 pub fn principal_line<G: Game>(
     root: &G,
     tree: &Tree<G::Action>,
@@ -74,6 +80,7 @@ pub fn principal_line<G: Game>(
     let mut legs = Vec::new();
     let mut mover = state.to_move();
     let mut next = first;
+    let mut seen = std::collections::HashSet::from([state.hash()]);
     loop {
         // The child asked for is followed even unvisited (to name its leg); below it, and
         // without one, the most visited child while it has visits.
@@ -98,6 +105,9 @@ pub fn principal_line<G: Game>(
         if let Some(m) = state.last_move() {
             line.push((mover, m));
             legs.clear();
+            if !seen.insert(state.hash()) {
+                break;
+            }
         }
         id = best;
     }
@@ -154,5 +164,56 @@ pub fn complete_move_analysed<G: Game, E: Evaluator<G> + ?Sized>(
         if let Some(m) = state.last_move() {
             return Ok((m, first));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use games::{CamelotRules, State, Variant};
+
+    use super::*;
+
+    /// Extends `path` (root first) by the child of its last node whose action completes
+    /// `notation` in `state`, expanding that node with every legal action; plays it on `state`.
+    fn follow(
+        tree: &mut Tree<<State<CamelotRules> as Game>::Action>,
+        path: &mut Vec<NodeId>,
+        state: &mut State<CamelotRules>,
+        notation: &str,
+    ) {
+        let id = *path.last().unwrap();
+        let mut actions = Vec::new();
+        state.legal_actions(&mut actions);
+        let prior = 1.0 / actions.len() as f32;
+        tree.expand(id, state.to_move(), Values::default(), actions.iter().map(|&a| (a, prior)));
+        let i = actions
+            .iter()
+            .position(|&a| {
+                let mut after = state.clone();
+                after.play(a);
+                after.last_move().as_deref() == Some(notation)
+            })
+            .unwrap_or_else(|| panic!("{notation} is not one action here"));
+        state.play(actions[i]);
+        path.push(tree.child(id, i));
+    }
+
+    /// Knights stepping out and back: the fifth move would play the cycle again, so the line
+    /// stops at the fourth, which brings back the start.
+    #[test]
+    fn the_line_stops_where_its_position_repeats() {
+        let root: State<CamelotRules> = CamelotRules::START.parse().unwrap();
+        let mut tree = Tree::new();
+        let mut path = vec![NodeId(0)];
+        let mut state = root.clone();
+        let cycle = ["C6-C7", "C11-C10", "C7-C6", "C10-C11"];
+        for notation in cycle.iter().chain(&cycle[..2]) {
+            follow(&mut tree, &mut path, &mut state, notation);
+        }
+        tree.backup(&path, Values::default());
+        assert_eq!(principal_variation(&root, &tree), cycle);
+        // The line through the root's first move (as the engine asks for its ponder move) too.
+        let line = principal_line(&root, &tree, Some(path[1]));
+        assert_eq!(line.iter().map(|(_, m)| m.as_str()).collect::<Vec<_>>(), cycle);
     }
 }

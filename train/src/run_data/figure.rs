@@ -36,8 +36,21 @@ impl Series {
     }
 }
 
-/// One chart of the report. As JSON: `stem`, `title`, `x_label`, `y_label`, `caption`,
-/// `series` (empty when there are none) and `why` (the reason there are none, else null).
+/// How a chart's x axis spaces its values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum XScale {
+    /// Equal steps of x, equal distances.
+    #[default]
+    Linear,
+    /// Each doubling of x the same distance (x > 0; points at x <= 0 are left out), the ticks
+    /// at powers of two: strength against compute, where every doubling should buy as much.
+    Log2,
+}
+
+/// One chart of the report. As JSON: `stem`, `title`, `x_label`, `y_label`, `x_scale`
+/// (`"linear"` or `"log2"`), `caption`, `series` (empty when there are none) and `why` (the
+/// reason there are none, else null).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {
     /// The file name without extension (`<stem>.png`, `<stem>.svg`) and the page anchor.
@@ -45,6 +58,7 @@ pub struct Figure {
     pub title: &'static str,
     pub x_label: &'static str,
     pub y_label: &'static str,
+    pub x_scale: XScale,
     /// What the chart shows, in a sentence under it.
     pub caption: String,
     /// The lines, or why there are none (then no files are written).
@@ -57,11 +71,12 @@ impl Serialize for Figure {
             Ok(series) => (series.as_slice(), None),
             Err(why) => (&[][..], Some(why)),
         };
-        let mut f = s.serialize_struct("Figure", 7)?;
+        let mut f = s.serialize_struct("Figure", 8)?;
         f.serialize_field("stem", self.stem)?;
         f.serialize_field("title", self.title)?;
         f.serialize_field("x_label", self.x_label)?;
         f.serialize_field("y_label", self.y_label)?;
+        f.serialize_field("x_scale", &self.x_scale)?;
         f.serialize_field("caption", &self.caption)?;
         f.serialize_field("series", series)?;
         f.serialize_field("why", &why)?;

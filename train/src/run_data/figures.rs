@@ -3,7 +3,7 @@
 
 use games::Termination;
 
-pub use super::figure::{Figure, Series};
+pub use super::figure::{Figure, Series, XScale};
 use super::figure::{non_empty, points};
 use super::games::GenerationGames;
 use super::table::Table;
@@ -40,6 +40,7 @@ pub fn figures(run: &RunData) -> Result<Vec<Figure>, RunDataError> {
         speed(run)?,
         super::progress_figures::probe(run)?,
         super::progress_figures::pace(run)?,
+        super::progress_figures::compute(run)?,
     ])
 }
 
@@ -63,6 +64,7 @@ fn losses(steps: Option<&Table>) -> Result<Figure, RunDataError> {
         title: "Training losses",
         x_label: "training step",
         y_label: "loss (nats)",
+        x_scale: XScale::Linear,
         caption:
             "Losses of every training step (metrics.csv), measured on the batch before the step: \
                   policy cross-entropy, value loss and their weighted total."
@@ -92,6 +94,7 @@ fn entropy(steps: Option<&Table>) -> Result<Figure, RunDataError> {
         title: "Policy entropy",
         x_label: "training step",
         y_label: "entropy (nats)",
+        x_scale: XScale::Linear,
         caption: "Mean entropy of the search policies the batch trains on (every step) and of the \
                   network's policy over the legal actions (every train.probe_every steps)."
             .into(),
@@ -132,6 +135,7 @@ fn elo(run: &RunData) -> Result<Figure, RunDataError> {
         title: "Elo per model",
         x_label: "model generation (gen-N)",
         y_label: "Elo",
+        x_scale: XScale::Linear,
         caption: format!(
             "The ladder's figures for each model gen-N, from generations.csv row N - 1 (columns \
              {}; the baseline's with its 95% interval).{}",
@@ -204,6 +208,7 @@ fn elo_time(run: &RunData) -> Result<Figure, RunDataError> {
         title: "Absolute Elo against run time",
         x_label: "run time (minutes)",
         y_label: "Elo (random = 0)",
+        x_scale: XScale::Linear,
         caption: format!(
             "Each measured model's absolute Elo (generations.csv, abs_elo with its 95% interval) \
              against the wall time the run had used when the model was saved (run_seconds, over \
@@ -237,6 +242,7 @@ fn lengths(run: &RunData) -> Figure {
         title: "Self-play game length",
         x_label: "generation",
         y_label: "complete moves",
+        x_scale: XScale::Linear,
         caption: "Length of the self-play games of each generation (parquet game records).".into(),
         content: non_empty(series, NO_GAMES),
     }
@@ -258,6 +264,7 @@ fn terminations(run: &RunData) -> Figure {
         title: "How self-play games ended",
         x_label: "generation",
         y_label: "% of the generation's games",
+        x_scale: XScale::Linear,
         caption: "Share of each termination among the self-play games of each generation (parquet \
                   game records); terminations that never occurred are left out."
             .into(),
@@ -278,6 +285,7 @@ fn speed(run: &RunData) -> Result<Figure, RunDataError> {
         title: "Self-play speed",
         x_label: "generation",
         y_label: "network evaluations / s",
+        x_scale: XScale::Linear,
         caption:
             "Positions evaluated per second of self-play in each generation (generations.csv)."
                 .into(),
@@ -287,20 +295,10 @@ fn speed(run: &RunData) -> Result<Figure, RunDataError> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use super::*;
 
     fn run(generations: &str) -> RunData {
-        RunData {
-            dir: "r".into(),
-            config_text: String::new(),
-            variant: None,
-            run_info_text: None,
-            steps: None,
-            generations: Some(Table::parse(Path::new("generations.csv"), generations).unwrap()),
-            games: Vec::new(),
-        }
+        RunData::of_tables(Some(generations), None)
     }
 
     fn elo_of(generations: &str) -> Result<Vec<Series>, String> {
@@ -366,7 +364,8 @@ mod tests {
                 "terminations",
                 "speed",
                 "probe",
-                "pace"
+                "pace",
+                "compute"
             ]
         );
     }

@@ -1,8 +1,9 @@
 //! Per-generation figures from the run's parquet game records (`games/gen-NNNN/games-*.parquet`):
 //! how many games, how long they were, and how they ended.
 
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use games::Termination;
 use records::{GameRecord, list_generation_shards, read_games};
@@ -58,10 +59,41 @@ impl GenerationGames {
     }
 }
 
+/// The summaries of generation folders already read, each with the files it was read from, so
+/// that a reader that comes back (the live run page, every two seconds) decodes only the
+/// folders whose shards changed: on a long run, the newest one.
+#[derive(Debug, Default)]
+pub struct GamesCache {
+    folders: HashMap<PathBuf, (Vec<ShardStamp>, Option<GenerationGames>)>,
+}
+
+/// A games file as listed: its path, length and modification time.
+type ShardStamp = (PathBuf, u64, Option<SystemTime>);
+
+impl GamesCache {
+    /// How many folders it holds (for tests).
+    pub fn len(&self) -> usize {
+        self.folders.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.folders.is_empty()
+    }
+}
+
 /// Reads the games of every generation folder `games/gen-NNNN/` of a run, in generation order.
 /// Folders without complete shards are left out; a record that cannot be read is bad input
 /// naming the file.
 pub fn read_run_games(run_dir: &Path) -> Result<Vec<GenerationGames>, RunDataError> {
+    read_run_games_cached(run_dir, &mut GamesCache::default())
+}
+
+/// [`read_run_games`], reading again only the folders whose games files are not the ones
+/// `cache` read (another set, length or modification time); it keeps what it reads.
+pub fn read_run_games_cached(
+    run_dir: &Path,
+    cache: &mut GamesCache,
+) -> Result<Vec<GenerationGames>, RunDataError> {
     let games_dir = run_dir.join("games");
     let entries = match std::fs::read_dir(&games_dir) {
         Ok(e) => e,
@@ -81,6 +113,20 @@ pub fn read_run_games(run_dir: &Path) -> Result<Vec<GenerationGames>, RunDataErr
     for (g, dir) in generations {
         let shards = list_generation_shards(&dir)
             .map_err(|e| RunDataError::Bad(format!("game records: {e}")))?;
+        let stamps: Vec<ShardStamp> = shards
+            .iter()
+            .map(|s| {
+                let meta = std::fs::metadata(&s.games).ok();
+                let len = meta.as_ref().map_or(0, |m| m.len());
+                (s.games.clone(), len, meta.and_then(|m| m.modified().ok()))
+            })
+            .collect();
+        if let Some((known, summary)) = cache.folders.get(&dir)
+            && *known == stamps
+        {
+            out.extend(summary.clone());
+            continue;
+        }
         let mut games = Vec::new();
         for shard in shards {
             games.extend(
@@ -88,9 +134,9 @@ pub fn read_run_games(run_dir: &Path) -> Result<Vec<GenerationGames>, RunDataErr
                     .map_err(|e| RunDataError::Bad(format!("game records: {e}")))?,
             );
         }
-        if !games.is_empty() {
-            out.push(GenerationGames::new(g, &games));
-        }
+        let summary = (!games.is_empty()).then(|| GenerationGames::new(g, &games));
+        out.extend(summary.clone());
+        cache.folders.insert(dir, (stamps, summary));
     }
     Ok(out)
 }
@@ -135,6 +181,32 @@ mod tests {
         assert_eq!(s.terminations.len(), Termination::ALL.len());
         let empty = GenerationGames::new(0, &[]);
         assert_eq!((empty.mean_length(), empty.share("castle")), (0.0, 0.0));
+    }
+
+    /// A folder is decoded again only when its games files change: a poll of an unchanged run
+    /// reads what the cache holds, a new shard is read.
+    #[test]
+    fn the_cache_reads_a_folder_again_only_when_its_shards_change() {
+        let dir = storage::ScratchDir::new("run-games-cache").unwrap();
+        let folder = dir.join("games").join("gen-0000");
+        std::fs::create_dir_all(&folder).unwrap();
+        let write = |index: u32, games: Vec<GameRecord>| {
+            let shard = records::Shard { games, positions: Vec::new() };
+            records::write_shard(&folder, index, "t", 0, &shard).unwrap();
+        };
+        write(0, vec![game(10, Termination::Castle)]);
+        let mut cache = GamesCache::default();
+        let first = read_run_games_cached(&dir, &mut cache).unwrap();
+        assert_eq!((first.len(), first[0].games, cache.len()), (1, 1, 1));
+        // Unchanged: the same summary, from the cache.
+        assert_eq!(read_run_games_cached(&dir, &mut cache).unwrap(), first);
+        // A shard more: read again.
+        let (mut b, mut c) = (game(20, Termination::Castle), game(30, Termination::MoveLimit));
+        (b.game_id, c.game_id) = (1, 2);
+        write(1, vec![b, c]);
+        let second = read_run_games_cached(&dir, &mut cache).unwrap();
+        assert_eq!(second[0].games, 3);
+        assert_eq!(second, read_run_games(&dir).unwrap(), "as read without a cache");
     }
 
     #[test]

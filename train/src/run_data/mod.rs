@@ -1,6 +1,6 @@
 //! Everything a run's report shows, read from a run directory (see docs/guide.md, "Run directory"):
-//! the configuration and run information as text, `metrics.csv`, `generations.csv` and the
-//! parquet game records.
+//! the configuration and run information as text, `metrics.csv`, `generations.csv`, the
+//! parquet game records and, once measured, `curve.csv`.
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +10,7 @@ pub mod games;
 pub mod progress_figures;
 pub mod table;
 
-use games::{GenerationGames, read_run_games};
+use games::{GamesCache, GenerationGames, read_run_games_cached};
 use table::Table;
 
 /// Why a run directory cannot be read for a report.
@@ -34,6 +34,12 @@ pub const STEP_COLUMNS: [&str; 5] =
     ["generation", "total_step", "loss_total", "loss_policy", "loss_value"];
 /// The columns of `generations.csv` the report needs.
 pub const GENERATION_COLUMNS: [&str; 2] = ["generation", "evaluations_per_sec"];
+/// The strength-against-compute table `scripts/compute_curve.sh` writes into a run directory
+/// (docs/scaling.md): a row per budget of core-minutes.
+pub const CURVE_FILE: &str = "curve.csv";
+/// The columns of `curve.csv` the report needs (the anchors' `vs_<anchor>` columns are drawn
+/// when present).
+pub const CURVE_COLUMNS: [&str; 2] = ["core_minutes", "elo"];
 
 /// A run directory, read.
 #[derive(Clone, Debug)]
@@ -49,6 +55,8 @@ pub struct RunData {
     pub steps: Option<Table>,
     /// `generations.csv`, if present.
     pub generations: Option<Table>,
+    /// `curve.csv` (strength against compute), if present.
+    pub curve: Option<Table>,
     /// The game records of each generation that has any.
     pub games: Vec<GenerationGames>,
 }
@@ -56,9 +64,15 @@ pub struct RunData {
 impl RunData {
     /// Reads the run directory `dir`. Bad input (exit status 2), with a message naming the path:
     /// a missing directory, one without `config.toml` (not a run directory), a configuration
-    /// that is not TOML, a CSV file that is malformed or lacks a column the report needs, an
-    /// unreadable game record.
+    /// that is not TOML, a CSV file (`metrics.csv`, `generations.csv`, `curve.csv`) that is
+    /// malformed or lacks a column the report needs, an unreadable game record.
     pub fn read(dir: &Path) -> Result<RunData, RunDataError> {
+        RunData::read_cached(dir, &mut GamesCache::default())
+    }
+
+    /// [`RunData::read`], decoding only the game records that `cache` has not read yet (a
+    /// reader that comes back to a run that trains: the live run page).
+    pub fn read_cached(dir: &Path, cache: &mut GamesCache) -> Result<RunData, RunDataError> {
         if !dir.exists() {
             return Err(RunDataError::Bad(format!("no run directory {}", dir.display())));
         }
@@ -90,16 +104,19 @@ impl RunData {
         let run_info_text = if info_path.is_file() { Some(read_text(&info_path)?) } else { None };
         let steps = Table::read(&dir.join(crate::STEP_METRICS_FILE))?;
         let generations = Table::read(&dir.join(crate::GENERATION_METRICS_FILE))?;
-        for (table, columns) in
-            [(&steps, &STEP_COLUMNS[..]), (&generations, &GENERATION_COLUMNS[..])]
-        {
+        let curve = Table::read(&dir.join(CURVE_FILE))?;
+        for (table, columns) in [
+            (&steps, &STEP_COLUMNS[..]),
+            (&generations, &GENERATION_COLUMNS[..]),
+            (&curve, &CURVE_COLUMNS[..]),
+        ] {
             if let Some(t) = table {
                 for c in columns {
                     t.required_numbers(c)?;
                 }
             }
         }
-        let games = read_run_games(dir)?;
+        let games = read_run_games_cached(dir, cache)?;
         Ok(RunData {
             dir: dir.to_path_buf(),
             config_text,
@@ -107,8 +124,25 @@ impl RunData {
             run_info_text,
             steps,
             generations,
+            curve,
             games,
         })
+    }
+
+    /// A run of the figures' tests: only the CSV texts given (`generations.csv`, `curve.csv`).
+    #[cfg(test)]
+    pub(crate) fn of_tables(generations: Option<&str>, curve: Option<&str>) -> RunData {
+        let table = |name: &str, text: &str| Table::parse(Path::new(name), text).unwrap();
+        RunData {
+            dir: "r".into(),
+            config_text: String::new(),
+            variant: None,
+            run_info_text: None,
+            steps: None,
+            generations: generations.map(|t| table(crate::GENERATION_METRICS_FILE, t)),
+            curve: curve.map(|t| table(CURVE_FILE, t)),
+            games: Vec::new(),
+        }
     }
 
     /// The number of finished generations (rows of `generations.csv`).
