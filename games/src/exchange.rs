@@ -9,7 +9,8 @@
 //! tried) or, when it has a quiet move and capturing wins it nothing, stops the sequence; a seat
 //! that must capture (RULES.md §2) cannot stop, so a compulsory capture into a recapture counts
 //! its loss. A seat without a capture ends the sequence. Each seat chooses what is best for its
-//! own material (gains minus losses, Men 1, Knights [`KNIGHT_IN_MEN`]): in Camelot that is the
+//! own material (gains minus losses, Men 1, Knights 1.4 as
+//! [`KNIGHT_IN_MEN`](crate::tactical_planes::KNIGHT_IN_MEN) says): in Camelot that is the
 //! usual negamax quiescence, in Tri-Camelot each seat in turn looks after itself (max-n). The
 //! sequence is cut after [`EXCHANGE_TURNS`] turns, or, on a board where those would take more
 //! than [`EXCHANGE_NODES`] positions, after [`SHORT_EXCHANGE_TURNS`] (a capture and its answer,
@@ -21,7 +22,7 @@ use crate::board::{Board, PieceKind};
 use crate::game::{MAX_PLAYERS, Player};
 use crate::options::RuleOptions;
 use crate::position::{Position, Variant};
-use crate::tactical_planes::{CAPTURE_GAIN_CAP, KNIGHT_IN_MEN};
+use crate::tactical_planes::CAPTURE_GAIN_CAP;
 
 /// Turns (complete moves) of an exchange looked at: a capture, its answer, the answer to that
 /// and one more.
@@ -80,7 +81,8 @@ pub fn seat_exchange<V: Variant>(
     exchange(&Position::<V>::with_mover(board, seat, castle_moves, options))
 }
 
-/// Material in fifths of a Man (a Man 5, a Knight 7: [`KNIGHT_IN_MEN`] = 1.4), so that sums
+/// Material in fifths of a Man (a Man 5, a Knight 7: 1.4 Men, as
+/// [`KNIGHT_IN_MEN`](crate::tactical_planes::KNIGHT_IN_MEN) says), so that sums
 /// are exact whatever order the pieces are counted in (a mirrored board counts them in another).
 type Fifths = [i32; MAX_PLAYERS];
 
@@ -172,6 +174,7 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::state::State;
+    use crate::tactical_planes::KNIGHT_IN_MEN;
     use crate::testing::random_states;
     use crate::{CamelotRules, TriCamelotRules};
 
