@@ -64,12 +64,18 @@ fn edit_generations(run_dir: &Path, edit: impl Fn(&mut Vec<String>, &mut Vec<Vec
     std::fs::write(&path, out).unwrap();
 }
 
-#[test]
-fn a_smoke_run_gets_every_chart_and_a_page() {
-    let dir = scratch("smoke");
+/// A finished smoke run in the scratch folder `name`: the folder and the run directory in it.
+fn smoke_run(name: &str) -> (common::ScratchDir, std::path::PathBuf) {
+    let dir = scratch(name);
     let run_dir = dir.join("run");
     let o = run_loop(common::config("smoke-camelot.toml"), &run_dir, &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
+    (dir, run_dir)
+}
+
+#[test]
+fn a_smoke_run_gets_every_chart_and_a_page() {
+    let (dir, run_dir) = smoke_run("smoke");
 
     // Without Elo columns: every other chart, and the note in place of the Elo chart.
     edit_generations(&run_dir, |header, rows| {
@@ -180,10 +186,7 @@ fn compute_curve(run_dir: &Path, out: &Path, cores: &str, env: &[(&str, &str)]) 
 /// a run resumed on more cores counts each stretch at its own number of cores.
 #[test]
 fn the_compute_curve_of_a_smoke_run_is_measured_and_drawn() {
-    let dir = scratch("curve");
-    let run_dir = dir.join("run");
-    let o = run_loop(common::config("smoke-camelot.toml"), &run_dir, &[]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (dir, run_dir) = smoke_run("curve");
     let generations = std::fs::read_to_string(run_dir.join("generations.csv")).unwrap();
     let column = header_of(&run_dir).iter().position(|h| h == "run_seconds").unwrap();
     let seconds: Vec<f64> = generations

@@ -91,17 +91,24 @@ fn the_sidecar_alone_reproduces_the_encoding_and_the_action_indices() {
     assert!(seats.iter().all(|&n| n > 100) && mid_move > 20, "{seats:?} {mid_move}");
 }
 
+/// The sidecar of a one-block Camelot network of `encoding`, which names its version and has
+/// `planes` input planes, each described.
+fn sidecar_of(encoding: Encoding, planes: usize) -> Value {
+    let dir = scratch(encoding.as_str());
+    let (ckpt, _) = checkpoint_with_blocks::<CamelotRules>(&dir, 1, encoding);
+    let sidecar = export(&ckpt, "onnx", &dir.join("net.onnx"), &[]);
+    assert_eq!(sidecar["encoding_version"], encoding.version());
+    assert_eq!(sidecar["input"]["shape"][1], planes);
+    assert_eq!(sidecar["planes"].as_array().unwrap().len(), planes);
+    sidecar
+}
+
 /// A network of the tactical encoding: the sidecar names its version and describes its planes
 /// (a program outside fills the tactical ones with its own move generator, as they say).
 #[test]
 fn a_tactical_networks_sidecar_lists_its_planes() {
-    let dir = scratch("tactical");
-    let (ckpt, _) = checkpoint_with_blocks::<CamelotRules>(&dir, 1, Encoding::Tactical);
-    let sidecar = export(&ckpt, "onnx", &dir.join("t.onnx"), &[]);
-    assert_eq!(sidecar["encoding_version"], 2);
-    assert_eq!(sidecar["input"]["shape"][1], 23);
+    let sidecar = sidecar_of(Encoding::Tactical, 23);
     let planes = sidecar["planes"].as_array().unwrap();
-    assert_eq!(planes.len(), 23);
     assert_eq!(planes[13]["name"], "mover_jump_captures");
     assert_eq!(planes[13]["fill"]["kind"], "jump_captures");
     assert_eq!(
@@ -113,13 +120,9 @@ fn a_tactical_networks_sidecar_lists_its_planes() {
 /// The quiescence encoding's sidecar: six planes a seat, the sixth the exchange.
 #[test]
 fn a_quiescence_networks_sidecar_lists_its_exchange_planes() {
-    let dir = scratch("quiescence");
-    let (ckpt, _) = checkpoint_with_blocks::<CamelotRules>(&dir, 1, Encoding::Quiescence);
-    let sidecar = export(&ckpt, "onnx", &dir.join("q.onnx"), &[]);
+    let sidecar = sidecar_of(Encoding::Quiescence, 25);
     assert_eq!(sidecar["encoding_version"], 3);
-    assert_eq!(sidecar["input"]["shape"][1], 25);
     let planes = sidecar["planes"].as_array().unwrap();
-    assert_eq!(planes.len(), 25);
     assert_eq!(planes[18]["name"], "mover_exchange");
     assert_eq!(planes[19]["name"], "opponent_jump_captures");
     assert_eq!(planes[24]["name"], "opponent_exchange");
