@@ -124,7 +124,7 @@ else
   # The finished run's strength against compute, as scripts/compute_curve.sh would write it
   # (the matches themselves are too slow here): the compute chart's log axis is drawn from it.
   printf '%s\n' "budget,model,core_minutes,score_vs_previous,elo_step,elo,vs_alphabeta:depth=2" \
-    "10,gen-0001,9.8,,,0,0.45" "20,gen-0002,19.6,0.585,60,60,0.555" "40,gen-0002,39.5,0.589,62,122,0.54" \
+    "10,gen-0001,10,,,0,0.45" "20,gen-0002,20,0.585,60,60,0.555" "40,gen-0002,40,0.589,62,122,0.54" \
     >"$work/run/curve.csv"
   "$BIN" serve --port 0 --run "$work/live" --compare "$work/run" ${SERVE_ARGS:-} >"$work/live-serve.log" 2>&1 &
   live_server_pid=$!
