@@ -19,6 +19,7 @@ use crate::sampling::Sampling;
 use crate::schedule::LrSchedule;
 use crate::value_target::ValueTarget;
 use crate::weight_average::WeightAverage;
+use crate::window_growth::WindowGrowth;
 
 /// Everything a run needs, as written in its TOML file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -136,8 +137,12 @@ pub struct TrainConfig {
     pub batch_size: usize,
     /// Optimizer steps after each generation's self-play.
     pub steps_per_generation: u32,
-    /// Sample from the newest `window_generations` generations of positions.
+    /// Sample from the newest `window_generations` generations of positions (the least, when
+    /// `window_growth` grows the window: see [`TrainConfig::window_at`]).
     pub window_generations: u32,
+    /// How the window grows with the run: `"off"` (default) or
+    /// `{ power = { exponent = 0.7 } }` (see [`crate::window_growth`]).
+    pub window_growth: WindowGrowth,
     /// Base learning rate (see `lr_schedule`).
     pub learning_rate: f64,
     /// How the learning rate moves from `learning_rate` (default constant): e.g.
@@ -172,6 +177,13 @@ pub struct TrainConfig {
 }
 
 impl TrainConfig {
+    /// The generations in generation `g`'s replay window (the window that trains model `g + 1`,
+    /// its newest generation `g`): `window_generations`, grown by `window_growth` with the
+    /// `g + 1` generations played.
+    pub fn window_at(&self, g: u32) -> u32 {
+        self.window_growth.generations(self.window_generations, g.saturating_add(1))
+    }
+
     /// Range checks of the training settings; the error is (`train.key`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let bad = |key: &str, problem: &str| Err((format!("train.{key}"), problem.to_string()));
@@ -215,6 +227,7 @@ impl TrainConfig {
             ("moves_left_target", self.moves_left_target.validate()),
             ("weight_average", self.weight_average.validate()),
             ("lr_schedule", self.lr_schedule.validate()),
+            ("window_growth", self.window_growth.validate()),
         ];
         for (option, check) in checks {
             check.map_err(|(key, problem)| (format!("train.{option}.{key}"), problem))?;
@@ -229,6 +242,7 @@ impl Default for TrainConfig {
             batch_size: 256,
             steps_per_generation: 100,
             window_generations: 4,
+            window_growth: WindowGrowth::Off,
             learning_rate: 1e-3,
             lr_schedule: LrSchedule::Constant,
             value_weight: 1.0,

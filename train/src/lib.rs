@@ -3,6 +3,7 @@
 //!
 //! * [`config`]: the run's TOML file ([`RunConfig`], [`TrainConfig`]).
 //! * [`dataset`]: [`ReplayWindow`] over `<run>/games/gen-NNNN/` and the encoded [`Batch`].
+//! * [`window_growth`]: how many generations the window holds as a run goes on.
 //! * [`targets`]: one record → planes, policy target, legal mask and value target.
 //! * [`trainer`]: [`train_generation`] (checkpoint in, checkpoint with optimizer state out).
 //! * [`metrics`]: append-only `metrics.csv` / `generations.csv` ([`CsvLog`]).
@@ -44,6 +45,7 @@ pub mod train_error;
 pub mod trainer;
 pub mod value_target;
 pub mod weight_average;
+pub mod window_growth;
 
 pub use config::{ConfigError, GameConfig, NetSection, RunConfig, RunSection, TrainConfig};
 pub use dataset::{Batch, DatasetError, ReplayWindow};
@@ -67,3 +69,4 @@ pub use trainer::{
 };
 pub use value_target::ValueTarget;
 pub use weight_average::WeightAverage;
+pub use window_growth::WindowGrowth;

@@ -434,3 +434,29 @@ fn a_spent_time_budget_ends_the_run_between_generations() {
     let report = run_generations::<CamelotRules>(rest, |_| {}).unwrap();
     assert!(report.contains("2 generation rows"), "{report}");
 }
+
+/// Issue 84, the growing window: with `window_generations = 1` and `window_growth` at exponent
+/// 1 every generation's training reads the whole run, where a fixed window of 1 reads its
+/// newest generation alone.
+#[test]
+fn a_growing_window_reads_more_generations_as_the_run_goes_on() {
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let windows = |growth: train::WindowGrowth| {
+        let (_dir, mut config, run_dir) = short_run("window-growth");
+        config.train.window_generations = 1;
+        config.train.window_growth = growth;
+        let mut windows = Vec::new();
+        let three = RunJob { generations: 3, ..job(&run_dir, &config) };
+        run_generations::<CamelotRules>(three, |e| {
+            if let RunEvent::GenerationDone { summary, .. } = e {
+                windows.push(summary.window_generations.clone());
+            }
+        })
+        .unwrap();
+        windows
+    };
+    let grown = windows(train::WindowGrowth::Power { exponent: 1.0 });
+    assert_eq!(grown, [vec![0], vec![0, 1], vec![0, 1, 2]]);
+    let fixed = windows(train::WindowGrowth::Off);
+    assert_eq!(fixed, [vec![0], vec![1], vec![2]]);
+}

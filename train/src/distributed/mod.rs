@@ -29,8 +29,8 @@
 //!   `run.games_per_generation` games played by it ([`hub::WorkerHub::wait_for_games`]),
 //!   then trains, publishes G+1 and runs the ladder. Games of an older model that arrive late
 //!   stay in their own generation's folder and are trained on while that generation is in the
-//!   replay window (`train.window_generations`: the staleness accepted); older ones are never
-//!   read. One learner at a time holds the lease ([`lease::LearnerLease`]).
+//!   replay window ([`crate::TrainConfig::window_at`]: the staleness accepted); older ones are
+//!   never read. One learner at a time holds the lease ([`lease::LearnerLease`]).
 //! - `run` on one machine is the same loop with [`crate::run::GamesSource::InProcess`].
 
 pub mod hub;

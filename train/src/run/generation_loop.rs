@@ -191,7 +191,7 @@ where
                     model: generation_dir_name(player),
                     teacher: config.selfplay.teacher.name(),
                     games: u64::from(config.run.games_per_generation),
-                    window_first: (g + 1).saturating_sub(config.train.window_generations),
+                    window_first: (g + 1).saturating_sub(config.train.window_at(g)),
                 };
                 hub.wait_for_games(&wanted, stop, &mut on_event)?;
             }
@@ -376,7 +376,7 @@ where
     let loading = Instant::now();
     let mut window = ReplayWindow::<State<V>>::load(
         run_dir,
-        config.train.window_generations,
+        config.train.window_at(g),
         config.game.rule_options(),
         config.train.value_target,
     )?;

@@ -70,14 +70,11 @@ pub struct GamesCache {
 /// A games file as listed: its path, length and modification time.
 type ShardStamp = (PathBuf, u64, Option<SystemTime>);
 
+#[cfg(test)]
 impl GamesCache {
-    /// How many folders it holds (for tests).
-    pub fn len(&self) -> usize {
+    /// How many folders it holds.
+    fn len(&self) -> usize {
         self.folders.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.folders.is_empty()
     }
 }
 
