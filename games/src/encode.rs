@@ -29,21 +29,12 @@
 //! | `B+5k+3` | constant: the material of seat `k`'s best capture / 4, at most 1 |
 //! | `B+5k+4` | constant 1 when capturing is compulsory for seat `k` |
 //!
-//! The quiescence encoding ([`Encoding::Quiescence`]) has six planes per seat instead: the
-//! five above, then
-//!
-//! | planes | content |
-//! |---|---|
-//! | `B+6k+5` | constant: the material seat `k`'s best capture sequence wins once the others have answered ([`crate::exchange`]) / 4, within [-1, 1] |
-//!
-//! Camelot: 13 planes (basic), 23 (tactical) or 25 (quiescence) on 16 × 12; Tri-Camelot: 13, 28
-//! or 31 on 11 × 11.
+//! Camelot: 13 planes (basic) or 23 (tactical) on 16 × 12; Tri-Camelot: 13 or 28 on 11 × 11.
 
 use ndarray::Array3;
 
 use crate::board::PieceKind;
 use crate::encoding::Encoding;
-use crate::exchange::seat_exchange;
 use crate::game::{Game, Player};
 use crate::layout::Layout;
 use crate::position::Variant;
@@ -111,7 +102,6 @@ fn planes_per_seat(encoding: Encoding) -> usize {
     match encoding {
         Encoding::Basic => 0,
         Encoding::Tactical => 5,
-        Encoding::Quiescence => 6,
     }
 }
 
@@ -171,18 +161,6 @@ fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) 
             let tactics =
                 SeatTactics::of::<V>(state.board(), seat, pos.castle_moves(), pos.options());
             let first = base + per_seat * k;
-            if layout.encoding == Encoding::Quiescence {
-                // Without a capture there is no exchange: most positions cost nothing more.
-                let value = if tactics.best_gain > 0.0 {
-                    seat_exchange::<V>(state.board(), seat, pos.castle_moves(), pos.options())
-                        .feature()
-                } else {
-                    0.0
-                };
-                for c in 0..geo.num_cells() as u8 {
-                    set(first + 5, c, value);
-                }
-            }
             let (gain, compulsory) = (tactics.gain_feature(), tactics.compulsory as u8 as f32);
             for c in 0..geo.num_cells() as u8 {
                 let i = c as usize;

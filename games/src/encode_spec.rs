@@ -46,10 +46,6 @@ pub enum PlaneFill {
     /// Tactical encoding: every board cell is 1 when the seat has a capturing move and no other
     /// legal move (capturing is compulsory for it).
     CaptureCompulsory { relative_seat: usize },
-    /// Quiescence encoding: every board cell holds the material the seat ends up with after the
-    /// capture sequence it could start, the others answering with their captures
-    /// ([`crate::exchange::seat_exchange`]), divided by 4, within [-1, 1].
-    Exchange { relative_seat: usize },
 }
 
 /// One input plane: a short name, a sentence saying what it holds, and its fill rule.
@@ -155,17 +151,6 @@ pub fn plane_specs<V: Variant>(encoding: Encoding) -> Vec<PlaneSpec> {
                 format!("1 on every board cell when the {whose} must capture, {were}"),
                 PlaneFill::CaptureCompulsory { relative_seat: k },
             );
-            if encoding == Encoding::Quiescence {
-                push(
-                    name("exchange"),
-                    format!(
-                        "material the {whose} ends up with after the capture sequence it could \
-                         start, the others answering with captures, / 4, within -1 and 1, on \
-                         every board cell, {were}"
-                    ),
-                    PlaneFill::Exchange { relative_seat: k },
-                );
-            }
         }
     }
     planes
@@ -259,17 +244,6 @@ mod tests {
                     PlaneFill::CaptureCompulsory { relative_seat } => {
                         tactics[relative_seat].compulsory as u8 as f32
                     }
-                    // Checked against its own second walk in `exchange`'s tests.
-                    PlaneFill::Exchange { relative_seat } => {
-                        let seat = Player(((me + relative_seat) % p) as u8);
-                        crate::exchange::seat_exchange::<V>(
-                            state.board(),
-                            seat,
-                            pos.castle_moves(),
-                            pos.options(),
-                        )
-                        .feature()
-                    }
                 };
                 out[i * area + l.cells[t.frame_cell[me][c as usize] as usize] as usize] = v;
             }
@@ -292,11 +266,7 @@ mod tests {
                 }
                 s.play(actions[rng.random_range(0..actions.len())]);
                 // The tactical walk plays out every move: every position of a few games only.
-                let encoding = match game {
-                    0 | 1 => Encoding::Tactical,
-                    2 | 3 => Encoding::Quiescence,
-                    _ => Encoding::Basic,
-                };
+                let encoding = if game < 4 { Encoding::Tactical } else { Encoding::Basic };
                 let mut want = vec![0.0; State::<V>::layout(encoding).input_len()];
                 s.encode(encoding, &mut want);
                 assert_eq!(fill_from_specs(&s, encoding), want, "{s}");

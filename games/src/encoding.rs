@@ -5,8 +5,8 @@ use crate::names::impl_names;
 
 /// Which input planes a network reads: every network names its encoding in its layout (and so
 /// in its checkpoint), and the encoder serves the one a network names, so networks trained on
-/// an older encoding keep loading and playing. Written in configs as `"basic"`, `"tactical"` or
-/// `"quiescence"`; checkpoints record its [`version`](Encoding::version).
+/// an older encoding keep loading and playing. Written in configs as `"basic"` or
+/// `"tactical"`; checkpoints record its [`version`](Encoding::version).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -17,16 +17,13 @@ pub enum Encoding {
     /// Version 2: the basic planes, then five tactical planes per seat (what each seat could
     /// capture, by jumps and by Charges, from where, for how much, and whether it must).
     Tactical = 2,
-    /// Version 3: the tactical planes, then per seat the exchange it could start (the material
-    /// its best capture sequence wins once the others have answered, [`crate::exchange`]).
-    Quiescence = 3,
 }
 
 impl Encoding {
     /// Every encoding, oldest first (the version of `ALL[i]` is `i + 1`).
-    pub const ALL: [Encoding; 3] = [Encoding::Basic, Encoding::Tactical, Encoding::Quiescence];
+    pub const ALL: [Encoding; 2] = [Encoding::Basic, Encoding::Tactical];
     /// The newest encoding.
-    pub const LATEST: Encoding = Encoding::Quiescence;
+    pub const LATEST: Encoding = Encoding::Tactical;
 
     /// The version number checkpoints and export sidecars record (1, 2, ...).
     pub fn version(self) -> u32 {
@@ -38,12 +35,11 @@ impl Encoding {
         Encoding::ALL.get((version as usize).checked_sub(1)?).copied()
     }
 
-    /// The name configs use (`basic`, `tactical`, `quiescence`).
+    /// The name configs use (`basic`, `tactical`).
     pub const fn as_str(self) -> &'static str {
         match self {
             Encoding::Basic => "basic",
             Encoding::Tactical => "tactical",
-            Encoding::Quiescence => "quiescence",
         }
     }
 

@@ -119,8 +119,6 @@ mod tests {
         assert_eq!(planes(Camelot::layout(Encoding::Tactical)), 23);
         assert_eq!(planes(TriCamelot::layout(Encoding::Basic)), 13);
         assert_eq!(planes(TriCamelot::layout(Encoding::Tactical)), 28);
-        assert_eq!(planes(Camelot::layout(Encoding::Quiescence)), 25);
-        assert_eq!(planes(TriCamelot::layout(Encoding::Quiescence)), 31);
     }
 
     #[test]

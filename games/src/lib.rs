@@ -32,7 +32,6 @@ mod encode_spec;
 mod encoding;
 mod endgame;
 mod error;
-pub mod exchange;
 mod fen;
 mod game;
 mod geometry;

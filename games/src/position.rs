@@ -96,8 +96,9 @@ impl<V: Variant> Position<V> {
     }
 
     /// `board` with `seat` to move as if at the start of its turn (the castle-move counts and
-    /// rule options given, no ending looked for): what the rule-computed input planes ask of a
-    /// seat that is not the one to move.
+    /// rule options given, no ending looked for): what the tactical planes' second walk of the
+    /// rules asks of a seat that is not the one to move.
+    #[cfg(test)]
     pub(crate) fn with_mover(
         board: &Board,
         seat: Player,

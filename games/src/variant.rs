@@ -40,7 +40,7 @@ pub struct Tables {
     pub unframe_dir: Vec<Vec<u8>>,
     /// The network's tensor layouts of the variant, one per [`crate::Encoding`], built by
     /// [`crate::Encode::layout`] the first time it is asked.
-    pub(crate) layouts: OnceLock<[Layout; 3]>,
+    pub(crate) layouts: OnceLock<[Layout; 2]>,
 }
 
 impl Tables {

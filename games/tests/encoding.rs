@@ -228,29 +228,19 @@ fn encodings_have_names_and_versions() {
         assert_eq!(e.as_str().parse::<Encoding>(), Ok(e));
     }
     assert_eq!(Encoding::from_version(0), None);
-    assert_eq!(Encoding::from_version(4), None);
+    assert_eq!(Encoding::from_version(3), None);
     let e = "fancy".parse::<Encoding>().unwrap_err().to_string();
-    assert_eq!(e, "unknown encoding `fancy` (expected basic, tactical or quiescence)");
+    assert_eq!(e, "unknown encoding `fancy` (expected basic or tactical)");
     assert_eq!(Encoding::default(), Encoding::Basic, "what checkpoints without a name read");
 }
 
-/// The tactical planes come after the basic ones, which they leave as they are; the
-/// quiescence encoding is the tactical one with an exchange plane after each seat's five.
+/// The tactical planes come after the basic ones, which they leave as they are.
 #[test]
 fn the_tactical_encoding_extends_the_basic_one() {
     for s in random_states::<CamelotRules>(20, 5) {
         let basic = s.encode_array(Encoding::Basic);
         let tactical = s.encode_array(Encoding::Tactical);
-        let quiescence = s.encode_array(Encoding::Quiescence);
         let (basic, tactical) = (basic.as_slice().unwrap(), tactical.as_slice().unwrap());
         assert_eq!(&tactical[..basic.len()], basic, "{s}");
-        let area = 16 * 12;
-        let q = quiescence.as_slice().unwrap();
-        assert_eq!(&q[..basic.len()], basic, "{s}");
-        let b = basic.len() / area;
-        for seat in 0..2 {
-            let t = &tactical[(b + 5 * seat) * area..(b + 5 * seat + 5) * area];
-            assert_eq!(&q[(b + 6 * seat) * area..(b + 6 * seat + 5) * area], t, "{s}");
-        }
     }
 }

@@ -56,7 +56,7 @@ def test_results_and_terminations():
 
 
 def test_the_encoding_has_the_layouts_shape():
-    assert cz.ENCODINGS == {"basic": 1, "tactical": 2, "quiescence": 3}
+    assert cz.ENCODINGS == {"basic": 1, "tactical": 2}
     for variant in ("camelot", "tricamelot"):
         lay = cz.layout(variant)
         pos = cz.Position("start", variant=variant)
@@ -66,8 +66,6 @@ def test_the_encoding_has_the_layouts_shape():
         tactical = pos.encode("tactical")
         assert tactical.shape[0] == cz.layout(variant, "tactical")["planes"] > lay["planes"]
         assert (tactical[: lay["planes"]] == planes).all(), "the basic planes come first"
-        quiescence = pos.encode("quiescence")
-        assert quiescence.shape[0] == cz.layout(variant, "quiescence")["planes"] > tactical.shape[0]
         mask = pos.legal_mask()
         assert mask.shape == (lay["num_actions"],) and mask.sum() == len(pos.legal_actions())
 

@@ -117,22 +117,6 @@ fn a_tactical_networks_sidecar_lists_its_planes() {
     );
 }
 
-/// The quiescence encoding's sidecar: six planes a seat, the sixth the exchange.
-#[test]
-fn a_quiescence_networks_sidecar_lists_its_exchange_planes() {
-    let sidecar = sidecar_of(Encoding::Quiescence, 25);
-    assert_eq!(sidecar["encoding_version"], 3);
-    let planes = sidecar["planes"].as_array().unwrap();
-    assert_eq!(planes[18]["name"], "mover_exchange");
-    assert_eq!(planes[19]["name"], "opponent_jump_captures");
-    assert_eq!(planes[24]["name"], "opponent_exchange");
-    assert_eq!(
-        planes[24]["fill"],
-        serde_json::json!({"kind": "exchange", "relative_seat": 1, "man": 1.0, "knight": 1.4f32,
-            "turns": 4, "positions": 48, "scale": 0.25, "min": -1.0, "max": 1.0})
-    );
-}
-
 /// The sidecar's dims as ONNX dims.
 fn dims(shape: &Value) -> Vec<Dim> {
     let dim = |d: &Value| match d {

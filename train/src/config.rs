@@ -75,9 +75,8 @@ pub struct NetSection {
     /// ([`model::precision`]); training and checkpoints stay f32. `"f16"` needs `device = "gpu"`.
     #[serde(default)]
     pub precision: Precision,
-    /// The input planes a new run's first network reads: `"basic"` (default), `"tactical"`
-    /// (the basic planes plus what each seat could capture, by jumps and by Knight's Charges)
-    /// or `"quiescence"` (those plus the material each seat's best capture sequence wins;
+    /// The input planes a new run's first network reads: `"basic"` (default) or `"tactical"`
+    /// (the basic planes plus what each seat could capture, by jumps and by Knight's Charges;
     /// [`games::Encoding`]). A run keeps the encoding of its first model: every later model is
     /// trained from it.
     #[serde(default)]

@@ -257,17 +257,6 @@ fn fill_json(fill: PlaneFill) -> serde_json::Value {
         PlaneFill::CaptureCompulsory { relative_seat } => {
             json!({"kind": "capture_compulsory", "relative_seat": relative_seat})
         }
-        PlaneFill::Exchange { relative_seat } => json!({
-            "kind": "exchange",
-            "relative_seat": relative_seat,
-            "man": 1.0,
-            "knight": games::KNIGHT_IN_MEN,
-            "turns": games::exchange::EXCHANGE_TURNS,
-            "positions": games::exchange::EXCHANGE_NODES,
-            "scale": 1.0 / games::tactical_planes::CAPTURE_GAIN_CAP,
-            "min": -1.0,
-            "max": 1.0,
-        }),
     }
 }
 
