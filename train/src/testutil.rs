@@ -85,3 +85,24 @@ pub fn write_generation<G: Game>(run: &Path, generation: u32, rows: Vec<Position
 pub fn from_toml<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, toml::de::Error> {
     format!("v = {value}").parse::<toml::Table>().and_then(|t| t["v"].clone().try_into())
 }
+
+/// An option enum's table of TOML values: each read as a `T` ([`from_toml`]) and checked by
+/// `validate`, giving the option and whether it passes, or `None` where the TOML is refused; each
+/// must give what its case expects, and a range check that fails must name `key`.
+pub fn check_option_cases<T>(
+    cases: &[(&str, Option<(T, bool)>)],
+    key: &str,
+    validate: impl Fn(&T) -> Result<(), (String, String)>,
+) where
+    T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    for (toml, expected) in cases {
+        let got = from_toml::<T>(toml).ok().map(|option| {
+            let check = validate(&option).map_err(|e| e.0);
+            assert!(check.is_ok() || check == Err(key.to_string()), "{toml}: {check:?}");
+            let passes = check.is_ok();
+            (option, passes)
+        });
+        assert_eq!(got.as_ref(), expected.as_ref(), "{toml}");
+    }
+}

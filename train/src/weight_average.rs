@@ -63,15 +63,7 @@ mod tests {
             ("\"ema\"", None),
             ("{ ema = { decay = 0.5, x = 1 } }", None),
         ];
-        for (toml, expected) in cases {
-            let parsed = crate::testutil::from_toml::<WeightAverage>(toml).ok();
-            let checked = parsed.map(|w| (w, w.validate().map_err(|e| e.0)));
-            let got = checked.map(|(w, check)| {
-                assert!(check.is_ok() || check == Err("ema.decay".into()), "{toml}");
-                (w, check.is_ok())
-            });
-            assert_eq!(got, expected, "{toml}");
-        }
+        crate::testutil::check_option_cases(&cases, "ema.decay", WeightAverage::validate);
         assert!(WeightAverage::Ema { decay: f32::NAN }.validate().is_err());
     }
 

@@ -80,15 +80,7 @@ mod tests {
             ("{ power = { exponent = 0.7, base = 3 } }", None),
             ("{ power = {} }", None),
         ];
-        for (toml, expected) in cases {
-            let parsed = crate::testutil::from_toml::<WindowGrowth>(toml).ok();
-            let got = parsed.map(|w| {
-                let check = w.validate().map_err(|e| e.0);
-                assert!(check.is_ok() || check == Err("power.exponent".into()), "{toml}");
-                (w, check.is_ok())
-            });
-            assert_eq!(got, expected, "{toml}");
-        }
+        crate::testutil::check_option_cases(&cases, "power.exponent", WindowGrowth::validate);
         assert!(WindowGrowth::Power { exponent: f64::NAN }.validate().is_err());
     }
 
