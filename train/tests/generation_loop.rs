@@ -382,12 +382,13 @@ fn the_last_model_of_a_budget_ended_run_is_measured() {
     config.ladder.games = 2;
     config.ladder.every_generations = 8;
     config.ladder.probe = train::ladder::ProbeCadence::WithLadder;
-    let budget: train::TimeBudget = "5s".parse().unwrap();
+    let budget: train::TimeBudget = "12s".parse().unwrap();
     let timed = RunJob { generations: 20, time_budget: Some(budget), ..job(&run_dir, &config) };
-    // Generations of a second or more, so that the budget ends the run after a few.
+    // Generations of two seconds or more: eight never fit in the budget, and two do unless a
+    // generation takes over six seconds (a loaded machine slows the rest of it, not the sleep).
     run_generations::<CamelotRules>(timed, |e| {
         if let RunEvent::GenerationStarted { .. } = e {
-            std::thread::sleep(std::time::Duration::from_millis(1000))
+            std::thread::sleep(std::time::Duration::from_millis(2000))
         }
     })
     .unwrap();
