@@ -85,7 +85,10 @@ fn layout_of<V: Variant>(encoding: Encoding) -> Layout {
             (row * width + col) as u16
         })
         .collect();
-    let tactical = planes_per_seat(encoding) * V::NUM_PLAYERS;
+    let tactical = match encoding {
+        Encoding::Basic => 0,
+        Encoding::Tactical => TACTICAL_PLANES_PER_SEAT * V::NUM_PLAYERS,
+    };
     Layout {
         encoding,
         planes: basic_planes::<V>() + tactical,
@@ -97,13 +100,8 @@ fn layout_of<V: Variant>(encoding: Encoding) -> Layout {
     }
 }
 
-/// The planes each seat adds to the basic ones under `encoding` (see the module's tables).
-fn planes_per_seat(encoding: Encoding) -> usize {
-    match encoding {
-        Encoding::Basic => 0,
-        Encoding::Tactical => 5,
-    }
-}
+/// Tactical planes per seat (see the module's table).
+const TACTICAL_PLANES_PER_SEAT: usize = 5;
 
 fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) {
     assert_eq!(out.len(), layout.input_len(), "encode: output slice has the wrong length");
@@ -152,15 +150,14 @@ fn encode_state<V: Variant>(state: &State<V>, layout: &Layout, out: &mut [f32]) 
             set(base + 8, c, cm[other] as f32 / 2.0);
         }
     }
-    if layout.encoding.has_tactics() {
+    if layout.encoding == Encoding::Tactical {
         let base = basic_planes::<V>();
         let pos = state.position();
-        let per_seat = planes_per_seat(layout.encoding);
         for k in 0..n_players {
             let seat = Player(((me.index() + k) % n_players) as u8);
             let tactics =
                 SeatTactics::of::<V>(state.board(), seat, pos.castle_moves(), pos.options());
-            let first = base + per_seat * k;
+            let first = base + TACTICAL_PLANES_PER_SEAT * k;
             let (gain, compulsory) = (tactics.gain_feature(), tactics.compulsory as u8 as f32);
             for c in 0..geo.num_cells() as u8 {
                 let i = c as usize;

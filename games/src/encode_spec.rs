@@ -118,7 +118,7 @@ pub fn plane_specs<V: Variant>(encoding: Encoding) -> Vec<PlaneSpec> {
             );
         }
     }
-    if encoding.has_tactics() {
+    if encoding == Encoding::Tactical {
         for k in 0..p {
             let whose = relative_seat_name(k, p);
             let name = |what: &str| format!("{}_{what}", whose.replace(' ', "_"));
@@ -205,7 +205,7 @@ mod tests {
         let now: usize = (0..p).map(|q| state.board().count(Player(q as u8))).sum();
         // The tactical planes from the second walk of the rules, not from `SeatTactics::of`.
         let pos = state.position();
-        let seats = if encoding.has_tactics() { p } else { 0 };
+        let seats = if encoding == Encoding::Tactical { p } else { 0 };
         let tactics: Vec<_> = (0..seats)
             .map(|k| {
                 let seat = Player(((me + k) % p) as u8);

@@ -7,7 +7,7 @@ use crate::names::impl_names;
 /// in its checkpoint), and the encoder serves the one a network names, so networks trained on
 /// an older encoding keep loading and playing. Written in configs as `"basic"` or
 /// `"tactical"`; checkpoints record its [`version`](Encoding::version).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Encoding {
@@ -41,11 +41,6 @@ impl Encoding {
             Encoding::Basic => "basic",
             Encoding::Tactical => "tactical",
         }
-    }
-
-    /// Whether it has the tactical planes (the tactical encoding and those built on it).
-    pub fn has_tactics(self) -> bool {
-        self >= Encoding::Tactical
     }
 }
 
