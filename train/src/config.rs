@@ -145,8 +145,10 @@ pub struct TrainConfig {
     /// Base learning rate (see `lr_schedule`).
     pub learning_rate: f64,
     /// How the learning rate moves from `learning_rate` (default constant): e.g.
-    /// `{ step_decay = { every_generations = 10, factor = 0.5 } }` or
-    /// `{ cosine = { final_fraction = 0.1 } }` (within each generation).
+    /// `{ step_decay = { every_generations = 10, factor = 0.5 } }`,
+    /// `{ sample_decay = { every_samples = 500000, factor = 0.5, floor = 0.25 } }` (by the
+    /// run's training samples) or `{ cosine = { final_fraction = 0.1 } }` (within each
+    /// generation).
     pub lr_schedule: LrSchedule,
     /// Weight of the value loss against the policy loss.
     pub value_weight: f32,

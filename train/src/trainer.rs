@@ -287,14 +287,17 @@ pub fn train_generation<G: TrainGame>(
     window.set_draw_weights(weights)?;
     let mut sums = LossSums::default();
     let (mut accuracy_sum, mut probes) = (0.0f64, 0u32);
-    let mut learning_rate = config.lr_schedule.rate(config.learning_rate, generation, 0, steps);
+    let rate_at = |step, samples| {
+        config.lr_schedule.rate(config.learning_rate, generation, step, steps, samples)
+    };
+    let mut learning_rate = rate_at(0, counters.total_samples);
     for step in 0..steps {
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Err(TrainError::Interrupted { generation, step });
         }
         let t0 = Instant::now();
         let batch = window.sample_batch(&mut rng, config.batch_size, config.augment)?;
-        learning_rate = config.lr_schedule.rate(config.learning_rate, generation, step, steps);
+        learning_rate = rate_at(step, counters.total_samples);
         let step_err = |source| TrainError::Step { generation, step: step + 1, source };
         let probe = if config.probe_every > 0 && step % config.probe_every == 0 {
             Some(probe_batch(&trainer, &batch, device).map_err(step_err)?)

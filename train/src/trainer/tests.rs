@@ -320,6 +320,33 @@ fn checkpoints_round_trip_with_optimizer_state_and_counters() {
     );
 }
 
+#[test]
+fn the_sample_decay_carries_on_from_the_checkpoints_counters() {
+    let run = scratch_dir("sample-decay");
+    let mut window = one_game_window(&run, 23, 12);
+    let lr_schedule =
+        crate::LrSchedule::SampleDecay { every_samples: 24, factor: 0.5, floor: 0.35 };
+    let config = TrainConfig { learning_rate: 0.01, lr_schedule, ..small_config() };
+    let models = run.join("models");
+    let mut rates = |start, out: &str| {
+        let mut seen = Vec::new();
+        let job = job_at(start, models.join(out), 0, None);
+        train_generation(job, &mut window, &config, |m| seen.push(m.learning_rate)).unwrap();
+        seen
+    };
+    let expect = |exponents: [f64; 3]| exponents.map(|e| 0.01 * 0.5f64.powf(e).max(0.35));
+    let close = |a: &[f64], b: [f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12);
+    // Three steps of 8 samples: the rate after 0, 8 and 16 samples of the run.
+    let net = fresh_net::<Camelot>("b4c32", Encoding::Basic, DeviceKind::Cpu).unwrap();
+    let first = rates(StartFrom::Net(net), "gen-0001");
+    assert!(close(&first, expect([0.0, 1.0 / 3.0, 2.0 / 3.0])), "{first:?}");
+    // Continued from the checkpoint (the same generation number on purpose): the counters' 24
+    // samples carry the decay on, and the last step's 0.5^(5/3) ≈ 0.31 is held at the floor.
+    let second = rates(StartFrom::Checkpoint(models.join("gen-0001")), "gen-0002");
+    assert!(close(&second, expect([1.0, 4.0 / 3.0, 5.0 / 3.0])), "{second:?}");
+    assert!((second[2] - 0.0035).abs() < 1e-15, "{second:?}");
+}
+
 fn write_tri_window() -> ReplayWindow<TriCamelot> {
     let run = scratch_dir("tri-window");
     write_generation::<TriCamelot>(&run, 0, random_rows::<TriCamelot>(4, 6));
