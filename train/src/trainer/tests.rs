@@ -335,7 +335,9 @@ fn the_sample_decay_carries_on_from_the_checkpoints_counters() {
         seen
     };
     let expect = |exponents: [f64; 3]| exponents.map(|e| 0.01 * 0.5f64.powf(e).max(0.35));
-    let close = |a: &[f64], b: [f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12);
+    let close = |a: &[f64], b: [f64; 3]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12)
+    };
     // Three steps of 8 samples: the rate after 0, 8 and 16 samples of the run.
     let net = fresh_net::<Camelot>("b4c32", Encoding::Basic, DeviceKind::Cpu).unwrap();
     let first = rates(StartFrom::Net(net), "gen-0001");
