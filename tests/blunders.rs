@@ -19,8 +19,11 @@ fn blunders_measures_checkpoints_on_the_same_positions() {
     assert!(o.status.success(), "{}", stderr(&o));
     let model = format!("{run_s}/models/gen-0002");
     let mixed = format!("{model}:sims=8,heuristic=1,judge=quiescence");
-    let args = ["stats", "blunders", "--games", run_s, "--model", &model, &mixed];
-    let o = run(&[&args[..], &["--positions", "40", "--search", "--format", "json"]].concat());
+    // 40 positions: judging all of the smoke run's (the default 300 is more than it holds)
+    // takes minutes, and the figures need only some.
+    let args =
+        ["stats", "blunders", "--games", run_s, "--model", &model, &mixed, "--positions", "40"];
+    let o = run(&[&args[..], &["--search", "--format", "json"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let positions = v["positions"].as_u64().unwrap();
