@@ -52,28 +52,28 @@ impl LrSchedule {
     /// Range checks; the error is (key under `train.lr_schedule`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let bad = |key: &str, problem: &str| Err((key.to_string(), problem.to_string()));
+        // A multiplier on the rate: NaN fails the test, as it must.
+        let fraction = |key: &str, value: f64| {
+            if value > 0.0 && value <= 1.0 {
+                Ok(())
+            } else {
+                bad(key, "must be above 0 and at most 1")
+            }
+        };
         match *self {
             LrSchedule::Constant => Ok(()),
             LrSchedule::StepDecay { every_generations, factor } => {
                 if !(1..=search::bounds::MAX_GENERATIONS).contains(&u64::from(every_generations)) {
                     return bad("step_decay.every_generations", "must be from 1 to 1000000");
                 }
-                if !(factor > 0.0 && factor <= 1.0) {
-                    return bad("step_decay.factor", "must be above 0 and at most 1");
-                }
-                Ok(())
+                fraction("step_decay.factor", factor)
             }
             LrSchedule::SampleDecay { every_samples, factor, floor } => {
                 if every_samples == 0 {
                     return bad("sample_decay.every_samples", "must be at least 1");
                 }
-                if !(factor > 0.0 && factor <= 1.0) {
-                    return bad("sample_decay.factor", "must be above 0 and at most 1");
-                }
-                if !(floor > 0.0 && floor <= 1.0) {
-                    return bad("sample_decay.floor", "must be above 0 and at most 1");
-                }
-                Ok(())
+                fraction("sample_decay.factor", factor)?;
+                fraction("sample_decay.floor", floor)
             }
             LrSchedule::Cosine { final_fraction } => {
                 if !(0.0..=1.0).contains(&final_fraction) {
