@@ -6,8 +6,9 @@
 use games::{Game, Player, Values};
 use rand::Rng;
 
+use super::error::SearchError;
 use super::policy::choose_action;
-use super::search::{Search, SearchError};
+use super::search::Search;
 use super::summary::SearchSummary;
 use super::tree::{NodeId, Tree};
 use crate::evaluator::Evaluator;

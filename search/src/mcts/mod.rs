@@ -10,16 +10,18 @@
 //! - [`select`] is PUCT with first-play urgency;
 //! - [`gumbel`] is Gumbel root search with sequential halving;
 //! - [`moves_left`] is the moves-left utility both selections can add to Q;
-//! - [`search`] has [`Search`], split into `gather` and `apply` for batching;
+//! - [`search`] has [`Search`], split into `gather` and `apply` for batching, and `error` the
+//!   [`SearchError`] it refuses with;
 //! - [`policy`] adds root noise and chooses the action to play;
 //! - [`config`] has [`MctsConfig`], [`play_search`] the [`PlaySearch`] of a playing model,
 //!   [`tactical`] the options that order captures first, prove wins and losses and choose
 //!   the move by a lower confidence bound, [`tactics_filter`] the setting of its classical
-//!   guard, and [`summary`] the [`SearchSummary`];
+//!   guard and the [`RootFilter`] a guard implements, and [`summary`] the [`SearchSummary`];
 //! - [`analysis`] turns a finished search into an [`Analysis`] for a reader.
 
 pub mod analysis;
 pub mod config;
+mod error;
 pub mod gumbel;
 pub mod moves_left;
 pub mod play_search;
@@ -44,11 +46,12 @@ pub use config::{
     ConfigError, ForcedLegs, Fpu, MAX_SIMULATIONS, MctsConfig, QTransform, RootNoise, Selection,
     TemperatureSchedule, WinCheck,
 };
+pub use error::SearchError;
 pub use moves_left::MovesLeft;
 pub use play_search::PlaySearch;
 pub use policy::{add_root_noise, choose_action, choose_by_visits};
-pub use search::{Leaf, RootFilter, Search, SearchError};
+pub use search::{Leaf, Search};
 pub use summary::{SearchKind, SearchSummary};
 pub use tactical::{Captures, Certainty, MoveChoice};
-pub use tactics_filter::TacticsFilter;
+pub use tactics_filter::{RootFilter, TacticsFilter};
 pub use tree::{Node, NodeId, NodeKind, Tree};

@@ -10,51 +10,19 @@
 
 use games::{Game, Outcome, Values};
 use rand::Rng;
-use thiserror::Error;
 
-use super::config::{ConfigError, ForcedLegs, MctsConfig, RootNoise, Selection, WinCheck};
+use super::config::{ForcedLegs, MctsConfig, RootNoise, Selection, WinCheck};
+use super::error::SearchError;
 use super::gumbel::{GumbelRoot, Sigma};
 use super::moves_left::{along_path, ends_move};
 use super::policy::add_root_noise;
 use super::select::Puct;
 use super::summary::{SearchKind, SearchSummary};
 use super::tactical::{Captures, Certainty, chosen_child};
+use super::tactics_filter::RootFilter;
 use super::tree::{NodeId, NodeKind, Tree};
 use crate::draw_score::DrawScore;
 use crate::evaluator::{Evaluation, Evaluator};
-
-/// Misuse of a search, or an evaluation that does not fit its leaf.
-#[derive(Debug, Clone, PartialEq, Error)]
-pub enum SearchError {
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// The leaf is not the one this search is waiting for (already applied, or the search
-    /// advanced since it was gathered).
-    #[error("stale leaf: this search is not waiting for it")]
-    StaleLeaf,
-    /// The policy does not have one entry per legal action of the leaf.
-    #[error("evaluation policy has {got} entries but the leaf has {expected} legal actions")]
-    PolicyLength { expected: usize, got: usize },
-    /// A policy entry or value was NaN, infinite or negative.
-    #[error("evaluation contains a negative or non-finite number")]
-    BadEvaluation,
-    /// The evaluator returned a different number of evaluations than states.
-    #[error("evaluator returned {got} evaluations for {expected} states")]
-    EvaluatorCount { expected: usize, got: usize },
-    /// `advance` was given an action that is not legal at the root.
-    #[error("action {0} is not legal at the root")]
-    IllegalAction(String),
-    /// The root position is finished: there is nothing to search.
-    #[error("the game is over at the root")]
-    GameOver,
-    /// `summary` was called before the root was evaluated.
-    #[error("the root has not been evaluated yet")]
-    NotEvaluated,
-    /// A player outside the search (an external engine in the arena) failed or broke the
-    /// rules; the message says which and how.
-    #[error("{0}")]
-    Player(String),
-}
 
 /// A state waiting for evaluation. Evaluate `state` and hand the result to [`Search::apply`]
 /// together with this leaf.
@@ -72,21 +40,6 @@ impl<G: Game> Leaf<G> {
     /// Whether this is the root of its search (the position the search chooses a move in).
     pub fn is_root(&self) -> bool {
         self.node == NodeId::ROOT
-    }
-}
-
-/// Rewrites the prior at a search's root, where a move is chosen (the tactics filter). A search
-/// given one ([`Search::set_root_filter`]) applies it to every root it chooses at: to a fresh
-/// root's evaluation in [`Search::apply`], and to the root [`Search::advance`] keeps.
-pub trait RootFilter<G: Game>: Send {
-    /// Changes `prior`, over `state`'s legal actions `legal` (in the same order) and summing to
-    /// 1, in place, still summing to 1; returns whether it changed any.
-    fn filter(&mut self, state: &G, legal: &[G::Action], prior: &mut [f32]) -> bool;
-}
-
-impl<G: Game> std::fmt::Debug for dyn RootFilter<G> + '_ {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("RootFilter")
     }
 }
 

@@ -1,8 +1,10 @@
 //! [`TacticsFilter`] (`selfplay.tactics_filter`, `selfplay.root_filter`, `[play]
 //! tactics_filter`): whether a classical search judges the searches' policy targets or root
-//! priors. This is the setting only; the judge is `classical::tactics` (alpha-beta and its
+//! priors, and the [`RootFilter`] through which a judge rewrites a search's root. This is the
+//! setting and the interface only; the judge is `classical::tactics` (alpha-beta and its
 //! quiescence), so the search depends on no player.
 
+use games::Game;
 use serde::{Deserialize, Serialize};
 
 /// Whether the searches' policy targets are filtered by a classical search.
@@ -42,6 +44,25 @@ impl TacticsFilter {
     /// Whether the filter is on.
     pub fn is_on(self) -> bool {
         self != TacticsFilter::Off
+    }
+}
+
+/// Rewrites the prior at a search's root, where a move is chosen (the tactics filter). A search
+/// given one ([`Search::set_root_filter`]) applies it to every root it chooses at: to a fresh
+/// root's evaluation in [`Search::apply`], and to the root [`Search::advance`] keeps.
+///
+/// [`Search::set_root_filter`]: super::Search::set_root_filter
+/// [`Search::apply`]: super::Search::apply
+/// [`Search::advance`]: super::Search::advance
+pub trait RootFilter<G: Game>: Send {
+    /// Changes `prior`, over `state`'s legal actions `legal` (in the same order) and summing to
+    /// 1, in place, still summing to 1; returns whether it changed any.
+    fn filter(&mut self, state: &G, legal: &[G::Action], prior: &mut [f32]) -> bool;
+}
+
+impl<G: Game> std::fmt::Debug for dyn RootFilter<G> + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RootFilter")
     }
 }
 
