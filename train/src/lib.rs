@@ -29,6 +29,7 @@ pub mod legacy_config;
 pub mod metrics;
 pub mod model_file;
 pub mod moves_left;
+mod range_check;
 pub mod run;
 pub mod run_data;
 pub mod sampling;

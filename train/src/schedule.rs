@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::range_check::above_zero_at_most_one;
+
 /// How the learning rate moves from `train.learning_rate`.
 ///
 /// In TOML: `lr_schedule = "constant"` (the default),
@@ -52,14 +54,7 @@ impl LrSchedule {
     /// Range checks; the error is (key under `train.lr_schedule`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let bad = |key: &str, problem: &str| Err((key.to_string(), problem.to_string()));
-        // A multiplier on the rate: NaN fails the test, as it must.
-        let fraction = |key: &str, value: f64| {
-            if value > 0.0 && value <= 1.0 {
-                Ok(())
-            } else {
-                bad(key, "must be above 0 and at most 1")
-            }
-        };
+        let fraction = |key: &str, value: f64| above_zero_at_most_one(key, value, "");
         match *self {
             LrSchedule::Constant => Ok(()),
             LrSchedule::StepDecay { every_generations, factor } => {

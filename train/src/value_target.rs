@@ -18,6 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::range_check::above_zero_at_most_one;
+
 /// How the value target of a position depends on the game's end.
 ///
 /// In TOML: `value_target = "outcome"` (the default) or
@@ -52,11 +54,7 @@ impl ValueTarget {
         match *self {
             ValueTarget::Outcome => Ok(()),
             ValueTarget::Discounted { per_move } => {
-                if per_move > 0.0 && per_move <= 1.0 {
-                    Ok(())
-                } else {
-                    Err(("discounted.per_move".into(), "must be above 0 and at most 1".into()))
-                }
+                above_zero_at_most_one("discounted.per_move", f64::from(per_move), "")
             }
         }
     }

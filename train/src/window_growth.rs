@@ -14,6 +14,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::range_check::above_zero_at_most_one;
+
 /// Whether and how the replay window grows.
 ///
 /// In TOML: `window_growth = "off"` (the default: always `window_generations`) or
@@ -53,10 +55,7 @@ impl WindowGrowth {
     /// Range checks; the error is (key under `train.window_growth`, problem).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let WindowGrowth::Power { exponent } = *self else { return Ok(()) };
-        let problem = "must be above 0 and at most 1 (1 keeps every generation)";
-        (exponent > 0.0 && exponent <= 1.0)
-            .then_some(())
-            .ok_or(("power.exponent".into(), problem.into()))
+        above_zero_at_most_one("power.exponent", exponent, " (1 keeps every generation)")
     }
 }
 
