@@ -290,6 +290,8 @@ pub enum ConfigError {
     MovesLeft(&'static str),
     #[error("move_choice.lcb {0}")]
     MoveChoice(&'static str),
+    #[error("captures.boost {0}")]
+    Captures(&'static str),
     /// An option of the play search (`[play]`) that the search itself does not take.
     #[error("{key} {problem}")]
     Play { key: &'static str, problem: &'static str },
@@ -307,6 +309,7 @@ impl ConfigError {
             ConfigError::Temperature(_) | ConfigError::TemperatureMoves(_) => "temperature",
             ConfigError::MovesLeft(_) => "moves_left",
             ConfigError::MoveChoice(_) => "move_choice",
+            ConfigError::Captures(_) => "captures",
             ConfigError::Play { key, .. } => key,
         }
     }
@@ -375,6 +378,9 @@ impl MctsConfig {
         if let Some(problem) = self.move_choice.problem() {
             return Err(ConfigError::MoveChoice(problem));
         }
+        if let Some(problem) = self.captures.problem() {
+            return Err(ConfigError::Captures(problem));
+        }
         Ok(())
     }
 }
@@ -419,6 +425,10 @@ mod tests {
         assert!(matches!(bad.validate(), Err(ConfigError::Gumbel(_))));
         let bad = MctsConfig { temperature: TemperatureSchedule::Constant(f32::NAN), ..ok.clone() };
         assert!(matches!(bad.validate(), Err(ConfigError::Temperature(_))));
+        let bad = MctsConfig { captures: Captures::Boost { share: 1.0 }, ..ok.clone() };
+        let error = bad.validate().unwrap_err();
+        assert_eq!(error.to_string(), "captures.boost needs a share above 0 and below 1");
+        assert_eq!(error.key(), "captures");
         let bad = MctsConfig { moves_left: MovesLeft::Utility { slope: -0.1, cap: 0.1 }, ..ok };
         let error = bad.validate().unwrap_err().to_string();
         assert_eq!(error, "moves_left.utility slope and cap must be from 0 to 1");

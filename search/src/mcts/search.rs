@@ -444,18 +444,25 @@ impl<G: Game> Search<G> {
     }
 
     /// Records the capture gains of the children of `id` (`state`'s legal actions `legal`) when
-    /// captures are tried first.
+    /// captures are tried first, and with [`Captures::Boost`] hands the captures their share of
+    /// the prior (not at a Gumbel or filtered root).
     fn set_gains(&mut self, id: NodeId, state: &G, legal: &[G::Action]) {
-        if self.config.captures == Captures::First {
+        if self.config.captures.first() {
             state.capture_gains(legal, &mut self.gains);
-            self.tree.set_gains(id, &self.gains);
+            // A Gumbel root's priors are the policy target's logits, and a filtered root's
+            // must keep the filter's zeros: both keep the network's prior.
+            let keep_root = id == NodeId::ROOT
+                && (matches!(self.config.selection, Selection::Gumbel { .. })
+                    || self.root_filter.is_some());
+            let share = if keep_root { 0.0 } else { self.config.captures.prior_share() };
+            self.tree.set_gains(id, &self.gains, share);
         }
     }
 
     /// The unvisited capture with the largest gain among the children of `id` (not a proven
     /// loss for its mover), when captures are tried first.
     fn capture_first(&self, id: NodeId) -> Option<usize> {
-        if self.config.captures != Captures::First {
+        if !self.config.captures.first() {
             return None;
         }
         let mover = self.tree.node(id).to_move;

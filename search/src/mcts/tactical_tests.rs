@@ -150,3 +150,11 @@ fn an_optional_charge_gets_visits_only_when_captures_go_first() {
     let first = MctsConfig { captures: Captures::First, ..play_config(8) };
     assert!(charge_visits(first) >= 1);
 }
+
+#[test]
+fn a_boosted_charge_keeps_drawing_visits_after_its_first() {
+    let first = MctsConfig { captures: Captures::First, ..play_config(32) };
+    let boost = MctsConfig { captures: Captures::Boost { share: 0.5 }, ..first.clone() };
+    let (once, boosted) = (charge_visits(first), charge_visits(boost));
+    assert!(boosted > once, "boosted {boosted} visits against {once}");
+}
