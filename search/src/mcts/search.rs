@@ -18,7 +18,7 @@ use super::moves_left::{along_path, ends_move};
 use super::policy::add_root_noise;
 use super::select::Puct;
 use super::summary::{SearchKind, SearchSummary};
-use super::tactical::{Captures, Certainty, chosen_child};
+use super::tactical::{Certainty, chosen_child};
 use super::tactics_filter::RootFilter;
 use super::tree::{NodeId, NodeKind, Tree};
 use crate::draw_score::DrawScore;
@@ -444,8 +444,8 @@ impl<G: Game> Search<G> {
     }
 
     /// Records the capture gains of the children of `id` (`state`'s legal actions `legal`) when
-    /// captures are tried first, and with [`Captures::Boost`] hands the captures their share of
-    /// the prior (not at a Gumbel or filtered root).
+    /// captures are tried first, and with [`super::Captures::Boost`] hands the captures their
+    /// share of the prior (not at a Gumbel or filtered root).
     fn set_gains(&mut self, id: NodeId, state: &G, legal: &[G::Action]) {
         if self.config.captures.first() {
             state.capture_gains(legal, &mut self.gains);
