@@ -11,8 +11,9 @@
 //!   its first visit before any other unvisited action, the largest capture first. An optional
 //!   Charge the opponent's prior ignores is then still looked at, at the cost of one simulation.
 //!   [`Captures::Boost`] does the same and also hands the captures `share` of the prior at every
-//!   node that has one (below a Gumbel root), split by the Men each wins, so that a capture the
-//!   network's prior ignores keeps drawing visits after the first while its value holds up.
+//!   node that has one (not at a Gumbel root, nor at a root the tactics filter has cleared),
+//!   split by the Men each wins, so that a capture the network's prior ignores keeps drawing
+//!   visits after the first while its value holds up.
 //! - [`Certainty::Propagate`]: MCTS-solver (Winands et al. 2008; Lc0's certainty propagation).
 //!   Terminal nodes are proven; a node whose mover has a proven win below it, or all of whose
 //!   children are proven, is proven too (`Tree::prove`). A simulation stops at a proven

@@ -8,9 +8,10 @@
 
 use games::{MAX_PLAYERS, Player, Values};
 
-/// A child's prior under [`super::Captures::Boost`]: `(1 - share) × prior + share × gain / total_gain`,
-/// where `gain` is the Men the child's action wins (0 for a quiet action) and `total_gain` the
-/// sum over its siblings (above 0). Priors that sum to 1 still do.
+/// A child's prior under [`super::Captures::Boost`]:
+/// `(1 - share) × prior + share × gain / total_gain`, where `gain` is the Men the child's action
+/// wins (0 for a quiet action) and `total_gain` the sum over its siblings (above 0). Priors that
+/// sum to 1 still do.
 pub(crate) fn boosted_prior(prior: f32, gain: f32, total_gain: f32, share: f32) -> f32 {
     (1.0 - share) * prior + share * gain.max(0.0) / total_gain
 }
