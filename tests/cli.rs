@@ -389,12 +389,19 @@ fn analyze_engine_and_play_search_with_the_config_s_tactics_filter() {
         assert_eq!(o.status.code(), Some(2), "{command:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("play.tactics_filter.alpha_beta.depth"), "{}", stderr(&o));
     }
-    // The search options are checked the same way (a capture share must be below 1).
-    let play = "[play]\ncaptures = { boost = { share = 1.5 } }\n\n[ladder]\n";
-    let boost = common::smoke_camelot_with(&dir, "boost", &[("[ladder]\n", play)]);
-    let o = run(&["analyze", JUMPABLE, "--config", boost.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("play.captures"), "{}", stderr(&o));
+    // The search options are checked the same way (a capture share below 1, a minimax weight
+    // above 0).
+    let bad_options = [
+        ("boost", "captures = { boost = { share = 1.5 } }", "play.captures"),
+        ("minimax", "backup = { minimax = { weight = 0.0 } }", "play.backup"),
+    ];
+    for (name, option, key) in bad_options {
+        let play = format!("[play]\n{option}\n\n[ladder]\n");
+        let config = common::smoke_camelot_with(&dir, name, &[("[ladder]\n", &play)]);
+        let o = run(&["analyze", JUMPABLE, "--config", config.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(key), "{}", stderr(&o));
+    }
 }
 
 /// `analyze` and `play` at the start need no `--variant` when the model's checkpoint names its

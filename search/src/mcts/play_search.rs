@@ -17,6 +17,7 @@
 //! captures = "prior"
 //! certainty = "off"
 //! move_choice = "visits"
+//! backup = "mean"
 //! ```
 //!
 //! The simulations come from each player (`sims=` of a player spec, `ladder.simulations`,
@@ -43,7 +44,7 @@ use super::config::{
     ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
 use super::moves_left::MovesLeft;
-use super::tactical::{Captures, Certainty, MoveChoice};
+use super::tactical::{Backup, Captures, Certainty, MoveChoice};
 use super::tactics_filter::TacticsFilter;
 
 /// The search options of a playing model; [`PlaySearch::mcts`] makes the whole configuration.
@@ -70,6 +71,8 @@ pub struct PlaySearch {
     pub certainty: Certainty,
     /// See [`MctsConfig::move_choice`].
     pub move_choice: MoveChoice,
+    /// See [`MctsConfig::backup`].
+    pub backup: Backup,
     /// Whether the network's prior at the root is cleared of the actions alpha-beta shows to
     /// lose material (the root filter of every search `classical::GuardedSearch::search` makes).
     pub tactics_filter: TacticsFilter,
@@ -89,6 +92,7 @@ impl Default for PlaySearch {
             captures: plain.captures,
             certainty: plain.certainty,
             move_choice: plain.move_choice,
+            backup: plain.backup,
             tactics_filter: TacticsFilter::Off,
         }
     }
@@ -112,6 +116,7 @@ impl PlaySearch {
             captures: self.captures,
             certainty: self.certainty,
             move_choice: self.move_choice,
+            backup: self.backup,
         }
     }
 

@@ -541,6 +541,7 @@ impl<G: Game> Search<G> {
                 moves_left: self.config.moves_left,
                 players: G::NUM_PLAYERS,
                 certainty: self.config.certainty,
+                backup: self.config.backup,
             }
             .select(&self.tree, id),
         }
@@ -566,6 +567,9 @@ impl<G: Game> Search<G> {
             self.value_passed_nodes(values);
         }
         self.tree.backup(&self.path, values);
+        if self.config.backup.minimax() {
+            self.tree.backup_minimax(&self.path, values);
+        }
         if self.config.certainty == Certainty::Propagate {
             // Only the nodes on this path can have changed: prove upwards while they prove.
             for &id in self.path.iter().rev() {
