@@ -294,8 +294,6 @@ pub enum ConfigError {
     MovesLeft(&'static str),
     #[error("move_choice.lcb {0}")]
     MoveChoice(&'static str),
-    #[error("captures.boost {0}")]
-    Captures(&'static str),
     #[error("backup.minimax {0}")]
     Backup(&'static str),
     /// An option of the play search (`[play]`) that the search itself does not take.
@@ -315,7 +313,6 @@ impl ConfigError {
             ConfigError::Temperature(_) | ConfigError::TemperatureMoves(_) => "temperature",
             ConfigError::MovesLeft(_) => "moves_left",
             ConfigError::MoveChoice(_) => "move_choice",
-            ConfigError::Captures(_) => "captures",
             ConfigError::Backup(_) => "backup",
             ConfigError::Play { key, .. } => key,
         }
@@ -385,9 +382,6 @@ impl MctsConfig {
         if let Some(problem) = self.move_choice.problem() {
             return Err(ConfigError::MoveChoice(problem));
         }
-        if let Some(problem) = self.captures.problem() {
-            return Err(ConfigError::Captures(problem));
-        }
         if let Some(problem) = self.backup.problem() {
             return Err(ConfigError::Backup(problem));
         }
@@ -439,10 +433,6 @@ mod tests {
         assert!(matches!(bad.validate(), Err(ConfigError::Gumbel(_))));
         let bad = MctsConfig { temperature: TemperatureSchedule::Constant(f32::NAN), ..ok.clone() };
         assert!(matches!(bad.validate(), Err(ConfigError::Temperature(_))));
-        let bad = MctsConfig { captures: Captures::Boost { share: 1.0 }, ..ok.clone() };
-        let error = bad.validate().unwrap_err();
-        assert_eq!(error.to_string(), "captures.boost needs a share above 0 and below 1");
-        assert_eq!(error.key(), "captures");
         let bad = MctsConfig { backup: Backup::Minimax { weight: 0.0 }, ..ok.clone() };
         let error = bad.validate().unwrap_err();
         assert_eq!(error.to_string(), "backup.minimax needs a weight above 0 and at most 1");

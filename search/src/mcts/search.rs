@@ -444,18 +444,11 @@ impl<G: Game> Search<G> {
     }
 
     /// Records the capture gains of the children of `id` (`state`'s legal actions `legal`) when
-    /// captures are tried first, and with [`super::Captures::Boost`] hands the captures their
-    /// share of the prior (not at a Gumbel or filtered root).
+    /// captures are tried first.
     fn set_gains(&mut self, id: NodeId, state: &G, legal: &[G::Action]) {
         if self.config.captures.first() {
             state.capture_gains(legal, &mut self.gains);
-            // A Gumbel root's priors are the policy target's logits, and a filtered root's
-            // must keep the filter's zeros: both keep the network's prior.
-            let keep_root = id == NodeId::ROOT
-                && (matches!(self.config.selection, Selection::Gumbel { .. })
-                    || self.root_filter.is_some());
-            let share = if keep_root { 0.0 } else { self.config.captures.prior_share() };
-            self.tree.set_gains(id, &self.gains, share);
+            self.tree.set_gains(id, &self.gains);
         }
     }
 

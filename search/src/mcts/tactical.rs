@@ -1,7 +1,7 @@
 //! The options that keep a search from missing what the rules and its own values can tell it:
 //!
 //! ```toml
-//! captures = "first"                                   # or "prior", or { boost = { share = 0.3 } }
+//! captures = "first"                                   # or "prior"
 //! certainty = "propagate"                              # or "off"
 //! move_choice = { lcb = { z = 1.96, min_share = 0.1 } }  # or "visits"
 //! backup = { minimax = { weight = 0.3 } }              # or "mean"
@@ -11,10 +11,6 @@
 //!   ([`games::Game::capture_gains`]: a jump chain or a Knight's Charge, compulsory or not) gets
 //!   its first visit before any other unvisited action, the largest capture first. An optional
 //!   Charge the opponent's prior ignores is then still looked at, at the cost of one simulation.
-//!   [`Captures::Boost`] does the same and also hands the captures `share` of the prior at every
-//!   node that has one (not at a Gumbel root, nor at a root the tactics filter has cleared),
-//!   split by the Men each wins, so that a capture the network's prior ignores keeps drawing
-//!   visits after the first while its value holds up.
 //! - [`Certainty::Propagate`]: MCTS-solver (Winands et al. 2008; Lc0's certainty propagation).
 //!   Terminal nodes are proven; a node whose mover has a proven win below it, or all of whose
 //!   children are proven, is proven too (`Tree::prove`). A simulation stops at a proven
@@ -38,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::tree::{NodeId, Tree};
 
 /// Whether captures get their first visits before quiet actions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Captures {
     /// Unvisited actions are tried in the order PUCT (or Gumbel) scores them.
@@ -46,34 +42,12 @@ pub enum Captures {
     Prior,
     /// Unvisited capturing actions first, the largest capture first (see the module docs).
     First,
-    /// As `First`, and where a node has captures the prior becomes `(1 - share) × prior +
-    /// share × gain / total gain` (the captures' gains in Men; quiet actions gain 0), so the
-    /// captures together hold at least `share` of it.
-    Boost { share: f32 },
 }
 
 impl Captures {
-    /// Whether unvisited captures are tried first (`First` and `Boost`).
+    /// Whether unvisited captures are tried first.
     pub fn first(&self) -> bool {
-        !matches!(self, Captures::Prior)
-    }
-
-    /// The share of the prior the captures are handed (0 unless `Boost`).
-    pub fn prior_share(&self) -> f32 {
-        match *self {
-            Captures::Boost { share } => share,
-            _ => 0.0,
-        }
-    }
-
-    /// What is wrong with the values, if anything.
-    pub fn problem(&self) -> Option<&'static str> {
-        match *self {
-            Captures::Boost { share } if !(share > 0.0 && share < 1.0) => {
-                Some("needs a share above 0 and below 1")
-            }
-            _ => None,
-        }
+        *self == Captures::First
     }
 }
 
@@ -199,8 +173,6 @@ pub(crate) fn chosen_child<A: Copy>(
 mod tests {
     use games::{Player, Values};
 
-    use super::super::tree::boosted_prior;
-
     use super::*;
 
     /// A root for seat 0: child 0 visited 10 times at 0.3, child 1 six times at 0.8, child 2 never.
@@ -262,28 +234,6 @@ mod tests {
         assert!(MoveChoice::Lcb { z: 2.0, min_share: 0.0 }.problem().is_some());
         assert!(MoveChoice::Lcb { z: f32::NAN, min_share: 0.5 }.problem().is_some());
         assert!(toml::from_str::<Options>("captures = \"all\"").is_err());
-    }
-
-    #[test]
-    fn boost_reads_checks_and_mixes_by_gain() {
-        let o: Options = toml::from_str(
-            "captures = { boost = { share = 0.3 } }\ncertainty = \"off\"\nmove_choice = \"visits\"",
-        )
-        .unwrap();
-        assert_eq!(o.captures, Captures::Boost { share: 0.3 });
-        assert!(o.captures.first() && o.captures.problem().is_none());
-        assert!(!Captures::Prior.first() && Captures::First.prior_share() == 0.0);
-        assert!(Captures::Boost { share: 1.0 }.problem().is_some());
-        assert!(Captures::Boost { share: f32::NAN }.problem().is_some());
-        // Two captures winning one and three Men beside two quiet actions.
-        let (priors, gains) = ([0.1, 0.2, 0.3, 0.4], [1.0, 0.0, 3.0, 0.0]);
-        let boosted: Vec<f32> =
-            priors.iter().zip(gains).map(|(&p, g)| boosted_prior(p, g, 4.0, 0.4)).collect();
-        let want = [0.06 + 0.1, 0.12, 0.18 + 0.3, 0.24];
-        for (p, w) in boosted.iter().zip(want) {
-            assert!((p - w).abs() < 1e-6, "{boosted:?}");
-        }
-        assert!((boosted.iter().sum::<f32>() - 1.0).abs() < 1e-6);
     }
 
     #[test]

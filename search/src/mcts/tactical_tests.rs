@@ -165,14 +165,6 @@ fn an_optional_charge_gets_visits_only_when_captures_go_first() {
     assert!(charge_visits(first) >= 1);
 }
 
-#[test]
-fn a_boosted_charge_keeps_drawing_visits_after_its_first() {
-    let first = MctsConfig { captures: Captures::First, ..play_config(32) };
-    let boost = MctsConfig { captures: Captures::Boost { share: 0.5 }, ..first.clone() };
-    let (once, boosted) = (charge_visits(first), charge_visits(boost));
-    assert!(boosted > once, "boosted {boosted} visits against {once}");
-}
-
 /// The visits of White's E6>D7 (into Black's Charge) and E6>E5 (safe) from
 /// [`WALKS_INTO_A_CHARGE`] when the prior splits evenly between them, Black's first prior is on
 /// the quiet L13>L12 and the values count material.

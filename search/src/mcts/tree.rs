@@ -8,14 +8,6 @@
 
 use games::{MAX_PLAYERS, Player, Values};
 
-/// A child's prior under [`super::Captures::Boost`]:
-/// `(1 - share) × prior + share × gain / total_gain`, where `gain` is the Men the child's action
-/// wins (0 for a quiet action) and `total_gain` the sum over its siblings (above 0). Priors that
-/// sum to 1 still do.
-pub(crate) fn boosted_prior(prior: f32, gain: f32, total_gain: f32, share: f32) -> f32 {
-    (1.0 - share) * prior + share * gain.max(0.0) / total_gain
-}
-
 /// Index of a node in its [`Tree`]. The root is always [`NodeId::ROOT`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
@@ -271,18 +263,13 @@ impl<A: Copy> Tree<A> {
     }
 
     /// Sets the capture gain of each child of `id` (in child order).
-    pub(crate) fn set_gains(&mut self, id: NodeId, gains: &[f32], prior_share: f32) {
+    pub(crate) fn set_gains(&mut self, id: NodeId, gains: &[f32]) {
         let node = self.node(id);
         debug_assert_eq!(node.num_children(), gains.len());
-        let total: f32 = gains.iter().filter(|g| **g > 0.0).sum();
-        let share = if total > 0.0 { prior_share } else { 0.0 };
         // Children are contiguous: no list of their ids is needed.
         let (chunk, first) = (node.first_child as usize / CHUNK, node.first_child as usize % CHUNK);
         for (child, &g) in self.chunks[chunk][first..first + gains.len()].iter_mut().zip(gains) {
             child.gain = g;
-            if share > 0.0 {
-                child.prior = boosted_prior(child.prior, g, total, share);
-            }
         }
     }
 
