@@ -389,12 +389,6 @@ fn analyze_engine_and_play_search_with_the_config_s_tactics_filter() {
         assert_eq!(o.status.code(), Some(2), "{command:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("play.tactics_filter.alpha_beta.depth"), "{}", stderr(&o));
     }
-    // The search options are checked the same way (a minimax weight must be above 0).
-    let play = "[play]\nbackup = { minimax = { weight = 0.0 } }\n\n[ladder]\n";
-    let minimax = common::smoke_camelot_with(&dir, "minimax", &[("[ladder]\n", play)]);
-    let o = run(&["analyze", JUMPABLE, "--config", minimax.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("play.backup"), "{}", stderr(&o));
 }
 
 /// `analyze` and `play` at the start need no `--variant` when the model's checkpoint names its

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::moves_left::MovesLeft;
-use super::tactical::{Backup, Captures, Certainty, MoveChoice};
+use super::tactical::{Captures, Certainty, MoveChoice};
 
 /// Everything that shapes one search. Defaults are AlphaZero's where it has one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,9 +53,6 @@ pub struct MctsConfig {
     pub certainty: Certainty,
     /// How the move is picked at temperature 0 ([`MoveChoice`]).
     pub move_choice: MoveChoice,
-    /// What PUCT scores a visited child by: its mean value, or the mean mixed with the minimax
-    /// of the values below it ([`Backup`]; PUCT only).
-    pub backup: Backup,
 }
 
 impl Default for MctsConfig {
@@ -74,7 +71,6 @@ impl Default for MctsConfig {
             captures: Captures::Prior,
             certainty: Certainty::Off,
             move_choice: MoveChoice::Visits,
-            backup: Backup::Mean,
         }
     }
 }
@@ -294,8 +290,6 @@ pub enum ConfigError {
     MovesLeft(&'static str),
     #[error("move_choice.lcb {0}")]
     MoveChoice(&'static str),
-    #[error("backup.minimax {0}")]
-    Backup(&'static str),
     /// An option of the play search (`[play]`) that the search itself does not take.
     #[error("{key} {problem}")]
     Play { key: &'static str, problem: &'static str },
@@ -313,7 +307,6 @@ impl ConfigError {
             ConfigError::Temperature(_) | ConfigError::TemperatureMoves(_) => "temperature",
             ConfigError::MovesLeft(_) => "moves_left",
             ConfigError::MoveChoice(_) => "move_choice",
-            ConfigError::Backup(_) => "backup",
             ConfigError::Play { key, .. } => key,
         }
     }
@@ -382,13 +375,6 @@ impl MctsConfig {
         if let Some(problem) = self.move_choice.problem() {
             return Err(ConfigError::MoveChoice(problem));
         }
-        if let Some(problem) = self.backup.problem() {
-            return Err(ConfigError::Backup(problem));
-        }
-        if self.backup.minimax() && !matches!(self.selection, Selection::Puct) {
-            // Gumbel scores children by their completed Q, which the mix does not reach.
-            return Err(ConfigError::Backup("needs selection = \"puct\""));
-        }
         Ok(())
     }
 }
@@ -433,17 +419,6 @@ mod tests {
         assert!(matches!(bad.validate(), Err(ConfigError::Gumbel(_))));
         let bad = MctsConfig { temperature: TemperatureSchedule::Constant(f32::NAN), ..ok.clone() };
         assert!(matches!(bad.validate(), Err(ConfigError::Temperature(_))));
-        let bad = MctsConfig { backup: Backup::Minimax { weight: 0.0 }, ..ok.clone() };
-        let error = bad.validate().unwrap_err();
-        assert_eq!(error.to_string(), "backup.minimax needs a weight above 0 and at most 1");
-        assert_eq!(error.key(), "backup");
-        let minimax = MctsConfig { backup: Backup::Minimax { weight: 0.3 }, ..ok.clone() };
-        assert_eq!(minimax.validate(), Ok(()));
-        let bad = MctsConfig { selection: Selection::gumbel(8), ..minimax };
-        assert_eq!(
-            bad.validate().unwrap_err().to_string(),
-            "backup.minimax needs selection = \"puct\""
-        );
         let bad = MctsConfig { moves_left: MovesLeft::Utility { slope: -0.1, cap: 0.1 }, ..ok };
         let error = bad.validate().unwrap_err().to_string();
         assert_eq!(error, "moves_left.utility slope and cap must be from 0 to 1");

@@ -14,8 +14,8 @@
 //!   [`SearchError`] it refuses with;
 //! - [`policy`] adds root noise and chooses the action to play;
 //! - [`config`] has [`MctsConfig`], [`play_search`] the [`PlaySearch`] of a playing model,
-//!   [`tactical`] the options that order captures first, prove wins and losses, choose
-//!   the move by a lower confidence bound and back up the minimax, [`tactics_filter`] the setting of its classical
+//!   [`tactical`] the options that order captures first, prove wins and losses and choose
+//!   the move by a lower confidence bound, [`tactics_filter`] the setting of its classical
 //!   guard and the [`RootFilter`] a guard implements, and [`summary`] the [`SearchSummary`];
 //! - [`analysis`] turns a finished search into an [`Analysis`] for a reader.
 
@@ -52,6 +52,6 @@ pub use play_search::PlaySearch;
 pub use policy::{add_root_noise, choose_action, choose_by_visits};
 pub use search::{Leaf, Search};
 pub use summary::{SearchKind, SearchSummary};
-pub use tactical::{Backup, Captures, Certainty, MoveChoice};
+pub use tactical::{Captures, Certainty, MoveChoice};
 pub use tactics_filter::{RootFilter, TacticsFilter};
 pub use tree::{Node, NodeId, NodeKind, Tree};

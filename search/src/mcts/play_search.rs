@@ -17,7 +17,6 @@
 //! captures = "prior"
 //! certainty = "off"
 //! move_choice = "visits"
-//! backup = "mean"
 //! ```
 //!
 //! The simulations come from each player (`sims=` of a player spec, `ladder.simulations`,
@@ -44,7 +43,7 @@ use super::config::{
     ConfigError, ForcedLegs, Fpu, MctsConfig, RootNoise, Selection, TemperatureSchedule, WinCheck,
 };
 use super::moves_left::MovesLeft;
-use super::tactical::{Backup, Captures, Certainty, MoveChoice};
+use super::tactical::{Captures, Certainty, MoveChoice};
 use super::tactics_filter::TacticsFilter;
 
 /// The search options of a playing model; [`PlaySearch::mcts`] makes the whole configuration.
@@ -71,8 +70,6 @@ pub struct PlaySearch {
     pub certainty: Certainty,
     /// See [`MctsConfig::move_choice`].
     pub move_choice: MoveChoice,
-    /// See [`MctsConfig::backup`].
-    pub backup: Backup,
     /// Whether the network's prior at the root is cleared of the actions alpha-beta shows to
     /// lose material (the root filter of every search `classical::GuardedSearch::search` makes).
     pub tactics_filter: TacticsFilter,
@@ -92,7 +89,6 @@ impl Default for PlaySearch {
             captures: plain.captures,
             certainty: plain.certainty,
             move_choice: plain.move_choice,
-            backup: plain.backup,
             tactics_filter: TacticsFilter::Off,
         }
     }
@@ -116,7 +112,6 @@ impl PlaySearch {
             captures: self.captures,
             certainty: self.certainty,
             move_choice: self.move_choice,
-            backup: self.backup,
         }
     }
 

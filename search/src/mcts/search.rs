@@ -18,7 +18,7 @@ use super::moves_left::{along_path, ends_move};
 use super::policy::add_root_noise;
 use super::select::Puct;
 use super::summary::{SearchKind, SearchSummary};
-use super::tactical::{Certainty, chosen_child};
+use super::tactical::{Captures, Certainty, chosen_child};
 use super::tactics_filter::RootFilter;
 use super::tree::{NodeId, NodeKind, Tree};
 use crate::draw_score::DrawScore;
@@ -446,7 +446,7 @@ impl<G: Game> Search<G> {
     /// Records the capture gains of the children of `id` (`state`'s legal actions `legal`) when
     /// captures are tried first.
     fn set_gains(&mut self, id: NodeId, state: &G, legal: &[G::Action]) {
-        if self.config.captures.first() {
+        if self.config.captures == Captures::First {
             state.capture_gains(legal, &mut self.gains);
             self.tree.set_gains(id, &self.gains);
         }
@@ -455,7 +455,7 @@ impl<G: Game> Search<G> {
     /// The unvisited capture with the largest gain among the children of `id` (not a proven
     /// loss for its mover), when captures are tried first.
     fn capture_first(&self, id: NodeId) -> Option<usize> {
-        if !self.config.captures.first() {
+        if self.config.captures != Captures::First {
             return None;
         }
         let mover = self.tree.node(id).to_move;
@@ -534,7 +534,6 @@ impl<G: Game> Search<G> {
                 moves_left: self.config.moves_left,
                 players: G::NUM_PLAYERS,
                 certainty: self.config.certainty,
-                backup: self.config.backup,
             }
             .select(&self.tree, id),
         }
@@ -560,9 +559,6 @@ impl<G: Game> Search<G> {
             self.value_passed_nodes(values);
         }
         self.tree.backup(&self.path, values);
-        if self.config.backup.minimax() {
-            self.tree.backup_minimax(&self.path, values);
-        }
         if self.config.certainty == Certainty::Propagate {
             // Only the nodes on this path can have changed: prove upwards while they prove.
             for &id in self.path.iter().rev() {

@@ -4,13 +4,12 @@
 //! `c_puct(N) = c_puct_init + ln((N + c_puct_base + 1) / c_puct_base)`,
 //!
 //! where `N` is the parent's visit count and `q_p` the child's mean value **for the parent's
-//! mover** (max^n: each player maximises their own share), or with `backup = { minimax = ... }`
-//! that mean mixed with the child's minimax ([`Backup`]). Unvisited children get the
+//! mover** (max^n: each player maximises their own share). Unvisited children get the
 //! first-play-urgency value of [`Fpu`].
 
 use super::config::Fpu;
 use super::moves_left::MovesLeft;
-use super::tactical::{Backup, Certainty};
+use super::tactical::Certainty;
 use super::tree::{NodeId, Tree};
 
 /// The PUCT constants of one search, and the moves-left utility added to the Q of visited
@@ -26,8 +25,6 @@ pub(crate) struct Puct {
     /// With `Propagate`, a proven child is scored by its proven returns, a proven loss is
     /// selected only when every child is one, and first-play urgency is never below a loss.
     pub certainty: Certainty,
-    /// What a visited child's Q is: its mean, or the mean mixed with its minimax.
-    pub backup: Backup,
 }
 
 impl Puct {
@@ -70,10 +67,7 @@ impl Puct {
             let bonus = |q: f32| q + self.moves_left.bonus(node, child, q, self.players);
             let q = match child.proven {
                 Some(v) if solving => v.0[mover.index()],
-                _ => child
-                    .q(mover)
-                    .map(|mean| self.backup.score(mean, child.minimax.0[mover.index()]))
-                    .map_or(fpu, bonus),
+                _ => child.q(mover).map_or(fpu, bonus),
             };
             let u = explore * child.prior / (1.0 + child.n as f32);
             let score = q + u;
@@ -112,7 +106,6 @@ mod tests {
             moves_left: MovesLeft::Off,
             players: 2,
             certainty: Certainty::Off,
-            backup: Backup::Mean,
         }
     }
 
@@ -179,22 +172,6 @@ mod tests {
         t.node_mut(c0).proven = Some(Values([1.0, 0.0, 0.0]));
         let solving = Puct { certainty: Certainty::Propagate, ..p };
         assert_eq!(solving.select(&t, NodeId::ROOT), 1);
-    }
-
-    #[test]
-    fn the_minimax_backup_turns_selection_from_a_refuted_child() {
-        // Seat 1 moves at the root: child 0 means 1.0 to it over two visits but its minimax is
-        // 0.1 (a reply found below it refutes it); child 1, once visited, is a plain 0.6.
-        let mut t = bandit([0.45, 0.45, 0.1]);
-        let (c0, c1) = (t.child(NodeId::ROOT, 0), t.child(NodeId::ROOT, 1));
-        t.node_mut(c0).w = [0.0, 2.0, 0.0];
-        t.node_mut(c0).minimax = Values([0.9, 0.1, 0.0]);
-        t.backup(&[NodeId::ROOT, c1], Values([0.4, 0.6, 0.0]));
-        t.node_mut(c1).minimax = Values([0.4, 0.6, 0.0]);
-        let mean = Puct { fpu: Fpu::Absolute(0.0), ..puct() };
-        assert_eq!(mean.select(&t, NodeId::ROOT), 0);
-        let minimax = Puct { backup: Backup::Minimax { weight: 0.5 }, ..mean };
-        assert_eq!(minimax.select(&t, NodeId::ROOT), 1);
     }
 
     #[test]

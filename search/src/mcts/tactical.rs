@@ -1,10 +1,9 @@
-//! The options that keep a search from missing what the rules and its own values can tell it:
+//! The three options that keep a search from missing what the rules can tell it:
 //!
 //! ```toml
 //! captures = "first"                                   # or "prior"
 //! certainty = "propagate"                              # or "off"
 //! move_choice = { lcb = { z = 1.96, min_share = 0.1 } }  # or "visits"
-//! backup = { minimax = { weight = 0.3 } }              # or "mean"
 //! ```
 //!
 //! - [`Captures::First`]: at every node below a Gumbel root, each action that begins a capture
@@ -22,12 +21,6 @@
 //!   largest lower confidence bound ([`super::Node::lcb`]) among those visited at least
 //!   `min_share` times as often as the most visited (Leela Zero), not the most visited alone, so
 //!   that a clearly better value found late is not overruled by the prior's early visits.
-//! - [`Backup::Minimax`]: implicit minimax backups (Lanctot et al. 2014). Every node also keeps
-//!   the minimax of the evaluator's values below it (`Node::minimax`: a leaf's own values, an
-//!   inner node's best visited child's for its mover), and PUCT scores a visited child by
-//!   `(1 - weight) × mean + weight × minimax`. A mean dilutes a refutation the opponent's
-//!   prior ignores (one visit of a winning Charge among many quiet replies); the minimax
-//!   carries it up whole.
 
 use serde::{Deserialize, Serialize};
 
@@ -42,51 +35,6 @@ pub enum Captures {
     Prior,
     /// Unvisited capturing actions first, the largest capture first (see the module docs).
     First,
-}
-
-impl Captures {
-    /// Whether unvisited captures are tried first.
-    pub fn first(&self) -> bool {
-        *self == Captures::First
-    }
-}
-
-/// What PUCT scores a visited child by: the mean of the values backed up through it, or that
-/// mean mixed with the minimax of the evaluator's values below it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Backup {
-    /// The mean backed-up value (AlphaZero).
-    #[default]
-    Mean,
-    /// `(1 - weight) × mean + weight × minimax` (see the module docs), `weight` in (0, 1].
-    Minimax { weight: f32 },
-}
-
-impl Backup {
-    /// Whether nodes keep the minimax of the values below them.
-    pub fn minimax(&self) -> bool {
-        matches!(self, Backup::Minimax { .. })
-    }
-
-    /// The value PUCT gives a visited child whose mean is `mean` and minimax `minimax` for the
-    /// parent's mover.
-    pub fn score(&self, mean: f32, minimax: f32) -> f32 {
-        match *self {
-            Backup::Mean => mean,
-            Backup::Minimax { weight } => (1.0 - weight) * mean + weight * minimax,
-        }
-    }
-
-    /// What is wrong with the values, if anything.
-    pub fn problem(&self) -> Option<&'static str> {
-        match *self {
-            Backup::Minimax { weight } if !(weight > 0.0 && weight <= 1.0) => {
-                Some("needs a weight above 0 and at most 1")
-            }
-            _ => None,
-        }
-    }
 }
 
 /// Whether proven wins and losses are propagated up the tree.
@@ -216,8 +164,6 @@ mod tests {
         captures: Captures,
         certainty: Certainty,
         move_choice: MoveChoice,
-        #[serde(default)]
-        backup: Backup,
     }
 
     #[test]
@@ -234,26 +180,5 @@ mod tests {
         assert!(MoveChoice::Lcb { z: 2.0, min_share: 0.0 }.problem().is_some());
         assert!(MoveChoice::Lcb { z: f32::NAN, min_share: 0.5 }.problem().is_some());
         assert!(toml::from_str::<Options>("captures = \"all\"").is_err());
-    }
-
-    #[test]
-    fn the_minimax_backup_reads_checks_and_mixes() {
-        let o: Options = toml::from_str(
-            "captures = \"first\"\ncertainty = \"off\"\nmove_choice = \"visits\"\n\
-             backup = { minimax = { weight = 0.3 } }",
-        )
-        .unwrap();
-        assert_eq!(o.backup, Backup::Minimax { weight: 0.3 });
-        assert!(o.backup.minimax() && o.backup.problem().is_none());
-        let plain: Options =
-            toml::from_str("captures = \"first\"\ncertainty = \"off\"\nmove_choice = \"visits\"")
-                .unwrap();
-        assert_eq!(plain.backup, Backup::Mean);
-        assert!(!Backup::Mean.minimax() && Backup::Mean.score(0.6, 0.1) == 0.6);
-        assert!((o.backup.score(0.6, 0.1) - 0.45).abs() < 1e-6);
-        assert_eq!(Backup::Minimax { weight: 1.0 }.score(0.6, 0.1), 0.1);
-        for weight in [0.0, -0.5, 1.5, f32::NAN] {
-            assert!(Backup::Minimax { weight }.problem().is_some(), "{weight}");
-        }
     }
 }

@@ -62,11 +62,6 @@ pub struct Node<A> {
     /// has a proven win below it, or all of whose children are proven. A simulation that
     /// reaches a proven node backs these up without going further.
     pub proven: Option<Values>,
-    /// The minimax of the evaluator's values below the node (`mcts.backup = { minimax = ... }`;
-    /// [`Tree::backup_minimax`]): at the leaf of a simulation its values (or proven returns),
-    /// above it the `minimax` of the visited child best for the node's mover. Meaningful once
-    /// visited, and kept only with that option.
-    pub minimax: Values,
     /// Sum of the squares of the backed-up values, per seat (for the variance of `q`).
     w2: [f32; MAX_PLAYERS],
     /// Sum and count of the moves left backed up through the node
@@ -89,7 +84,6 @@ impl<A> Node<A> {
             kind: NodeKind::Unexpanded,
             gain: 0.0,
             proven: None,
-            minimax: Values::default(),
             w2: [0.0; MAX_PLAYERS],
             moves_left_sum: 0.0,
             moves_left_n: 0,
@@ -315,27 +309,6 @@ impl<A: Copy> Tree<A> {
         }
     }
 
-    /// Implicit minimax backups (Lanctot et al. 2014) after [`Tree::backup`] of the same
-    /// simulation: the last node of `path` (the leaf, a terminal or a proven node) takes
-    /// `values`, and each node above it, bottom up, the `minimax` of its visited child best for
-    /// its mover (a proven child counting its proven returns). Costs one pass over the children
-    /// of each node on the path.
-    pub(crate) fn backup_minimax(&mut self, path: &[NodeId], values: Values) {
-        let Some((&leaf, above)) = path.split_last() else { return };
-        self.node_mut(leaf).minimax = values;
-        for &id in above.iter().rev() {
-            let mover = self.node(id).to_move.index();
-            let visited = self.children(id).map(|c| self.node(c)).filter(|c| c.n > 0);
-            let best = visited
-                .map(|c| c.proven.unwrap_or(c.minimax))
-                .max_by(|a, b| a.0[mover].total_cmp(&b.0[mover]));
-            // The path's child was just visited, so `best` is always there.
-            if let Some(v) = best {
-                self.node_mut(id).minimax = v;
-            }
-        }
-    }
-
     /// Adds each path node's moves left (`moves_left[i]` to `path[i]`; see
     /// [`crate::mcts::moves_left::along_path`]).
     pub(crate) fn backup_moves_left(&mut self, path: &[NodeId], moves_left: &[f32]) {
@@ -397,32 +370,6 @@ mod tests {
         assert_eq!(t.node(b).w, [1.0, 0.0, 0.0], "seat 1 moves at b, its value is not negated");
         assert_eq!(t.node(b).q(Player(0)), Some(1.0));
         assert_eq!(t.node(t.child(NodeId::ROOT, 0)).q(Player(0)), None);
-    }
-
-    #[test]
-    fn the_minimax_backup_takes_each_movers_best_visited_child() {
-        // Seat 0 at the root chooses between a (child 0) and b (child 1); seat 1 moves at b.
-        let mut t = small_tree();
-        let (a, b) = (t.child(NodeId::ROOT, 0), t.child(NodeId::ROOT, 1));
-        let (b1, b2) = (t.child(b, 0), t.child(b, 1));
-        t.backup_minimax(&[NodeId::ROOT, b, b2], Values([1.0, 0.0, 0.0]));
-        assert_eq!(t.node(b).minimax, Values([1.0, 0.0, 0.0]), "b2 is b's only visited child");
-        // Seat 1's reply b1 refutes b: b's minimax follows it whatever b's mean says.
-        t.backup(&[NodeId::ROOT, b, b1], Values([0.1, 0.9, 0.0]));
-        t.backup_minimax(&[NodeId::ROOT, b, b1], Values([0.1, 0.9, 0.0]));
-        assert_eq!(t.node(b).minimax, Values([0.1, 0.9, 0.0]));
-        assert!((t.node(b).q(Player(0)).unwrap() - 0.55).abs() < 1e-6, "the mean dilutes it");
-        assert_eq!(t.node(NodeId::ROOT).minimax, Values([0.1, 0.9, 0.0]));
-        // Seat 0's other choice a, worth 0.4 to it, is now the root's minimax ...
-        t.backup(&[NodeId::ROOT, a], Values([0.4, 0.6, 0.0]));
-        t.backup_minimax(&[NodeId::ROOT, a], Values([0.4, 0.6, 0.0]));
-        assert_eq!(t.node(NodeId::ROOT).minimax, Values([0.4, 0.6, 0.0]));
-        // ... until b1 is proven to lose for seat 1: b then counts its proven returns.
-        t.node_mut(b1).proven = Some(Values([1.0, 0.0, 0.0]));
-        t.node_mut(b2).proven = Some(Values([1.0, 0.0, 0.0]));
-        t.backup(&[NodeId::ROOT, b, b2], Values([1.0, 0.0, 0.0]));
-        t.backup_minimax(&[NodeId::ROOT, b, b2], Values([1.0, 0.0, 0.0]));
-        assert_eq!(t.node(NodeId::ROOT).minimax, Values([1.0, 0.0, 0.0]));
     }
 
     /// A tree of more nodes than a chunk holds: every node reachable through its parent,
