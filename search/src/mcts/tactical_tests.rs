@@ -150,3 +150,65 @@ fn an_optional_charge_gets_visits_only_when_captures_go_first() {
     let first = MctsConfig { captures: Captures::First, ..play_config(8) };
     assert!(charge_visits(first) >= 1);
 }
+
+/// The prior of [`pointing`] at White's E6>D7 and Black's L13>L12, and values by the share of
+/// the material on the board (`Game::material`), White's share or, `inverted`, Black's: an
+/// evaluator that sees a capture once it is made, or one that thinks every capture a mistake.
+fn by_material(inverted: bool) -> impl FnMut(&Camelot) -> Evaluation {
+    let mut prior = pointing(&["E6>D7", "L13>L12"]);
+    move |s: &Camelot| {
+        let mut e = prior(s);
+        let [white, black, ..] = s.material().unwrap().map(|m| m as f32);
+        let share = if inverted { black } else { white } / (white + black);
+        e.values = Values([share, 1.0 - share, 0.0]);
+        e
+    }
+}
+
+/// The first simulation through White's E6>D7 from [`WALKS_INTO_A_CHARGE`], driven by hand:
+/// White's Q for it after that one visit, the visits of Black's charge below it, and the
+/// simulations the search counted.
+fn first_visit_of_the_walk(captures: Captures, inverted: bool) -> (f32, u32, u32) {
+    let state: Camelot = WALKS_INTO_A_CHARGE.parse().unwrap();
+    let mut s = Search::new(state.clone(), MctsConfig { captures, ..play_config(64) }).unwrap();
+    let mut values = by_material(inverted);
+    let mut rng = StdRng::seed_from_u64(0);
+    let walk = state.parse_action("E6>D7").unwrap();
+    loop {
+        assert!(!s.is_done(), "the walk was never visited");
+        if let Some(leaf) = s.gather(&mut rng) {
+            let eval = values(&leaf.state);
+            s.apply(leaf, eval).unwrap();
+        }
+        let tree = s.tree();
+        let Some(w) = tree.children(NodeId::ROOT).find(|&c| tree.node(c).action == Some(walk))
+        else {
+            continue;
+        };
+        if tree.node(w).n == 0 {
+            continue;
+        }
+        let mut after = state.clone();
+        after.play(walk);
+        let charge = after.parse_action("D10>D8").unwrap();
+        let c = tree.children(w).find(|&c| tree.node(c).action == Some(charge)).unwrap();
+        return (tree.node(w).q(Player(0)).unwrap(), tree.node(c).n, s.simulations_done());
+    }
+}
+
+#[test]
+fn the_extension_backs_up_the_charge_in_the_same_simulation() {
+    // Even material before the charge; after it Black is a Man up.
+    let (plain, charge, done) = first_visit_of_the_walk(Captures::First, false);
+    assert_eq!((plain, charge, done), (0.5, 0, 1), "one evaluation, the walk's own");
+    let (extended, charge, done) = first_visit_of_the_walk(Captures::Extend, false);
+    assert!(extended < 0.5, "the walk's value {extended} does not show the Man it loses");
+    assert_eq!((charge, done), (1, 2), "the charge is searched, and costs a simulation");
+}
+
+#[test]
+fn the_extension_stands_pat_when_the_capture_is_worse_for_its_mover() {
+    // By these values every capture loses: Black keeps its own evaluation of the walk.
+    let (extended, charge, done) = first_visit_of_the_walk(Captures::Extend, true);
+    assert_eq!((extended, charge, done), (0.5, 1, 2));
+}
