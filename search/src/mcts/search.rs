@@ -18,9 +18,7 @@ use super::moves_left::{along_path, ends_move};
 use super::policy::add_root_noise;
 use super::select::Puct;
 use super::summary::{SearchKind, SearchSummary};
-use super::tactical::{
-    Captures, Certainty, EXTENSION_PLIES, backup_extended, capture_first, chosen_child,
-};
+use super::tactical::{Captures, Certainty, chosen_child};
 use super::tactics_filter::RootFilter;
 use super::tree::{NodeId, NodeKind, Tree};
 use crate::draw_score::DrawScore;
@@ -83,11 +81,6 @@ pub struct Search<G: Game> {
     root_filter: Option<Box<dyn RootFilter<G>>>,
     /// Scratch for the capture gains of a node's actions.
     gains: Vec<f32>,
-    /// The simulation in flight under `Captures::Extend`: each extended node's index in
-    /// `path` and its own evaluator values (standing pat), shallowest first.
-    extended: Vec<(usize, Values)>,
-    /// The state at the end of `path` where an extended simulation goes on, if one does.
-    extending: Option<G>,
 }
 
 impl<G: Game> Search<G> {
@@ -114,8 +107,6 @@ impl<G: Game> Search<G> {
             draw_score: DrawScore::Share,
             root_filter: None,
             gains: Vec::new(),
-            extended: Vec::new(),
-            extending: None,
         })
     }
 
@@ -189,23 +180,18 @@ impl<G: Game> Search<G> {
         if let Some(leaf) = &self.pending {
             return Some(leaf.clone());
         }
-        // An extended simulation goes on from its last leaf (`Captures::Extend`).
-        let (mut state, mut id) = match self.extending.take() {
-            Some(state) => (state, *self.path.last().expect("an extension continues a path")),
-            None => {
-                if self.is_done() {
-                    return None;
-                }
-                if self.tree.node(NodeId::ROOT).kind == NodeKind::Expanded {
-                    self.prepare_root(rng);
-                }
-                self.path.clear();
-                self.path.push(NodeId::ROOT);
-                self.new_move.clear();
-                self.new_move.push(false);
-                (self.root_state.clone(), NodeId::ROOT)
-            }
-        };
+        if self.is_done() {
+            return None;
+        }
+        if self.tree.node(NodeId::ROOT).kind == NodeKind::Expanded {
+            self.prepare_root(rng);
+        }
+        self.path.clear();
+        self.path.push(NodeId::ROOT);
+        self.new_move.clear();
+        self.new_move.push(false);
+        let mut state = self.root_state.clone();
+        let mut id = NodeId::ROOT;
         loop {
             match self.tree.node(id).kind {
                 NodeKind::Expanded | NodeKind::Passed
@@ -310,12 +296,6 @@ impl<G: Game> Search<G> {
         let to_move = leaf.state.to_move();
         self.tree.expand(leaf.node, to_move, eval.values, leaf.legal.iter().copied().zip(priors));
         self.set_gains(leaf.node, &leaf.state, &leaf.legal);
-        if self.extends(leaf.node) {
-            // The next `gather` goes on through this leaf's largest capture (`capture_first`).
-            self.extended.push((self.path.len() - 1, eval.values));
-            self.extending = Some(leaf.state);
-            return Ok(());
-        }
         self.finish(eval.values, eval.moves_left);
         Ok(())
     }
@@ -389,9 +369,6 @@ impl<G: Game> Search<G> {
         self.root_noise_done = false;
         self.gumbel = None;
         self.pending = None;
-        // A simulation cut short by the caller (`run_watched`) is dropped with its tree.
-        self.extended.clear();
-        self.extending = None;
         if self.root_filter.is_some() && self.forced_action().is_none() {
             self.filter_kept_root();
         }
@@ -469,19 +446,29 @@ impl<G: Game> Search<G> {
     /// Records the capture gains of the children of `id` (`state`'s legal actions `legal`) when
     /// captures are tried first.
     fn set_gains(&mut self, id: NodeId, state: &G, legal: &[G::Action]) {
-        if self.config.captures.orders() {
+        if self.config.captures == Captures::First {
             state.capture_gains(legal, &mut self.gains);
             self.tree.set_gains(id, &self.gains);
         }
     }
 
-    /// Whether the simulation goes on past the leaf `id`, just expanded (`Captures::Extend`):
-    /// a node below the root, with a capture among its children, within the extension's depth.
-    fn extends(&self, id: NodeId) -> bool {
-        self.config.captures == Captures::Extend
-            && id != NodeId::ROOT
-            && self.extended.len() < EXTENSION_PLIES
-            && capture_first(&self.tree, id).is_some()
+    /// The unvisited capture with the largest gain among the children of `id` (not a proven
+    /// loss for its mover), when captures are tried first.
+    fn capture_first(&self, id: NodeId) -> Option<usize> {
+        if self.config.captures != Captures::First {
+            return None;
+        }
+        let mover = self.tree.node(id).to_move;
+        let children = self.tree.children(id).map(|c| self.tree.node(c));
+        let unvisited = children
+            .enumerate()
+            .filter(|(_, c)| c.n == 0 && c.gain > 0.0 && !c.proven_loss_for(mover));
+        unvisited
+            .fold(None, |best: Option<(usize, f32)>, (i, c)| match best {
+                Some((_, g)) if g >= c.gain => best,
+                _ => Some((i, c.gain)),
+            })
+            .map(|(i, _)| i)
     }
 
     /// Root noise (full PUCT searches, once per move) and Gumbel sampling (when unset).
@@ -532,8 +519,7 @@ impl<G: Game> Search<G> {
     /// The child (index in child order) a simulation takes at expanded node `id`.
     fn select(&self, id: NodeId) -> usize {
         let gumbel_root = id == NodeId::ROOT && self.gumbel.is_some();
-        let ordered = self.config.captures.orders() && !gumbel_root;
-        if ordered && let Some(i) = capture_first(&self.tree, id) {
+        if !gumbel_root && let Some(i) = self.capture_first(id) {
             return i;
         }
         match (self.sigma(), &self.gumbel) {
@@ -572,11 +558,7 @@ impl<G: Game> Search<G> {
         if self.config.forced_legs != ForcedLegs::Evaluate {
             self.value_passed_nodes(values);
         }
-        // An extended simulation backs up, below each extended node, what was found there, and
-        // from it upwards the better of it and the node's own values for the node's mover
-        // (a quiescence search's stand-pat). Without an extension: `values` along the path.
-        let extended = std::mem::take(&mut self.extended);
-        backup_extended(&mut self.tree, &self.path, &extended, values);
+        self.tree.backup(&self.path, values);
         if self.config.certainty == Certainty::Propagate {
             // Only the nodes on this path can have changed: prove upwards while they prove.
             for &id in self.path.iter().rev() {
@@ -590,8 +572,7 @@ impl<G: Game> Search<G> {
             self.tree.backup_moves_left(&self.path, &self.moves_left);
         }
         if self.path.len() > 1 {
-            // Each evaluation of an extension counts as a simulation of its own.
-            self.done += 1 + extended.len() as u32;
+            self.done += 1;
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The three options that keep a search from missing what the rules can tell it:
 //!
 //! ```toml
-//! captures = "first"                                   # or "prior", or "extend"
+//! captures = "first"                                   # or "prior"
 //! certainty = "propagate"                              # or "off"
 //! move_choice = { lcb = { z = 1.96, min_share = 0.1 } }  # or "visits"
 //! ```
@@ -10,13 +10,6 @@
 //!   ([`games::Game::capture_gains`]: a jump chain or a Knight's Charge, compulsory or not) gets
 //!   its first visit before any other unvisited action, the largest capture first. An optional
 //!   Charge the opponent's prior ignores is then still looked at, at the cost of one simulation.
-//! - [`Captures::Extend`]: as `First`, and a tactical extension at the leaves: a leaf below the
-//!   root whose mover can capture is not judged by its evaluation alone. The same simulation
-//!   goes on through its largest capture (and the replies' largest captures, up to
-//!   [`EXTENSION_PLIES`] evaluations deep) before anything is backed up; each extended node
-//!   backs up the better, for its mover, of its own evaluation (standing pat) and the values
-//!   found through the capture, as a capture-only quiescence search does. Every evaluation
-//!   counts as a simulation, so the budget buys the same number of network calls.
 //! - [`Certainty::Propagate`]: MCTS-solver (Winands et al. 2008; Lc0's certainty propagation).
 //!   Terminal nodes are proven; a node whose mover has a proven win below it, or all of whose
 //!   children are proven, is proven too (`Tree::prove`). A simulation stops at a proven
@@ -29,7 +22,6 @@
 //!   `min_share` times as often as the most visited (Leela Zero), not the most visited alone, so
 //!   that a clearly better value found late is not overruled by the prior's early visits.
 
-use games::Values;
 use serde::{Deserialize, Serialize};
 
 use super::tree::{NodeId, Tree};
@@ -43,20 +35,7 @@ pub enum Captures {
     Prior,
     /// Unvisited capturing actions first, the largest capture first (see the module docs).
     First,
-    /// `First`, and leaves whose mover can capture are extended through the capture before
-    /// their values are backed up (see the module docs).
-    Extend,
 }
-
-impl Captures {
-    /// Whether the children's capture gains are recorded and captures get first visits.
-    pub fn orders(self) -> bool {
-        self != Captures::Prior
-    }
-}
-
-/// The most evaluations one simulation makes past its first leaf under [`Captures::Extend`].
-pub const EXTENSION_PLIES: usize = 4;
 
 /// Whether proven wins and losses are propagated up the tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,44 +117,6 @@ pub(crate) fn chosen_child<A: Copy>(
     }
 }
 
-/// The unvisited capture with the largest gain among the children of `id` (not a proven loss
-/// for its mover; the first of equal gains), for a search that tries captures first.
-pub(crate) fn capture_first<A: Copy>(tree: &Tree<A>, id: NodeId) -> Option<usize> {
-    let mover = tree.node(id).to_move;
-    let children = tree.children(id).map(|c| tree.node(c));
-    let unvisited =
-        children.enumerate().filter(|(_, c)| c.n == 0 && c.gain > 0.0 && !c.proven_loss_for(mover));
-    unvisited
-        .fold(None, |best: Option<(usize, f32)>, (i, c)| match best {
-            Some((_, g)) if g >= c.gain => best,
-            _ => Some((i, c.gain)),
-        })
-        .map(|(i, _)| i)
-}
-
-/// Backs up one simulation along `path` whose leaf has `values`, where `extended` lists the
-/// extended nodes ([`Captures::Extend`]) as their index in `path` and their own evaluator
-/// values, shallowest first: the nodes below each extended node add what was found below it,
-/// and from the extended node upwards the better of that and the node's own values for its
-/// mover (a quiescence search's stand-pat). With no extended node, `values` along the path.
-pub(crate) fn backup_extended<A: Copy>(
-    tree: &mut Tree<A>,
-    path: &[NodeId],
-    extended: &[(usize, Values)],
-    values: Values,
-) {
-    let (mut end, mut backed) = (path.len(), values);
-    for &(i, stand_pat) in extended.iter().rev() {
-        tree.backup(&path[i + 1..end], backed);
-        let mover = tree.node(path[i]).to_move.index();
-        if stand_pat.0[mover] > backed.0[mover] {
-            backed = stand_pat;
-        }
-        end = i + 1;
-    }
-    tree.backup(&path[..end], backed);
-}
-
 #[cfg(test)]
 mod tests {
     use games::{Player, Values};
@@ -238,12 +179,6 @@ mod tests {
         assert_eq!(o.move_choice.problem(), None);
         assert!(MoveChoice::Lcb { z: 2.0, min_share: 0.0 }.problem().is_some());
         assert!(MoveChoice::Lcb { z: f32::NAN, min_share: 0.5 }.problem().is_some());
-        let extend: Options = toml::from_str(
-            "captures = \"extend\"\ncertainty = \"off\"\nmove_choice = \"visits\"",
-        )
-        .unwrap();
-        assert_eq!(extend.captures, Captures::Extend);
-        assert!(extend.captures.orders() && !Captures::Prior.orders());
         assert!(toml::from_str::<Options>("captures = \"all\"").is_err());
     }
 }
